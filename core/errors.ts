@@ -1,0 +1,43 @@
+/**
+ * Codes of the one error type the core throws. Shells map each code to an HTTP status or an
+ * MCP error in one place.
+ */
+export type ErrorCode =
+  /** The caller's input is wrong; the message names the field and what was expected. */
+  | "invalid_input"
+  /** The thing asked for does not exist (or has expired). */
+  | "not_found"
+  /** The embedding provider failed (network, timeout, rate limit, malformed answer). */
+  | "embedder_failed"
+  /** The vector store failed or cannot be reached. */
+  | "store_unavailable"
+  /** The store holds vectors from another embedder or dimension. */
+  | "embedder_mismatch"
+  /** Configuration is invalid; the message lists every problem. */
+  | "config_invalid";
+
+/**
+ * The one coded error of agent-services. A broken invariant (a bug) is a plain `Error` instead.
+ *
+ * @example
+ * throw new AgentServicesError("invalid_input", "content: expected a non-empty string");
+ */
+export class AgentServicesError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AgentServicesError";
+    this.code = code;
+  }
+}
+
+/**
+ * True when `error` is an {@link AgentServicesError}, optionally with the given code.
+ *
+ * @example
+ * if (isAgentServicesError(e, "not_found")) return c.json({ error: e.message }, 404);
+ */
+export function isAgentServicesError(error: unknown, code?: ErrorCode): error is AgentServicesError {
+  return error instanceof AgentServicesError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,2 @@
+export { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
+export type * from "./types.js";

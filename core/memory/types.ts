@@ -1,0 +1,141 @@
+/**
+ * The Memory model and the MemoryService's inputs and outputs. Field names are the wire names of
+ * the memory REST API (snake_case), so the shells pass these objects through unchanged.
+ */
+
+/** Kinds of memory, most to least binding. */
+export const MEMORY_TYPES = ["rule", "fact", "episode", "procedure", "preference"] as const;
+/** A kind of memory. */
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+/** How long a memory lives and where it applies. */
+export const MEMORY_SCOPES = ["permanent", "project", "session", "ttl"] as const;
+/** A memory scope. */
+export type MemoryScope = (typeof MEMORY_SCOPES)[number];
+
+/** A stored memory, as `GET /v1/memories/{id}` returns it. Timestamps are ISO 8601 UTC with ms. */
+export interface Memory {
+  readonly id: string;
+  readonly content: string;
+  readonly type: MemoryType;
+  readonly scope: MemoryScope;
+  readonly tags: readonly string[];
+  readonly project: string;
+  readonly confidence: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly last_accessed: string;
+  readonly access_count: number;
+  /** When it expires if nothing changes; null for `permanent` and `project`. */
+  readonly expires_at: string | null;
+}
+
+/** Input of `remember`, after defaults: only `content` is required. */
+export interface RememberInput {
+  readonly content: string;
+  readonly type?: MemoryType;
+  readonly scope?: MemoryScope;
+  readonly tags?: readonly string[];
+  readonly project?: string;
+  readonly confidence?: number;
+  /** Overrides `ttl_hours` for a `ttl` memory. Positive integer. */
+  readonly ttl_seconds?: number;
+}
+
+/** Output of `remember`. */
+export interface RememberResult {
+  readonly id: string;
+  readonly stored: boolean;
+  /** Present and true when an identical live memory absorbed this one. */
+  readonly deduplicated?: true;
+}
+
+/** Input of `recall`. */
+export interface RecallInput {
+  readonly message: string;
+  readonly project?: string;
+  /** Token budget of the context, integer ≥ 1 (default 2000). */
+  readonly budget?: number;
+}
+
+/** Output of `recall`. */
+export interface RecallResult {
+  readonly context: string;
+  readonly memory_count: number;
+  readonly tokens_used: number;
+}
+
+/** Input of `search`. */
+export interface SearchInput {
+  readonly message: string;
+  /** Integer 1..1000 (default 10). */
+  readonly limit?: number;
+  readonly project?: string;
+}
+
+/** The memory subset inside a search result. */
+export interface MemorySummary {
+  readonly id: string;
+  readonly content: string;
+  readonly type: MemoryType;
+  readonly scope: MemoryScope;
+  readonly confidence: number;
+}
+
+/** One search hit: the memory subset and its cosine similarity. */
+export interface SearchResultItem {
+  readonly memory: MemorySummary;
+  readonly score: number;
+}
+
+/** Output of `search`. */
+export interface SearchResult {
+  readonly results: readonly SearchResultItem[];
+}
+
+/** Output of `stats`: every key present, zeros included, expired memories not counted. */
+export interface MemoryStats {
+  readonly total_memories: number;
+  readonly by_type: Readonly<Record<MemoryType, number>>;
+  readonly by_scope: Readonly<Record<MemoryScope, number>>;
+}
+
+/** Weights of the recall score; they sum to 1 (± 0.01). */
+export interface RecallWeights {
+  readonly similarity: number;
+  readonly recency: number;
+  readonly frequency: number;
+  readonly type: number;
+  readonly scope: number;
+  readonly confidence: number;
+}
+
+/** Tunables of the memory service (the `memory` and `recall` config sections). */
+export interface MemoryServiceOptions {
+  /** Lifetime of a `ttl` memory (default 720). */
+  readonly ttlHours: number;
+  /** A `session` memory not accessed for this long expires (default 24). */
+  readonly sessionIdleHours: number;
+  /** Candidates taken by similarity before re-ranking (default 50). */
+  readonly recallCandidates: number;
+  /** Half-life of the recency factor (default 168). */
+  readonly halfLifeHours: number;
+  readonly weights: RecallWeights;
+}
+
+/**
+ * The memory use cases. Every method validates its input and throws
+ * `AgentServicesError("invalid_input", "<field>: expected …")` naming the field.
+ */
+export interface MemoryApi {
+  remember(input: RememberInput): Promise<RememberResult>;
+  recall(input: RecallInput): Promise<RecallResult>;
+  search(input: SearchInput): Promise<SearchResult>;
+  /** Throws `not_found` for an unknown or expired id, `invalid_input` for a non-UUID. */
+  get(id: string): Promise<Memory>;
+  /** Throws `not_found` for an unknown or expired id, `invalid_input` for a non-UUID. */
+  delete(id: string): Promise<{ deleted: true }>;
+  stats(): Promise<MemoryStats>;
+  /** Deletes expired memories; returns how many. Called periodically by the shell. */
+  sweepExpired(): Promise<number>;
+}

@@ -1,0 +1,128 @@
+/**
+ * Result objects of the seven SQL tools, with the wire names of the MCP server (snake_case).
+ * Produced by the pure core functions in `core/sql/`; the MCP shell returns them unchanged.
+ */
+
+/** `validate_sql`. `dialect` is present only when the caller gave one (echoed as given). */
+export interface ValidateResult {
+  valid: boolean;
+  /** `invalid SQL: line L, column C: <reason>` when invalid. */
+  error?: string;
+  dialect?: string;
+}
+
+/** Options of `format_sql` (all optional on input; echoed with defaults filled in). */
+export interface FormatOptions {
+  /** Spaces per indent level, integer 0..16 (default 2). */
+  indent_size: number;
+  /** true → keywords upper-case; false → keyword case preserved (default false). */
+  uppercase_keywords: boolean;
+  /** true → every statement ends with `;` (default false). */
+  add_semicolon: boolean;
+}
+
+/** `format_sql`. */
+export interface FormatResult {
+  formatted_sql: string;
+  options: FormatOptions;
+}
+
+/** `parse_sql`: kinds as `*ast.<Kind>Statement` (or `*ast.SetOperation`). */
+export interface ParseResult {
+  statement_count: number;
+  statement_types: string[];
+}
+
+/** `extract_metadata`: first-seen order. */
+export interface MetadataResult {
+  tables: string[];
+  columns: string[];
+  functions: string[];
+}
+
+/** Severity of an injection finding. */
+export type FindingSeverity = "CRITICAL" | "HIGH" | "MEDIUM" | "LOW";
+
+/** One injection finding. */
+export interface SecurityFinding {
+  severity: FindingSeverity;
+  /** TAUTOLOGY, UNION_INJECTION, UNION_GENERIC, STACKED_QUERY, COMMENT_BYPASS, TIME_BASED, OUT_OF_BAND, DANGEROUS_FUNCTION, BOOLEAN_BASED, … */
+  pattern: string;
+  description: string;
+  risk: string;
+  suggestion: string;
+}
+
+/** `security_scan`. */
+export interface SecurityScanResult {
+  is_clean: boolean;
+  has_critical: boolean;
+  /** True when any HIGH or CRITICAL finding exists. */
+  has_high: boolean;
+  total_count: number;
+  critical_count: number;
+  high_count: number;
+  medium_count: number;
+  low_count: number;
+  findings: SecurityFinding[];
+}
+
+/** Severity of a lint violation. */
+export type LintSeverity = "error" | "warning" | "info";
+
+/** One lint violation; line and column are 1-based, columns in code points. */
+export interface LintViolation {
+  rule: string;
+  rule_name: string;
+  severity: LintSeverity;
+  message: string;
+  line: number;
+  column: number;
+  suggestion: string;
+}
+
+/** `lint_sql`: violations sorted by line, column, rule. */
+export interface LintResult {
+  violation_count: number;
+  violations: LintViolation[];
+}
+
+/** `analyze_sql`: a sub-tool's key is absent when it failed, and its message is under `errors`. */
+export interface AnalyzeResult {
+  validate?: ValidateResult;
+  parse?: ParseResult;
+  metadata?: MetadataResult;
+  security?: SecurityScanResult;
+  lint?: LintResult;
+  format?: FormatResult;
+  errors?: Partial<Record<"validate" | "parse" | "metadata" | "security" | "lint" | "format", string>>;
+}
+
+/**
+ * The outcome of a tool that can fail on the SQL itself (not on its parameters): the result, or
+ * a message such as `parse failed: line 1, column 8: …` / `format failed: …` that the MCP shell
+ * turns into a tool error result (`isError: true`).
+ */
+export type ToolOutcome<T> =
+  | { readonly ok: true; readonly result: T }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * The seven SQL tools over already-validated parameters (the shell validates `sql` is a non-empty
+ * string of at most 256 KiB, `dialect` is known, `indent_size` is 0..16). Pure and synchronous
+ * once the parser is loaded.
+ *
+ * @example
+ * const tools = createSqlToolkit(parser); // core/sql/sql-toolkit.ts
+ * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { valid: true, dialect: "sqlserver" }
+ */
+export interface SqlToolkit {
+  /** `dialect` as the caller gave it (echoed verbatim), or undefined for generic without echo. */
+  validate(sql: string, dialect?: string): ValidateResult;
+  format(sql: string, options?: Partial<FormatOptions>): ToolOutcome<FormatResult>;
+  parse(sql: string): ToolOutcome<ParseResult>;
+  metadata(sql: string): ToolOutcome<MetadataResult>;
+  scan(sql: string): SecurityScanResult;
+  lint(sql: string): LintResult;
+  analyze(sql: string): AnalyzeResult;
+}

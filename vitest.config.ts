@@ -1,0 +1,41 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Three test layers, one `vitest run`:
+ * - unit: the pure core with in-memory fakes and a manual clock; no network, no sleeps.
+ * - integration: adapters against real services on loopback (a real Chroma server started from
+ *   the npm-installed binary by the global setup, fake Cohere HTTP servers).
+ * - e2e: the real shells started as processes (from `dist/`) and spoken to over sockets.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/support/chroma-global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // End-to-end files each start real processes; two cores, so keep the fan-out small.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
