@@ -1,0 +1,11 @@
+/**
+ * In-memory fakes of the ports, for unit tests and for library users who want no servers.
+ *
+ * @example
+ * import { InMemoryVectorStore, FakeEmbedder, ManualClock } from "agent-services/testing";
+ */
+export { FakeEmbedder } from "./fake-embedder.js";
+export type { FakeEmbedderOptions } from "./fake-embedder.js";
+export { InMemoryVectorStore } from "./in-memory-vector-store.js";
+export { ManualClock } from "./manual-clock.js";
+export { matchesFilter } from "./match-filter.js";
