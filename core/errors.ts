@@ -38,6 +38,9 @@ export class AgentServicesError extends Error {
  * @example
  * if (isAgentServicesError(e, "not_found")) return c.json({ error: e.message }, 404);
  */
-export function isAgentServicesError(error: unknown, code?: ErrorCode): error is AgentServicesError {
+export function isAgentServicesError(
+  error: unknown,
+  code?: ErrorCode,
+): error is AgentServicesError {
   return error instanceof AgentServicesError && (code === undefined || error.code === code);
 }

@@ -10,6 +10,11 @@
 export { AgentServicesError, isAgentServicesError } from "./errors.js";
 export type { ErrorCode } from "./errors.js";
 export type * from "./ports/index.js";
-export type { ParsedStatement, SqlParseResult, SqlParser, SqlSyntaxError } from "./ports/sql-parser.js";
+export type {
+  ParsedStatement,
+  SqlParseResult,
+  SqlParser,
+  SqlSyntaxError,
+} from "./ports/sql-parser.js";
 export * from "./memory/index.js";
 export * from "./sql/index.js";

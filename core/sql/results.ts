@@ -95,7 +95,9 @@ export interface AnalyzeResult {
   security?: SecurityScanResult;
   lint?: LintResult;
   format?: FormatResult;
-  errors?: Partial<Record<"validate" | "parse" | "metadata" | "security" | "lint" | "format", string>>;
+  errors?: Partial<
+    Record<"validate" | "parse" | "metadata" | "security" | "lint" | "format", string>
+  >;
 }
 
 /**
@@ -104,8 +106,7 @@ export interface AnalyzeResult {
  * turns into a tool error result (`isError: true`).
  */
 export type ToolOutcome<T> =
-  | { readonly ok: true; readonly result: T }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: string };
 
 /**
  * The seven SQL tools over already-validated parameters (the shell validates `sql` is a non-empty
