@@ -1,0 +1,322 @@
+import { ChromaClient, type Collection, type Metadata as ChromaMetadata } from "chromadb";
+import { AgentServicesError, isAgentServicesError } from "../../core/errors.js";
+import type {
+  Metadata,
+  StoredRecord,
+  VectorFilter,
+  VectorMatch,
+  VectorQuery,
+  VectorRecord,
+  VectorSpace,
+  VectorStore,
+} from "../../core/ports/vector-store.js";
+import { toChromaWhere } from "./chroma-where.js";
+
+/** Options of {@link ChromaVectorStore}. */
+export interface ChromaVectorStoreOptions {
+  /** Base URL of the Chroma server, e.g. `http://127.0.0.1:8000`. */
+  readonly url: string;
+  /** Collection name. Default `memories`. */
+  readonly collection?: string;
+  /** Per-request deadline; a request that takes longer fails with `store_unavailable`. Default 30 000 ms. */
+  readonly requestTimeoutMs?: number;
+  /** Extra HTTP headers, e.g. `{ "x-chroma-token": "…" }` for a server with auth. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Chroma refuses larger record batches (its `max_batch_size`). */
+const CHROMA_MAX_BATCH = 5461;
+const EMBEDDER_ID_KEY = "embedder_id";
+const DIMENSIONS_KEY = "dimensions";
+
+/**
+ * A {@link VectorStore} on a Chroma server (1.x, HTTP API v2) in cosine space.
+ *
+ * The collection is created on first use and records the embedder id and dimension it was bound
+ * to in its metadata, so a restart with another embedder fails loudly instead of mixing vector
+ * spaces. Chroma's own embedding functions are never used: vectors always come from the caller.
+ * Every vendor failure becomes `AgentServicesError("store_unavailable")` with the cause attached.
+ *
+ * @example
+ * const store = new ChromaVectorStore({ url: "http://127.0.0.1:8000", collection: "memories" });
+ * await store.bind({ embedderId: embedder.id, dimensions: embedder.dimensions });
+ * const hits = await store.query({ vector, topK: 10 });
+ */
+export class ChromaVectorStore implements VectorStore {
+  readonly #client: ChromaClient;
+  readonly #name: string;
+  readonly #timeoutMs: number;
+  #collection: Promise<Collection> | undefined;
+  #dimensions: number | undefined;
+  #closed = false;
+
+  constructor(options: ChromaVectorStoreOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch (cause) {
+      throw new AgentServicesError(
+        "config_invalid",
+        `chroma url: expected a URL, got "${options.url}"`,
+        { cause },
+      );
+    }
+    const ssl = url.protocol === "https:";
+    this.#client = new ChromaClient({
+      host: url.hostname,
+      port: url.port === "" ? (ssl ? 443 : 80) : Number(url.port),
+      ssl,
+      ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
+    });
+    this.#name = options.collection ?? "memories";
+    this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
+  }
+
+  async bind(space: VectorSpace): Promise<void> {
+    await this.#call(async () => {
+      // Fetched afresh: another process may have bound the collection since we opened it.
+      const collection = await this.#openCollection();
+      const metadata = collection.metadata ?? {};
+      const embedderId = metadata[EMBEDDER_ID_KEY];
+      const dimensions = metadata[DIMENSIONS_KEY];
+      if (embedderId === undefined || embedderId === null) {
+        await collection.modify({
+          metadata: {
+            ...metadata,
+            [EMBEDDER_ID_KEY]: space.embedderId,
+            [DIMENSIONS_KEY]: space.dimensions,
+          },
+        });
+      } else if (embedderId !== space.embedderId || dimensions !== space.dimensions) {
+        throw new AgentServicesError(
+          "embedder_mismatch",
+          `the Chroma collection "${this.#name}" holds vectors of embedder "${String(embedderId)}" ` +
+            `(${String(dimensions)} dimensions), not "${space.embedderId}" (${space.dimensions} dimensions); ` +
+            `use the original embedder or another collection`,
+        );
+      }
+      this.#dimensions = space.dimensions;
+    });
+  }
+
+  async upsert(records: readonly VectorRecord[]): Promise<void> {
+    for (const record of records) {
+      if (this.#dimensions !== undefined && record.vector.length !== this.#dimensions) {
+        throw new AgentServicesError(
+          "embedder_mismatch",
+          `vector of record ${record.id} has ${record.vector.length} dimensions, expected ${this.#dimensions}`,
+        );
+      }
+    }
+    // The last write of an id wins, as in a sequence of single upserts; Chroma rejects duplicates.
+    const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+    for (const batch of chunks(unique, CHROMA_MAX_BATCH)) {
+      await this.#call(async (collection) => {
+        await this.#dropStaleKeys(collection, batch);
+        await collection.upsert({
+          ids: batch.map((r) => r.id),
+          embeddings: batch.map((r) => [...r.vector]),
+          documents: batch.map((r) => r.document),
+          // Chroma rejects `{}` but accepts null for "no metadata".
+          metadatas: batch.map((r) =>
+            isEmpty(r.metadata) ? null : { ...r.metadata },
+          ) as ChromaMetadata[],
+        });
+      });
+    }
+  }
+
+  async query(query: VectorQuery): Promise<VectorMatch[]> {
+    const where = toChromaWhere(query.filter);
+    if (where === "none" || query.topK <= 0) return [];
+    return this.#call(async (collection) => {
+      const result = await collection.query({
+        queryEmbeddings: [[...query.vector]],
+        nResults: Math.floor(query.topK),
+        ...(where === undefined ? {} : { where }),
+        include: ["documents", "metadatas", "distances"],
+      });
+      const ids = result.ids[0] ?? [];
+      return ids.map((id, i) => ({
+        id,
+        document: result.documents[0]?.[i] ?? "",
+        metadata: toPortMetadata(result.metadatas[0]?.[i]),
+        similarity: 1 - (result.distances[0]?.[i] ?? 1),
+      }));
+    });
+  }
+
+  async get(ids: readonly string[]): Promise<StoredRecord[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const found = new Map<string, StoredRecord>();
+    for (const batch of chunks(unique, CHROMA_MAX_BATCH)) {
+      const records = await this.#call(async (collection) =>
+        toRecords(await collection.get({ ids: batch, include: ["documents", "metadatas"] })),
+      );
+      for (const record of records) found.set(record.id, record);
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  async find(filter?: VectorFilter, limit?: number): Promise<StoredRecord[]> {
+    const where = toChromaWhere(filter);
+    if (where === "none" || (limit !== undefined && limit <= 0)) return [];
+    return this.#call(async (collection) =>
+      toRecords(
+        await collection.get({
+          ...(where === undefined ? {} : { where }),
+          ...(limit === undefined ? {} : { limit: Math.floor(limit) }),
+          include: ["documents", "metadatas"],
+        }),
+      ),
+    );
+  }
+
+  async updateMetadata(updates: readonly { id: string; metadata: Metadata }[]): Promise<void> {
+    // Chroma's update merges keys into the stored metadata and ignores unknown ids: exactly the
+    // port's semantics, in one round trip and without a read-modify-write race.
+    const merged = new Map<string, Record<string, string | number | boolean>>();
+    for (const { id, metadata } of updates) merged.set(id, { ...merged.get(id), ...metadata });
+    const entries = [...merged].filter(([, metadata]) => !isEmpty(metadata));
+    for (const batch of chunks(entries, CHROMA_MAX_BATCH)) {
+      await this.#call((collection) =>
+        collection.update({ ids: batch.map(([id]) => id), metadatas: batch.map(([, m]) => m) }),
+      );
+    }
+  }
+
+  async delete(ids: readonly string[]): Promise<number> {
+    let deleted = 0;
+    for (const batch of chunks([...new Set(ids)], CHROMA_MAX_BATCH)) {
+      // Chroma's delete always reports 0, so count what exists first.
+      deleted += await this.#call(async (collection) => {
+        const existing = (await collection.get({ ids: batch, include: [] })).ids;
+        if (existing.length > 0) await collection.delete({ ids: existing });
+        return existing.length;
+      });
+    }
+    return deleted;
+  }
+
+  async count(filter?: VectorFilter): Promise<number> {
+    const where = toChromaWhere(filter);
+    if (where === "none") return 0;
+    return this.#call(async (collection) =>
+      where === undefined
+        ? collection.count()
+        : (await collection.get({ where, include: [] })).ids.length,
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.#call(async () => {
+      await this.#client.heartbeat();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  /**
+   * Chroma's upsert merges metadata into an existing record, so a key the new record no longer
+   * has would survive. Records with such keys are deleted first to get the port's replace
+   * semantics; the common case (same keys) costs one read.
+   */
+  async #dropStaleKeys(collection: Collection, batch: readonly VectorRecord[]): Promise<void> {
+    const stored = await collection.get({ ids: batch.map((r) => r.id), include: ["metadatas"] });
+    const incoming = new Map(batch.map((r) => [r.id, r.metadata]));
+    const stale = stored.ids.filter((id, i) => {
+      const next = incoming.get(id) ?? {};
+      return Object.keys(stored.metadatas[i] ?? {}).some((key) => !Object.hasOwn(next, key));
+    });
+    if (stale.length > 0) await collection.delete({ ids: stale });
+  }
+
+  #openCollection(): Promise<Collection> {
+    const opening = this.#client
+      .getOrCreateCollection({
+        name: this.#name,
+        embeddingFunction: null,
+        configuration: { hnsw: { space: "cosine" } },
+      })
+      .then((collection) => {
+        const space = collection.configuration.hnsw?.space ?? collection.configuration.spann?.space;
+        if (space !== undefined && space !== null && space !== "cosine") {
+          throw new AgentServicesError(
+            "store_unavailable",
+            `vector store unavailable: the Chroma collection "${this.#name}" uses ${space} distance, not cosine`,
+          );
+        }
+        return collection;
+      });
+    this.#collection = opening;
+    // A failed open (server not up yet) is retried by the next call.
+    opening.catch(() => {
+      if (this.#collection === opening) this.#collection = undefined;
+    });
+    return opening;
+  }
+
+  async #call<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
+    if (this.#closed) {
+      throw new AgentServicesError(
+        "store_unavailable",
+        "vector store unavailable: store is closed",
+      );
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Chroma did not answer within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([
+        (this.#collection ?? this.#openCollection()).then(operation),
+        deadline,
+      ]);
+    } catch (error) {
+      if (isAgentServicesError(error)) throw error;
+      throw new AgentServicesError("store_unavailable", "vector store unavailable", {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function isEmpty(metadata: object): boolean {
+  return Object.keys(metadata).length === 0;
+}
+
+/** Keeps the scalar values the port allows (Chroma could also hold arrays, nulls, sparse vectors). */
+function toPortMetadata(metadata: ChromaMetadata | null | undefined): Metadata {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      out[key] = value;
+  }
+  return out;
+}
+
+function toRecords(result: {
+  ids: string[];
+  documents: (string | null)[];
+  metadatas: (ChromaMetadata | null)[];
+}): StoredRecord[] {
+  return result.ids.map((id, i) => ({
+    id,
+    document: result.documents[i] ?? "",
+    metadata: toPortMetadata(result.metadatas[i]),
+  }));
+}
