@@ -1,0 +1,171 @@
+import cluster, { type Worker } from "node:cluster";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import type { SqlToolkit } from "../../core/sql/results.js";
+import { createSqlsvcApp } from "./sqlsvc-app.js";
+import type { SqlsvcConfig } from "./sqlsvc-config.js";
+
+/** Options of {@link runSqlsvcHttp}. */
+export interface RunSqlsvcHttpOptions {
+  readonly config: SqlsvcConfig;
+  readonly version: string;
+  /** Loads the parser and builds the toolkit (only in processes that serve). */
+  readonly loadToolkit: () => Promise<SqlToolkit>;
+  /** Writes one line to stderr. */
+  readonly log: (line: string) => void;
+}
+
+/** How long in-flight requests get to finish after SIGINT/SIGTERM before connections are cut. */
+const DRAIN_MS = 10_000;
+
+type WorkerMessage = { type: "listening"; port: number } | { type: "fatal"; message: string };
+
+/**
+ * Runs the HTTP server until SIGINT/SIGTERM and resolves to the exit code: 0 after a graceful
+ * stop (no new connections, in-flight requests drained), 1 when it could not start (bind
+ * failure, parser failure). With `workers > 1` this process forks that many cluster workers that
+ * share the listening socket (one Node process per core: the WASM parsers are synchronous and
+ * CPU-bound) and prints the startup line once, after every worker has bound; with one worker it
+ * serves in-process. In a cluster worker (this same entry point re-run by `cluster.fork`) it
+ * serves and reports to the primary instead of printing.
+ *
+ * @example
+ * process.exitCode = await runSqlsvcHttp({ config, version, loadToolkit, log: (l) => console.error(l) });
+ */
+export async function runSqlsvcHttp(options: RunSqlsvcHttpOptions): Promise<number> {
+  if (cluster.isWorker) return serveInWorker(options);
+  if (options.config.workers > 1) return superviseWorkers(options);
+  return serve(options, (port) => options.log(startupLine(options.config, port)), options.log);
+}
+
+function startupLine(config: SqlsvcConfig, port: number): string {
+  return `sqlsvc-mcp: listening on ${config.host}:${port} (auth=${String(config.authToken !== "")})`;
+}
+
+/** Serves until a stop signal; `onListening` runs once bound. */
+async function serve(
+  options: RunSqlsvcHttpOptions,
+  onListening: (port: number) => void,
+  onFatal: (message: string) => void,
+  extraStop?: (stop: () => void) => void,
+): Promise<number> {
+  const { config } = options;
+  let toolkit: SqlToolkit;
+  try {
+    toolkit = await options.loadToolkit();
+  } catch (error) {
+    onFatal(
+      `sqlsvc-mcp: cannot load the SQL parser: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return 1;
+  }
+  const app = createSqlsvcApp({ toolkit, version: options.version, authToken: config.authToken });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  try {
+    await listen(server, config.host, config.port);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    onFatal(`sqlsvc-mcp: cannot listen on ${config.host}:${config.port}: ${reason}`);
+    return 1;
+  }
+  onListening((server.address() as AddressInfo).port);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      server.close(() => resolve(0));
+      // close() drops idle keep-alive sockets once; sockets busy now become idle later.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+      server.once("close", () => {
+        clearInterval(sweep);
+        clearTimeout(cut);
+      });
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    extraStop?.(stop);
+  });
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+function serveInWorker(options: RunSqlsvcHttpOptions): Promise<number> {
+  const send = (message: WorkerMessage) => process.send?.(message);
+  return serve(
+    options,
+    (port) => send({ type: "listening", port }),
+    (message) => send({ type: "fatal", message }),
+    (stop) => {
+      process.on("message", (message: unknown) => {
+        if ((message as { type?: unknown } | null)?.type === "shutdown") stop();
+      });
+      // The primary is gone: nobody will route connections to us any more.
+      process.once("disconnect", stop);
+    },
+  );
+}
+
+function superviseWorkers(options: RunSqlsvcHttpOptions): Promise<number> {
+  const { config, log } = options;
+  return new Promise<number>((resolve) => {
+    const workers = new Set<Worker>();
+    let listening = 0;
+    let ready = false;
+    let stopping = false;
+    let exitCode = 0;
+
+    const stopAll = (code: number) => {
+      if (stopping) return;
+      stopping = true;
+      exitCode = code;
+      if (workers.size === 0) resolve(exitCode);
+      for (const worker of workers) {
+        if (worker.isConnected()) worker.send({ type: "shutdown" });
+        else worker.process.kill("SIGTERM");
+      }
+    };
+
+    const fork = () => {
+      const worker = cluster.fork();
+      workers.add(worker);
+      worker.on("message", (message: WorkerMessage) => {
+        if (message.type === "fatal") {
+          log(message.message);
+          stopAll(1);
+        } else if (message.type === "listening" && !ready && ++listening === config.workers) {
+          ready = true;
+          log(startupLine(config, message.port));
+        }
+      });
+      worker.on("exit", (code, signal) => {
+        workers.delete(worker);
+        if (stopping) {
+          if (workers.size === 0) resolve(exitCode);
+        } else if (!ready) {
+          log(`sqlsvc-mcp: a worker exited during startup (${signal ?? `code ${String(code)}`})`);
+          stopAll(1);
+        } else {
+          log(
+            `sqlsvc-mcp: worker ${String(worker.process.pid)} exited (${signal ?? `code ${String(code)}`}); starting another`,
+          );
+          fork();
+        }
+      });
+    };
+
+    for (let i = 0; i < config.workers; i++) fork();
+    process.once("SIGINT", () => stopAll(0));
+    process.once("SIGTERM", () => stopAll(0));
+  });
+}

@@ -1,0 +1,73 @@
+import { Hono } from "hono";
+import type { SqlToolkit } from "../../core/sql/results.js";
+import { bearerAuth } from "../mcp/bearer-auth.js";
+import { jsonRpcErrorResponse } from "../mcp/json-rpc-error-response.js";
+import type { McpServerInfo } from "../mcp/mcp-tool.js";
+import { mountMcpHttp } from "../mcp/mount-mcp-http.js";
+import { createToolCatalog } from "../mcp/tool-catalog.js";
+import { createSqlTools } from "./sql-tools.js";
+
+/** Options of {@link createSqlsvcApp}. */
+export interface SqlsvcAppOptions {
+  readonly toolkit: SqlToolkit;
+  /** The package version, reported as `serverInfo.version`. */
+  readonly version: string;
+  /** Bearer token every request must carry; empty turns auth off. */
+  readonly authToken: string;
+  /** Use the fast path for `tools/call`, `tools/list`, `ping` (default true; tests turn it off). */
+  readonly fastPath?: boolean;
+}
+
+/**
+ * The name `sqlsvc-mcp` reports in `initialize`, with the package version.
+ *
+ * @example
+ * sqlsvcServerInfo("0.1.0"); // { name: "sqlsvc-mcp", version: "0.1.0", instructions: "…" }
+ */
+export function sqlsvcServerInfo(version: string): McpServerInfo {
+  return {
+    name: "sqlsvc-mcp",
+    version,
+    instructions:
+      "SQL expertise tools. Use validate_sql to check syntax (optionally per dialect), format_sql " +
+      "to tidy SQL, security_scan before running SQL built from user input, lint_sql for style, " +
+      "extract_metadata to see which tables and columns a query touches, and analyze_sql for all " +
+      "of it at once. Nothing is executed against a database.",
+  };
+}
+
+/**
+ * The HTTP application of `sqlsvc-mcp`: MCP on `POST /mcp` (405 for other methods there), JSON
+ * 404 elsewhere, and, when a token is set, bearer auth in front of everything (every path and
+ * method). Pure wiring: the tools come from {@link createSqlTools}, the MCP plumbing from
+ * `shells/mcp`.
+ *
+ * @example
+ * const app = createSqlsvcApp({ toolkit, version: "0.1.0", authToken: "" });
+ * const res = await app.request("/mcp", { method: "POST", headers: { "Content-Type": "application/json" },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call",
+ *     params: { name: "validate_sql", arguments: { sql: "SELECT 1" } } }) });
+ */
+export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
+  const app = new Hono();
+  if (options.authToken !== "") app.use("*", bearerAuth(options.authToken));
+  mountMcpHttp(app, {
+    info: sqlsvcServerInfo(options.version),
+    catalog: createToolCatalog(createSqlTools(options.toolkit)),
+    ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }),
+  });
+  app.notFound((c) =>
+    jsonRpcErrorResponse(
+      404,
+      -32000,
+      `Not Found: ${c.req.method} ${c.req.path}; the MCP endpoint is POST /mcp`,
+    ),
+  );
+  app.onError((error) => {
+    process.stderr.write(
+      `sqlsvc-mcp: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return jsonRpcErrorResponse(500, -32603, "Internal error");
+  });
+  return app;
+}
