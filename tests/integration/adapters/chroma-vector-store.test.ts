@@ -1,0 +1,190 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ChromaClient } from "chromadb";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { ChromaVectorStore } from "../../../adapters/chroma/chroma-vector-store.js";
+import { startEmbeddedChroma } from "../../../adapters/chroma/chroma-launcher.js";
+import { isAgentServicesError } from "../../../core/errors.js";
+import type { VectorRecord } from "../../../core/ports/vector-store.js";
+import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
+
+const chromaUrl = inject("chromaUrl");
+
+function client(): ChromaClient {
+  const url = new URL(chromaUrl);
+  return new ChromaClient({ host: url.hostname, port: Number(url.port) });
+}
+
+/** A store on a fresh collection; cleanup closes it and deletes the collection. */
+function freshStore(): { store: ChromaVectorStore; name: string; cleanup(): Promise<void> } {
+  const name = `test-${randomUUID()}`;
+  const store = new ChromaVectorStore({ url: chromaUrl, collection: name });
+  return {
+    store,
+    name,
+    cleanup: async () => {
+      await store.close();
+      await client()
+        .deleteCollection({ name })
+        .catch(() => undefined);
+    },
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describeVectorStoreContract("ChromaVectorStore", async () => freshStore());
+
+describe("ChromaVectorStore on a real Chroma", () => {
+  let subject: ReturnType<typeof freshStore>;
+  beforeEach(() => {
+    subject = freshStore();
+  });
+  afterEach(async () => {
+    await subject.cleanup();
+  });
+
+  it("creates its collection in cosine space and records the bound embedder in its metadata", async () => {
+    await subject.store.bind({ embedderId: "local-hash-v1:8", dimensions: 8 });
+    const collection = await client().getCollection({ name: subject.name });
+    expect(collection.configuration.hnsw?.space).toBe("cosine");
+    expect(collection.metadata).toMatchObject({ embedder_id: "local-hash-v1:8", dimensions: 8 });
+  });
+
+  it("refuses, after a restart, to bind the collection to another embedder and names both", async () => {
+    await subject.store.bind({ embedderId: "local-hash-v1:8", dimensions: 8 });
+    const reopened = new ChromaVectorStore({ url: chromaUrl, collection: subject.name });
+    const error = await rejection(
+      reopened.bind({ embedderId: "cohere:embed-v4.0:8", dimensions: 8 }),
+    );
+    expect(isAgentServicesError(error, "embedder_mismatch")).toBe(true);
+    expect((error as Error).message).toContain("local-hash-v1:8");
+    expect((error as Error).message).toContain("cohere:embed-v4.0:8");
+    await expect(
+      reopened.bind({ embedderId: "local-hash-v1:8", dimensions: 8 }),
+    ).resolves.toBeUndefined();
+  });
+
+  it("refuses vectors of the wrong length once bound", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 3 });
+    const error = await rejection(
+      subject.store.upsert([{ id: "a", vector: [1, 0], document: "x", metadata: {} }]),
+    );
+    expect(isAgentServicesError(error, "embedder_mismatch")).toBe(true);
+    expect(await subject.store.count()).toBe(0);
+  });
+
+  it("round-trips far-future expiry numbers, booleans and fractional numbers exactly", async () => {
+    const metadata = {
+      expires_at_ms: 8_640_000_000_000_000,
+      created_at_ms: Date.parse("2026-11-21T10:00:00.000Z"),
+      permanent: true,
+      archived: false,
+      confidence: 0.3,
+      access_count: 0,
+    };
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    await subject.store.upsert([{ id: "m", vector: [1, 0], document: "memo", metadata }]);
+    expect(await subject.store.get(["m"])).toEqual([{ id: "m", document: "memo", metadata }]);
+    expect(await subject.store.count({ field: "expires_at_ms", op: "gt", value: Date.now() })).toBe(
+      1,
+    );
+  });
+
+  it("drops metadata keys the replacing record no longer has (Chroma's own upsert would keep them)", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    await subject.store.upsert([
+      { id: "a", vector: [1, 0], document: "v1", metadata: { project: "billing", stale: 1 } },
+      { id: "b", vector: [0, 1], document: "b", metadata: { keep: true } },
+    ]);
+    await subject.store.upsert([
+      { id: "a", vector: [1, 0], document: "v2", metadata: { project: "billing" } },
+      { id: "b", vector: [0, 1], document: "b2", metadata: { keep: false } },
+    ]);
+    expect(await subject.store.get(["a", "b"])).toEqual([
+      { id: "a", document: "v2", metadata: { project: "billing" } },
+      { id: "b", document: "b2", metadata: { keep: false } },
+    ]);
+  });
+
+  it("upserts more records than one Chroma batch holds", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    const records: VectorRecord[] = Array.from({ length: 6000 }, (_, i) => ({
+      id: `r${i}`,
+      vector: [Math.cos(i), Math.sin(i)],
+      document: `record ${i}`,
+      metadata: { n: i, even: i % 2 === 0 },
+    }));
+    await subject.store.upsert(records);
+    expect(await subject.store.count()).toBe(6000);
+    expect(await subject.store.count({ field: "even", op: "eq", value: true })).toBe(3000);
+    expect(await subject.store.get(["r5999", "r0"])).toEqual([
+      { id: "r5999", document: "record 5999", metadata: { n: 5999, even: false } },
+      { id: "r0", document: "record 0", metadata: { n: 0, even: true } },
+    ]);
+    expect(await subject.store.delete(records.map((r) => r.id))).toBe(6000);
+    expect(await subject.store.count()).toBe(0);
+  });
+
+  it("answers filters that can match nothing or everything without sending Chroma an invalid where", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    await subject.store.upsert([
+      { id: "a", vector: [1, 0], document: "a", metadata: { n: 1, tag: "x" } },
+      { id: "b", vector: [0, 1], document: "b", metadata: { n: 2, tag: "y" } },
+    ]);
+    expect(await subject.store.count({ field: "n", op: "in", values: [] })).toBe(0);
+    expect(await subject.store.count({ or: [] })).toBe(0);
+    expect(await subject.store.count({ and: [] })).toBe(2);
+    expect(await subject.store.count({ and: [{ field: "tag", op: "eq", value: "x" }] })).toBe(1);
+    expect(
+      (await subject.store.find({ field: "tag", op: "in", values: ["y", 1, true] })).map(
+        (r) => r.id,
+      ),
+    ).toEqual(["b"]);
+    expect(await subject.store.query({ vector: [1, 0], topK: 0 })).toEqual([]);
+  });
+
+  it("fails with store_unavailable after close", async () => {
+    await subject.store.close();
+    const error = await rejection(subject.store.count());
+    expect(isAgentServicesError(error, "store_unavailable")).toBe(true);
+  });
+});
+
+describe("ChromaVectorStore when the server goes away", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "agent-services-chroma-gone-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reports store_unavailable with the vendor error as cause, and ping fails too", async () => {
+    const chroma = await startEmbeddedChroma({ path: dir });
+    const store = new ChromaVectorStore({ url: chroma.url, collection: "gone" });
+    await store.bind({ embedderId: "e", dimensions: 2 });
+    await store.ping();
+    await chroma.stop();
+
+    const error = await rejection(store.count());
+    expect(isAgentServicesError(error, "store_unavailable")).toBe(true);
+    expect((error as Error).message).toBe("vector store unavailable");
+    expect((error as Error).cause).toBeInstanceOf(Error);
+    expect(isAgentServicesError(await rejection(store.ping()), "store_unavailable")).toBe(true);
+    await store.close();
+  });
+
+  it("reports store_unavailable when nothing ever listened at the URL", async () => {
+    const store = new ChromaVectorStore({ url: "http://127.0.0.1:9", collection: "never" });
+    const error = await rejection(store.bind({ embedderId: "e", dimensions: 2 }));
+    expect(isAgentServicesError(error, "store_unavailable")).toBe(true);
+  });
+});
