@@ -18,3 +18,4 @@ export type {
 } from "./ports/sql-parser.js";
 export * from "./memory/index.js";
 export * from "./sql/index.js";
+export * from "./tokens/index.js";

@@ -110,7 +110,10 @@ export interface RecallWeights {
   readonly confidence: number;
 }
 
-/** Tunables of the memory service (the `memory` and `recall` config sections). */
+/**
+ * Tunables of the memory service (the `memory` and `recall` config sections). Expiry instants are
+ * computed when a memory is written or accessed, with the options in effect then.
+ */
 export interface MemoryServiceOptions {
   /** Lifetime of a `ttl` memory (default 720). */
   readonly ttlHours: number;
@@ -121,6 +124,12 @@ export interface MemoryServiceOptions {
   /** Half-life of the recency factor (default 168). */
   readonly halfLifeHours: number;
   readonly weights: RecallWeights;
+  /**
+   * Told about problems that must not fail the request, e.g. an access-metadata update that
+   * failed after a recall had already answered, or a stored record that cannot be decoded.
+   * The shell logs them. Without it such problems are dropped.
+   */
+  readonly onWarning?: (message: string, cause: unknown) => void;
 }
 
 /**

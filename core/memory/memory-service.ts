@@ -1,0 +1,397 @@
+import { AgentServicesError } from "../errors.js";
+import type { Clock } from "../ports/clock.js";
+import type { Embedder } from "../ports/embedder.js";
+import type { StoredRecord, VectorStore } from "../ports/vector-store.js";
+import { packContext } from "../tokens/pack-context.js";
+import { contentHash, normaliseContent } from "./content-key.js";
+import { expiresAtMs, isLive, NEVER_EXPIRES_MS } from "./expiry.js";
+import { KeyedLock } from "./keyed-lock.js";
+import { candidateFilter, duplicateFilter, expiredFilter, liveFilter } from "./memory-filters.js";
+import {
+  decodeMemory,
+  encodeExpiry,
+  encodeInstant,
+  encodeMemoryMetadata,
+  encodeTags,
+} from "./memory-metadata.js";
+import {
+  DEFAULT_MEMORY_SERVICE_OPTIONS,
+  validateMemoryServiceOptions,
+} from "./memory-service-options.js";
+import { parseInput, parseMemoryId } from "./parse-input.js";
+import { recallInputSchema, rememberInputSchema, searchInputSchema } from "./schemas.js";
+import type { ParsedRememberInput } from "./schemas.js";
+import { scoreMemory } from "./scoring.js";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
+import type {
+  Memory,
+  MemoryApi,
+  MemoryScope,
+  MemoryServiceOptions,
+  MemoryStats,
+  MemoryType,
+  RecallInput,
+  RecallResult,
+  RememberInput,
+  RememberResult,
+  SearchInput,
+  SearchResult,
+} from "./types.js";
+
+/** What a {@link MemoryService} is built from. */
+export interface MemoryServiceDeps {
+  readonly store: VectorStore;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+  /** Overrides of {@link DEFAULT_MEMORY_SERVICE_OPTIONS}; validated by the constructor. */
+  readonly options?: Partial<MemoryServiceOptions>;
+  /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
+  readonly newId?: () => string;
+}
+
+/** Records deleted per round trip by the sweep (well under Chroma's batch limit). */
+const SWEEP_BATCH = 1000;
+/** Duplicate candidates read per remember; more than one only after a race with another process. */
+const DUPLICATE_CANDIDATES = 10;
+
+interface Candidate {
+  readonly memory: Memory;
+  readonly similarity: number;
+  readonly score: number;
+}
+
+/**
+ * The memory use cases over the ports: remember (with duplicate merging), recall (re-ranked and
+ * packed into a token budget, updating access metadata), search, get, delete, stats and the
+ * expiry sweep. Time comes only from the injected clock.
+ *
+ * Consistency within one process: identical concurrent `remember` calls yield one memory, and
+ * concurrent recalls never lose an access-count increment (read-modify-write is serialised per
+ * memory id by a {@link KeyedLock}). Across processes the store offers no such guarantee.
+ *
+ * @example
+ * const service = new MemoryService({ store, embedder, clock: new SystemClock() });
+ * await service.init();
+ * const { id } = await service.remember({ content: "Deploys run on Fridays", type: "rule" });
+ * const { context } = await service.recall({ message: "when do we deploy?" });
+ */
+export class MemoryService implements MemoryApi {
+  /** The options in effect, defaults filled in. */
+  readonly options: MemoryServiceOptions;
+  readonly #store: VectorStore;
+  readonly #embedder: Embedder;
+  readonly #clock: Clock;
+  readonly #newId: () => string;
+  readonly #lock = new KeyedLock();
+
+  constructor(deps: MemoryServiceDeps) {
+    const options: MemoryServiceOptions = { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ...deps.options };
+    const problems = validateMemoryServiceOptions(options);
+    if (problems.length > 0) throw new AgentServicesError("config_invalid", problems.join("\n"));
+    this.options = options;
+    this.#store = deps.store;
+    this.#embedder = deps.embedder;
+    this.#clock = deps.clock;
+    this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
+  }
+
+  /**
+   * Binds the store to this embedder's vector space; throws `embedder_mismatch` when the store
+   * already holds vectors of another embedder. Call once before serving.
+   */
+  async init(): Promise<void> {
+    await this.#store.bind({
+      embedderId: this.#embedder.id,
+      dimensions: this.#embedder.dimensions,
+    });
+  }
+
+  async remember(input: RememberInput): Promise<RememberResult> {
+    const body = parseInput(rememberInputSchema, input);
+    if (body.ttl_seconds !== undefined && body.scope !== "ttl") {
+      throw new AgentServicesError(
+        "invalid_input",
+        `ttl_seconds: only applies to scope "ttl", got scope "${body.scope}"`,
+      );
+    }
+    const hash = await contentHash(body.content);
+    const key = ["remember", hash, body.type, body.scope, body.project].join("\u0000");
+    return this.#lock.run(key, async () => {
+      const nowMs = this.#nowMs();
+      const duplicate = await this.#findDuplicate(body, hash, nowMs);
+      if (duplicate !== undefined && (await this.#mergeDuplicate(duplicate, body))) {
+        return { id: duplicate, stored: true, deduplicated: true };
+      }
+      return { id: await this.#insert(body, hash, nowMs), stored: true };
+    });
+  }
+
+  async recall(input: RecallInput): Promise<RecallResult> {
+    const body = parseInput(recallInputSchema, input);
+    const vector = await this.#embedder.embedQuery(body.message);
+    const nowMs = this.#nowMs();
+    const matches = await this.#store.query({
+      vector,
+      topK: this.options.recallCandidates,
+      filter: candidateFilter(nowMs, body.project),
+    });
+    const context = {
+      nowMs,
+      project: body.project,
+      halfLifeHours: this.options.halfLifeHours,
+      weights: this.options.weights,
+    };
+    const candidates: Candidate[] = [];
+    for (const match of matches) {
+      const memory = this.#decodeOrWarn(match);
+      if (memory === undefined) continue;
+      const { score } = scoreMemory(memory, match.similarity, context);
+      candidates.push({ memory, similarity: match.similarity, score });
+    }
+    candidates.sort(byScore);
+    const packed = packContext(
+      candidates.map((c) => ({ label: c.memory.type, text: c.memory.content })),
+      body.budget,
+    );
+    const returned = packed.included.map((index) => candidates[index]?.memory.id ?? "");
+    await Promise.all(returned.map((id) => this.#recordAccess(id, nowMs)));
+    return {
+      context: packed.context,
+      memory_count: packed.included.length,
+      tokens_used: packed.tokens_used,
+    };
+  }
+
+  async search(input: SearchInput): Promise<SearchResult> {
+    const body = parseInput(searchInputSchema, input);
+    const vector = await this.#embedder.embedQuery(body.message);
+    const matches = await this.#store.query({
+      vector,
+      topK: body.limit,
+      filter: candidateFilter(this.#nowMs(), body.project),
+    });
+    const results = [];
+    for (const match of matches) {
+      const memory = this.#decodeOrWarn(match);
+      if (memory === undefined) continue;
+      const { id, content, type, scope, confidence } = memory;
+      results.push({ memory: { id, content, type, scope, confidence }, score: match.similarity });
+    }
+    return { results };
+  }
+
+  async get(id: string): Promise<Memory> {
+    const memoryId = parseMemoryId(id);
+    const memory = await this.#getLive(memoryId, this.#nowMs());
+    if (memory === undefined) throw notFound(memoryId);
+    return memory;
+  }
+
+  async delete(id: string): Promise<{ deleted: true }> {
+    const memoryId = parseMemoryId(id);
+    return this.#lock.run(`id\u0000${memoryId}`, async () => {
+      if ((await this.#getLive(memoryId, this.#nowMs())) === undefined) throw notFound(memoryId);
+      await this.#store.delete([memoryId]);
+      return { deleted: true } as const;
+    });
+  }
+
+  async stats(): Promise<MemoryStats> {
+    const live = liveFilter(this.#nowMs());
+    const count = (field: string, value: string) =>
+      this.#store.count({ and: [live, { field, op: "eq", value }] });
+    const [total, types, scopes] = await Promise.all([
+      this.#store.count(live),
+      Promise.all(MEMORY_TYPES.map((type) => count("type", type))),
+      Promise.all(MEMORY_SCOPES.map((scope) => count("scope", scope))),
+    ]);
+    return {
+      total_memories: total,
+      by_type: Object.fromEntries(MEMORY_TYPES.map((type, i) => [type, types[i] ?? 0])) as Record<
+        MemoryType,
+        number
+      >,
+      by_scope: Object.fromEntries(
+        MEMORY_SCOPES.map((scope, i) => [scope, scopes[i] ?? 0]),
+      ) as Record<MemoryScope, number>,
+    };
+  }
+
+  async sweepExpired(): Promise<number> {
+    const filter = expiredFilter(this.#nowMs());
+    const deleted = new Set<string>();
+    for (;;) {
+      const batch = (await this.#store.find(filter, SWEEP_BATCH)).filter((r) => !deleted.has(r.id));
+      // A store that keeps returning what it was told to delete must not loop forever.
+      if (batch.length === 0) break;
+      const ids = batch.map((r) => r.id);
+      await this.#store.delete(ids);
+      for (const id of ids) deleted.add(id);
+      if (batch.length < SWEEP_BATCH) break;
+    }
+    return deleted.size;
+  }
+
+  #nowMs(): number {
+    return this.#clock.now().getTime();
+  }
+
+  async #getLive(id: string, nowMs: number): Promise<Memory | undefined> {
+    const [record] = await this.#store.get([id]);
+    if (record === undefined) return undefined;
+    const memory = decodeMemory(record);
+    return memoryIsLive(memory, nowMs) ? memory : undefined;
+  }
+
+  async #findDuplicate(
+    body: ParsedRememberInput,
+    hash: string,
+    nowMs: number,
+  ): Promise<string | undefined> {
+    const records = await this.#store.find(
+      duplicateFilter(nowMs, { hash, type: body.type, scope: body.scope, project: body.project }),
+      DUPLICATE_CANDIDATES,
+    );
+    const normalised = normaliseContent(body.content);
+    const same = records
+      .filter((r) => normaliseContent(r.document) === normalised)
+      .map((r) => this.#decodeOrWarn(r))
+      .filter((m): m is Memory => m !== undefined)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    return same[0]?.id;
+  }
+
+  /** Merges into an existing memory; false when it vanished meanwhile (deleted or swept). */
+  async #mergeDuplicate(id: string, body: ParsedRememberInput): Promise<boolean> {
+    return this.#lock.run(`id\u0000${id}`, async () => {
+      const nowMs = this.#nowMs();
+      const current = await this.#getLive(id, nowMs);
+      if (current === undefined) return false;
+      const tags = uniqueTags([...current.tags, ...body.tags]);
+      await this.#store.updateMetadata([
+        {
+          id,
+          metadata: {
+            tags: encodeTags(tags),
+            confidence: Math.max(current.confidence, body.confidence),
+            ...encodeInstant("updated_at", new Date(nowMs).toISOString()),
+          },
+        },
+      ]);
+      return true;
+    });
+  }
+
+  async #insert(body: ParsedRememberInput, hash: string, nowMs: number): Promise<string> {
+    const [vector] = await this.#embedder.embedDocuments([body.content]);
+    if (vector === undefined) throw new Error("embedder returned no vector for one document");
+    const id = this.#newId();
+    const now = new Date(nowMs).toISOString();
+    const expires = expiresAtMs(
+      {
+        scope: body.scope,
+        createdAtMs: nowMs,
+        lastAccessedMs: nowMs,
+        ttlSeconds: body.ttl_seconds,
+      },
+      this.options,
+    );
+    const memory: Memory = {
+      id,
+      content: body.content,
+      type: body.type,
+      scope: body.scope,
+      tags: uniqueTags(body.tags),
+      project: body.project,
+      confidence: body.confidence,
+      created_at: now,
+      updated_at: now,
+      last_accessed: now,
+      access_count: 0,
+      expires_at: expires === null ? null : new Date(expires).toISOString(),
+    };
+    await this.#store.upsert([
+      { id, vector, document: body.content, metadata: encodeMemoryMetadata(memory, hash) },
+    ]);
+    return id;
+  }
+
+  /**
+   * Counts one access: reads the current metadata inside the per-id lock so concurrent recalls
+   * each add one. Never throws: the recall has its answer already, so a failure is a warning.
+   */
+  async #recordAccess(id: string, nowMs: number): Promise<void> {
+    try {
+      await this.#lock.run(`id\u0000${id}`, async () => {
+        const current = await this.#getLive(id, nowMs);
+        if (current === undefined) return;
+        // Recalls may finish out of order; last_accessed never moves backwards.
+        const accessedMs = Math.max(nowMs, Date.parse(current.last_accessed));
+        const expires = expiresAtMs(
+          {
+            scope: current.scope,
+            createdAtMs: Date.parse(current.created_at),
+            lastAccessedMs: accessedMs,
+          },
+          this.options,
+        );
+        await this.#store.updateMetadata([
+          {
+            id,
+            metadata: {
+              access_count: current.access_count + 1,
+              ...encodeInstant("last_accessed", new Date(accessedMs).toISOString()),
+              // Only a session memory's expiry depends on access; ttl expiry stays fixed.
+              ...(current.scope === "session" && expires !== null
+                ? encodeExpiry(new Date(expires).toISOString())
+                : {}),
+            },
+          },
+        ]);
+      });
+    } catch (error) {
+      this.#warn(`failed to update access metadata of memory ${id}`, error);
+    }
+  }
+
+  #decodeOrWarn(record: StoredRecord): Memory | undefined {
+    try {
+      return decodeMemory(record);
+    } catch (error) {
+      this.#warn(`skipped memory record ${record.id}: it cannot be read`, error);
+      return undefined;
+    }
+  }
+
+  #warn(message: string, cause: unknown): void {
+    try {
+      this.options.onWarning?.(message, cause);
+    } catch {
+      // A failing logger must not turn a warning into a failed request.
+    }
+  }
+}
+
+/** Highest score first; ties by similarity, then id, so equal inputs give equal contexts. */
+function byScore(a: Candidate, b: Candidate): number {
+  return (
+    b.score - a.score ||
+    b.similarity - a.similarity ||
+    (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0)
+  );
+}
+
+function memoryIsLive(memory: Memory, nowMs: number): boolean {
+  return isLive(
+    memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at),
+    nowMs,
+  );
+}
+
+function uniqueTags(tags: readonly string[]): string[] {
+  return [...new Set(tags)];
+}
+
+function notFound(id: string): AgentServicesError {
+  return new AgentServicesError("not_found", `memory ${id} not found`);
+}

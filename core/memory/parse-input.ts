@@ -1,0 +1,101 @@
+import * as v from "valibot";
+import { AgentServicesError } from "../errors.js";
+import { FIELD_EXPECTATIONS, memoryIdSchema } from "./schemas.js";
+
+type AnySchema = v.GenericSchema;
+type AnyIssue = v.BaseIssue<unknown>;
+
+/**
+ * Validates `input` against one of the memory schemas and returns it with defaults applied, or
+ * throws `AgentServicesError("invalid_input", …)` with {@link describeIssues}' message.
+ *
+ * @example
+ * const body = parseInput(rememberInputSchema, await c.req.json());
+ */
+export function parseInput<S extends AnySchema>(schema: S, input: unknown): v.InferOutput<S> {
+  // valibot's object schema accepts arrays; no request body or id here is ever one.
+  if (Array.isArray(input)) {
+    throw new AgentServicesError("invalid_input", `body: ${FIELD_EXPECTATIONS.body}, got an array`);
+  }
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  throw new AgentServicesError("invalid_input", describeIssues(result.issues));
+}
+
+/**
+ * One readable message for valibot issues: `<field>: <expected>, got <received>` per field,
+ * joined by `; ` (one issue per field, in order). Nested fields are written `tags[2]`.
+ *
+ * @example
+ * describeIssues(v.safeParse(rememberInputSchema, { content: "x", confidence: 1.5 }).issues!);
+ * // "confidence: expected a number between 0 and 1, got 1.5"
+ */
+export function describeIssues(issues: readonly AnyIssue[]): string {
+  const byField = new Map<string, string>();
+  for (const issue of issues) {
+    const field = fieldOf(issue);
+    if (byField.has(field)) continue;
+    byField.set(field, describeIssue(field, issue));
+  }
+  return [...byField.values()].join("; ");
+}
+
+function describeIssue(field: string, issue: AnyIssue): string {
+  // valibot reports a missing required key on the object, with the object's message.
+  if (issue.type === "object" && issue.input === undefined && issue.path !== undefined) {
+    const expected = (FIELD_EXPECTATIONS as Record<string, string>)[lastKey(issue)];
+    return expected === undefined ? `${field}: is required` : `${field}: is required (${expected})`;
+  }
+  return `${field}: ${issue.message}, got ${describeValue(issue.input)}`;
+}
+
+function fieldOf(issue: AnyIssue): string {
+  let field = "";
+  for (const item of issue.path ?? []) {
+    const key: unknown = item.key;
+    if (typeof key === "number") field += `[${key}]`;
+    else field += field === "" ? String(key) : `.${String(key)}`;
+  }
+  return field === "" ? "body" : field;
+}
+
+function lastKey(issue: AnyIssue): string {
+  const path = issue.path ?? [];
+  return String(path[path.length - 1]?.key);
+}
+
+/** What was received, short enough for an error line and never the whole (maybe 1 MB) value. */
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return value.length > 40
+        ? `${JSON.stringify(value.slice(0, 40))}… (a string)`
+        : JSON.stringify(value);
+    case "number":
+    case "boolean":
+      return String(value);
+    case "undefined":
+      return "nothing";
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}
+
+/**
+ * Validates a memory id (a UUID, any version, any case) and returns it in lower case, the form
+ * ids are stored in; throws `invalid_input` naming `id` otherwise.
+ *
+ * @example
+ * parseMemoryId("0B6F3C1E-6D1C-4F1E-9A57-2F0D7F4B8C11"); // "0b6f3c1e-6d1c-4f1e-9a57-2f0d7f4b8c11"
+ */
+export function parseMemoryId(id: unknown): string {
+  if (typeof id === "string" && v.is(memoryIdSchema, id)) return id.toLowerCase();
+  throw new AgentServicesError(
+    "invalid_input",
+    `id: ${FIELD_EXPECTATIONS.id}, got ${describeValue(id)}`,
+  );
+}

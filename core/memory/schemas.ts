@@ -1,0 +1,128 @@
+import * as v from "valibot";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
+
+/**
+ * Request bodies of the memory API as valibot schemas: the one definition that validates
+ * requests (through {@link parseInput}) and that the HTTP shell turns into its OpenAPI document
+ * with `@valibot/to-json-schema`. Unknown fields are stripped, not rejected, for forward
+ * compatibility. Every message is the "expected …" half of an error; `describeIssues` adds the
+ * field name and what was received.
+ */
+
+/** What each field expects, in words; also used when a required field is missing. */
+export const FIELD_EXPECTATIONS = Object.freeze({
+  body: "expected a JSON object",
+  content: "expected a non-empty string",
+  message: "expected a non-empty string",
+  type: `expected one of ${MEMORY_TYPES.map((t) => `"${t}"`).join(", ")}`,
+  scope: `expected one of ${MEMORY_SCOPES.map((s) => `"${s}"`).join(", ")}`,
+  tags: "expected an array of strings",
+  tag: "expected a string",
+  project: "expected a string",
+  confidence: "expected a number between 0 and 1",
+  ttl_seconds: "expected a positive integer (seconds)",
+  budget: "expected an integer of at least 1 (tokens)",
+  limit: "expected an integer between 1 and 1000",
+  id: "expected a UUID",
+});
+
+/** Largest `limit` of a search. */
+export const MAX_SEARCH_LIMIT = 1000;
+/** Default token budget of a recall. */
+export const DEFAULT_RECALL_BUDGET = 2000;
+/** Default number of search results. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+
+const E = FIELD_EXPECTATIONS;
+
+const nonBlankString = (expected: string) =>
+  v.pipe(
+    v.string(expected),
+    v.check((s) => s.trim() !== "", expected),
+  );
+
+const integerInRange = (expected: string, min: number, max?: number) =>
+  max === undefined
+    ? v.pipe(v.number(expected), v.integer(expected), v.minValue(min, expected))
+    : v.pipe(
+        v.number(expected),
+        v.integer(expected),
+        v.minValue(min, expected),
+        v.maxValue(max, expected),
+      );
+
+/**
+ * Body of `POST /v1/remember`. Defaults: type `fact`, scope `session`, tags `[]`, project `""`,
+ * confidence 1. `ttl_seconds` (an extension) overrides `memory.ttl_hours` for a `ttl` memory.
+ *
+ * @example
+ * v.parse(rememberInputSchema, { content: "Deploys run on Fridays" }).scope; // "session"
+ */
+export const rememberInputSchema = v.object(
+  {
+    content: v.pipe(
+      nonBlankString(E.content),
+      v.description("The text to remember (not empty, not only whitespace)."),
+    ),
+    type: v.optional(v.picklist(MEMORY_TYPES, E.type), "fact"),
+    scope: v.optional(v.picklist(MEMORY_SCOPES, E.scope), "session"),
+    tags: v.optional(v.array(v.string(E.tag), E.tags), () => []),
+    project: v.optional(v.string(E.project), ""),
+    confidence: v.optional(
+      v.pipe(v.number(E.confidence), v.minValue(0, E.confidence), v.maxValue(1, E.confidence)),
+      1,
+    ),
+    ttl_seconds: v.optional(
+      v.pipe(
+        integerInRange(E.ttl_seconds, 1),
+        v.description("Lifetime of a `ttl` memory in seconds; only with scope `ttl`."),
+      ),
+    ),
+  },
+  E.body,
+);
+
+/**
+ * Body of `POST /v1/recall`. Defaults: project `""` (no filter), budget 2000 tokens.
+ *
+ * @example
+ * v.parse(recallInputSchema, { message: "how do we deploy?" }).budget; // 2000
+ */
+export const recallInputSchema = v.object(
+  {
+    message: nonBlankString(E.message),
+    project: v.optional(v.string(E.project), ""),
+    budget: v.optional(integerInRange(E.budget, 1), DEFAULT_RECALL_BUDGET),
+  },
+  E.body,
+);
+
+/**
+ * Body of `POST /v1/search`. Defaults: limit 10, project `""` (no filter).
+ *
+ * @example
+ * v.parse(searchInputSchema, { message: "deploy", limit: 3 }).limit; // 3
+ */
+export const searchInputSchema = v.object(
+  {
+    message: nonBlankString(E.message),
+    limit: v.optional(integerInRange(E.limit, 1, MAX_SEARCH_LIMIT), DEFAULT_SEARCH_LIMIT),
+    project: v.optional(v.string(E.project), ""),
+  },
+  E.body,
+);
+
+/**
+ * Path parameter `id` of `GET|DELETE /v1/memories/{id}`: a UUID (any version, any case).
+ *
+ * @example
+ * v.is(memoryIdSchema, "0b6f3c1e-6d1c-4f1e-9a57-2f0d7f4b8c11"); // true
+ */
+export const memoryIdSchema = v.pipe(v.string(E.id), v.uuid(E.id));
+
+/** A `remember` body after validation and defaults. */
+export type ParsedRememberInput = v.InferOutput<typeof rememberInputSchema>;
+/** A `recall` body after validation and defaults. */
+export type ParsedRecallInput = v.InferOutput<typeof recallInputSchema>;
+/** A `search` body after validation and defaults. */
+export type ParsedSearchInput = v.InferOutput<typeof searchInputSchema>;
