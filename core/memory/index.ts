@@ -52,3 +52,11 @@ export { contentHash, normaliseContent } from "./content-key.js";
 export { candidateFilter, duplicateFilter, expiredFilter, liveFilter } from "./memory-filters.js";
 export type { DuplicateKey } from "./memory-filters.js";
 export { KeyedLock } from "./keyed-lock.js";
+export {
+  deleteResultSchema,
+  memorySchema,
+  memoryStatsSchema,
+  recallResultSchema,
+  rememberResultSchema,
+  searchResultSchema,
+} from "./response-schemas.js";

@@ -35,11 +35,8 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 
 const E = FIELD_EXPECTATIONS;
 
-const nonBlankString = (expected: string) =>
-  v.pipe(
-    v.string(expected),
-    v.check((s) => s.trim() !== "", expected),
-  );
+// A regex rather than a check action so the OpenAPI document can say it (`pattern: "\\S"`).
+const nonBlankString = (expected: string) => v.pipe(v.string(expected), v.regex(/\S/, expected));
 
 const integerInRange = (expected: string, min: number, max?: number) =>
   max === undefined

@@ -1,0 +1,102 @@
+import * as v from "valibot";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
+
+/**
+ * Response bodies of the memory API as valibot schemas. Nothing validates responses at run time;
+ * they exist so the OpenAPI document is generated from code next to the request schemas instead
+ * of being written by hand, and tests can check answers against them.
+ */
+
+const isoInstant = v.pipe(
+  v.string(),
+  v.isoTimestamp(),
+  v.description("ISO 8601 UTC with milliseconds"),
+);
+
+/**
+ * A full Memory (`GET /v1/memories/{id}`).
+ *
+ * @example
+ * v.is(memorySchema, await service.get(id)); // true
+ */
+export const memorySchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  content: v.string(),
+  type: v.picklist(MEMORY_TYPES),
+  scope: v.picklist(MEMORY_SCOPES),
+  tags: v.array(v.string()),
+  project: v.string(),
+  confidence: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  created_at: isoInstant,
+  updated_at: isoInstant,
+  last_accessed: isoInstant,
+  access_count: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  expires_at: v.nullable(isoInstant),
+});
+
+/**
+ * Answer of `POST /v1/remember`.
+ *
+ * @example
+ * v.is(rememberResultSchema, { id, stored: true, deduplicated: true }); // true
+ */
+export const rememberResultSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  stored: v.boolean(),
+  deduplicated: v.optional(v.literal(true)),
+});
+
+/**
+ * Answer of `POST /v1/recall`.
+ *
+ * @example
+ * v.is(recallResultSchema, { context: "", memory_count: 0, tokens_used: 0 }); // true
+ */
+export const recallResultSchema = v.object({
+  context: v.string(),
+  memory_count: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  tokens_used: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+
+/**
+ * Answer of `POST /v1/search`: memory subsets with their cosine similarity.
+ *
+ * @example
+ * v.is(searchResultSchema, { results: [] }); // true
+ */
+export const searchResultSchema = v.object({
+  results: v.array(
+    v.object({
+      memory: v.object({
+        id: v.pipe(v.string(), v.uuid()),
+        content: v.string(),
+        type: v.picklist(MEMORY_TYPES),
+        scope: v.picklist(MEMORY_SCOPES),
+        confidence: v.number(),
+      }),
+      score: v.pipe(v.number(), v.description("cosine similarity (1 - cosine distance)")),
+    }),
+  ),
+});
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/**
+ * Answer of `GET /v1/stats`: every type and scope key, zeros included.
+ *
+ * @example
+ * v.is(memoryStatsSchema, await service.stats()); // true
+ */
+export const memoryStatsSchema = v.object({
+  total_memories: count,
+  by_type: v.object(Object.fromEntries(MEMORY_TYPES.map((t) => [t, count]))),
+  by_scope: v.object(Object.fromEntries(MEMORY_SCOPES.map((s) => [s, count]))),
+});
+
+/**
+ * Answer of `DELETE /v1/memories/{id}`.
+ *
+ * @example
+ * v.is(deleteResultSchema, { deleted: true }); // true
+ */
+export const deleteResultSchema = v.object({ deleted: v.boolean() });
