@@ -1,0 +1,19 @@
+/**
+ * The memory REST API as a Hono app factory, with its logger, auth and error mapping.
+ *
+ * @example
+ * import { createMemoryApp, createJsonLogger } from "./shells/http/index.js";
+ * const app = createMemoryApp({ memory, version: "0.1.0", logger: createJsonLogger() });
+ */
+export { bearerGuard } from "./bearer-guard.js";
+export type { BearerGuardOptions } from "./bearer-guard.js";
+export { createMemoryApp } from "./create-memory-app.js";
+export type { MemoryAppOptions, ReadinessCheck } from "./create-memory-app.js";
+export { describeCause, toErrorAnswer } from "./error-response.js";
+export type { ErrorAnswer } from "./error-response.js";
+export { HttpError } from "./http-error.js";
+export { createJsonLogger, SILENT_LOGGER } from "./logger.js";
+export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "./logger.js";
+export { buildOpenApiDocument } from "./openapi-document.js";
+export { MAX_BODY_BYTES, readJsonObject } from "./read-json-object.js";
+export { requestLog } from "./request-log.js";

@@ -1,0 +1,58 @@
+/** Severity of a log line. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** Extra fields of a log line (flat JSON values). */
+export type LogFields = Readonly<Record<string, string | number | boolean | null | undefined>>;
+
+/** Where the shells log: one JSON object per line on stderr in production, a spy in tests. */
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Options of {@link createJsonLogger}. */
+export interface JsonLoggerOptions {
+  /** Lines below this level are dropped (default `info`). */
+  readonly level?: LogLevel;
+  /** Where each line (with its `\n`) goes (default: `process.stderr`). */
+  readonly write?: (line: string) => void;
+  /** The clock of the `time` field (default: `new Date()`). */
+  readonly now?: () => Date;
+}
+
+/**
+ * A logger writing one JSON object per line: `{"time","level","msg",...fields}`. Undefined fields
+ * are left out. JSON was chosen over logfmt because every log shipper parses it without setup.
+ *
+ * @example
+ * const log = createJsonLogger({ level: "info" });
+ * log.info("request", { method: "GET", path: "/healthz", status: 200, ms: 0.4 });
+ * // {"time":"2026-11-21T10:00:00.000Z","level":"info","msg":"request","method":"GET",...}
+ */
+export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
+  const min = RANK[options.level ?? "info"];
+  const write = options.write ?? ((line: string) => void process.stderr.write(line));
+  const now = options.now ?? (() => new Date());
+  const log = (level: LogLevel) => (msg: string, fields?: LogFields) => {
+    if (RANK[level] < min) return;
+    write(`${JSON.stringify({ time: now().toISOString(), level, msg, ...fields })}\n`);
+  };
+  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+/**
+ * A logger that drops everything (for tests that do not look at logs).
+ *
+ * @example
+ * createMemoryApp({ memory, logger: SILENT_LOGGER });
+ */
+export const SILENT_LOGGER: Logger = Object.freeze({
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+});

@@ -1,0 +1,236 @@
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type * as v from "valibot";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "../../core/memory/types.js";
+import {
+  memoryIdSchema,
+  recallInputSchema,
+  rememberInputSchema,
+  searchInputSchema,
+} from "../../core/memory/schemas.js";
+
+type Json = Record<string, unknown>;
+
+function fromValibot(schema: v.GenericSchema): Json {
+  const { $schema: _draft, ...rest } = toJsonSchema(schema, {
+    target: "draft-2020-12",
+    typeMode: "input",
+    errorMode: "ignore",
+  }) as Json;
+  return rest;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json) => ({ "application/json": { schema } });
+const ok = (name: string, description = "OK") => ({ description, content: json(ref(name)) });
+const error = (description: string) => ({ description, content: json(ref("Error")) });
+
+const COMMON_ERRORS = {
+  "400": error("Invalid input; the message names the field and what was expected"),
+  "401": error("Missing or invalid bearer token"),
+  "413": error("Request body over 1,048,576 bytes"),
+  "500": error("Embedder or vector store failure"),
+};
+const ID_ERRORS = {
+  "400": error("The id is not a UUID"),
+  "401": error("Missing or invalid bearer token"),
+  "404": error("No live memory with this id"),
+  "500": error("Vector store failure"),
+};
+
+const counts = (keys: readonly string[]): Json => ({
+  type: "object",
+  properties: Object.fromEntries(keys.map((k) => [k, { type: "integer", minimum: 0 }])),
+  required: [...keys],
+});
+
+const iso = { type: "string", format: "date-time" };
+const summaryProps = {
+  id: { type: "string", format: "uuid" },
+  content: { type: "string" },
+  type: { type: "string", enum: [...MEMORY_TYPES] },
+  scope: { type: "string", enum: [...MEMORY_SCOPES] },
+  confidence: { type: "number", minimum: 0, maximum: 1 },
+};
+
+/**
+ * The OpenAPI 3.1 document of the memory API. Request bodies are converted from the core's
+ * valibot schemas (the same ones that validate requests), so the document cannot drift from the
+ * validation; responses are described by hand. Built once per app.
+ *
+ * @example
+ * const doc = buildOpenApiDocument("0.1.0");
+ * doc.paths["/v1/remember"].post.requestBody; // the remember schema, from valibot
+ */
+export function buildOpenApiDocument(version: string) {
+  const bearer = [{ bearer: [] }];
+  const body = (name: string) => ({ required: true, content: json(ref(name)) });
+  const idParam = [{ name: "id", in: "path", required: true, schema: fromValibot(memoryIdSchema) }];
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "memsvc: memory service API",
+      version,
+      description:
+        "Stores, searches and recalls text memories for assistants. With `api.auth_token` set, every path except /healthz needs `Authorization: Bearer <token>`.",
+    },
+    security: bearer,
+    paths: {
+      "/healthz": {
+        get: { summary: "Liveness", security: [], responses: { "200": ok("Health") } },
+      },
+      "/readyz": {
+        get: {
+          summary: "Readiness: the vector store and the embedder answer",
+          responses: {
+            "200": ok("Health"),
+            "401": COMMON_ERRORS["401"],
+            "503": error("Not ready"),
+          },
+        },
+      },
+      "/v1/remember": {
+        post: {
+          summary: "Store a memory (identical live content is deduplicated)",
+          requestBody: body("RememberRequest"),
+          responses: { "200": ok("RememberResponse"), ...COMMON_ERRORS },
+        },
+      },
+      "/v1/recall": {
+        post: {
+          summary: "Memories relevant to a message, re-ranked and trimmed to a token budget",
+          requestBody: body("RecallRequest"),
+          responses: { "200": ok("RecallResponse"), ...COMMON_ERRORS },
+        },
+      },
+      "/v1/search": {
+        post: {
+          summary: "Raw similarity search (no re-ranking, no access update)",
+          requestBody: body("SearchRequest"),
+          responses: { "200": ok("SearchResponse"), ...COMMON_ERRORS },
+        },
+      },
+      "/v1/memories/{id}": {
+        get: {
+          summary: "One memory",
+          parameters: idParam,
+          responses: { "200": ok("Memory"), ...ID_ERRORS },
+        },
+        delete: {
+          summary: "Delete one memory",
+          parameters: idParam,
+          responses: { "200": ok("DeleteResponse"), ...ID_ERRORS },
+        },
+      },
+      "/v1/stats": {
+        get: {
+          summary: "Counts of live memories",
+          responses: {
+            "200": ok("Stats"),
+            "401": COMMON_ERRORS["401"],
+            "500": COMMON_ERRORS["500"],
+          },
+        },
+      },
+      "/mcp": {
+        post: {
+          summary:
+            "MCP (streamable HTTP, stateless JSON): tools remember, recall, search, forget, get_memory, memory_stats",
+          requestBody: { required: true, content: json({ type: "object" }) },
+          responses: {
+            "200": { description: "JSON-RPC response", content: json({ type: "object" }) },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      schemas: {
+        RememberRequest: fromValibot(rememberInputSchema),
+        RecallRequest: fromValibot(recallInputSchema),
+        SearchRequest: fromValibot(searchInputSchema),
+        Error: { type: "object", properties: { error: { type: "string" } }, required: ["error"] },
+        Health: {
+          type: "object",
+          properties: { status: { type: "string" } },
+          required: ["status"],
+        },
+        RememberResponse: {
+          type: "object",
+          properties: {
+            id: { type: "string", format: "uuid" },
+            stored: { type: "boolean" },
+            deduplicated: { type: "boolean", const: true },
+          },
+          required: ["id", "stored"],
+        },
+        RecallResponse: {
+          type: "object",
+          properties: {
+            context: { type: "string" },
+            memory_count: { type: "integer", minimum: 0 },
+            tokens_used: { type: "integer", minimum: 0 },
+          },
+          required: ["context", "memory_count", "tokens_used"],
+        },
+        SearchResponse: {
+          type: "object",
+          properties: {
+            results: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: {
+                  memory: {
+                    type: "object",
+                    properties: summaryProps,
+                    required: Object.keys(summaryProps),
+                  },
+                  score: { type: "number" },
+                },
+                required: ["memory", "score"],
+              },
+            },
+          },
+          required: ["results"],
+        },
+        Memory: {
+          type: "object",
+          properties: {
+            ...summaryProps,
+            tags: { type: "array", items: { type: "string" } },
+            project: { type: "string" },
+            created_at: iso,
+            updated_at: iso,
+            last_accessed: iso,
+            access_count: { type: "integer", minimum: 0 },
+            expires_at: { oneOf: [iso, { type: "null" }] },
+          },
+          required: [
+            ...Object.keys(summaryProps),
+            "tags",
+            "project",
+            "created_at",
+            "updated_at",
+            "last_accessed",
+            "access_count",
+            "expires_at",
+          ],
+        },
+        DeleteResponse: {
+          type: "object",
+          properties: { deleted: { type: "boolean" } },
+          required: ["deleted"],
+        },
+        Stats: {
+          type: "object",
+          properties: {
+            total_memories: { type: "integer", minimum: 0 },
+            by_type: counts(MEMORY_TYPES),
+            by_scope: counts(MEMORY_SCOPES),
+          },
+          required: ["total_memories", "by_type", "by_scope"],
+        },
+      },
+    },
+  };
+}
