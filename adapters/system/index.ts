@@ -1,0 +1,8 @@
+/**
+ * System adapters: what the core reads from the running machine.
+ *
+ * @example
+ * import { SystemClock } from "agent-services/adapters/system";
+ * const clock = new SystemClock();
+ */
+export { SystemClock } from "./system-clock.js";
