@@ -1,0 +1,225 @@
+import type { ParsedStatement } from "../../core/ports/sql-parser.js";
+import { MetadataCollector, type StatementNames } from "./metadata-collector.js";
+import { readNameParts, type SourceText } from "./source-text.js";
+
+/** A node of libpg-query's JSON tree: `{ NodeType: { ...fields } }` or plain field objects. */
+type PgNode = Record<string, unknown>;
+
+/** Node types whose kind is not just the type name without `Stmt`. */
+const KIND_BY_NODE: Record<string, string> = {
+  InsertStmt: "Insert",
+  UpdateStmt: "Update",
+  DeleteStmt: "Delete",
+  MergeStmt: "Merge",
+  CreateStmt: "CreateTable",
+  IndexStmt: "CreateIndex",
+  ViewStmt: "CreateView",
+  TruncateStmt: "Truncate",
+  VariableShowStmt: "Show",
+  ExplainStmt: "Describe",
+  RefreshMatViewStmt: "RefreshMaterializedView",
+  TransactionStmt: "Transaction",
+  VariableSetStmt: "Set",
+  CreateSeqStmt: "CreateSequence",
+  CreateTrigStmt: "CreateTrigger",
+  CreatedbStmt: "CreateDatabase",
+  CreateFunctionStmt: "CreateFunction",
+  CreateSchemaStmt: "CreateSchema",
+  RenameStmt: "Alter",
+  ExecuteStmt: "Execute",
+};
+
+/**
+ * The neutral kind of one libpg-query statement node, e.g. `Select`, `SetOperation`,
+ * `CreateMaterializedView`; unknown node types drop their `Stmt` suffix (`CopyStmt` → `Copy`).
+ *
+ * @example
+ * pgStatementKind({ SelectStmt: { op: "SETOP_UNION" } }); // "SetOperation"
+ */
+export function pgStatementKind(stmt: PgNode): string {
+  const type = Object.keys(stmt)[0] ?? "Unknown";
+  const body = (stmt[type] ?? {}) as PgNode;
+  switch (type) {
+    case "SelectStmt":
+      return body["op"] === undefined || body["op"] === "SETOP_NONE" ? "Select" : "SetOperation";
+    case "CreateTableAsStmt":
+      return body["objtype"] === "OBJECT_MATVIEW" ? "CreateMaterializedView" : "CreateTable";
+    case "GrantStmt":
+      return body["is_grant"] === true ? "Grant" : "Revoke";
+    default:
+      break;
+  }
+  const mapped = KIND_BY_NODE[type];
+  if (mapped !== undefined) return mapped;
+  if (type.startsWith("Alter")) return "Alter";
+  if (type.startsWith("Drop")) return "Drop";
+  return type.endsWith("Stmt") ? type.slice(0, -4) : type;
+}
+
+/**
+ * One statement of a libpg-query parse in the neutral model. The kind is computed up front; the
+ * name lists only when first read, so validation never pays for the tree walk.
+ *
+ * @example
+ * const s = new PgStatement(parseSync(sql).stmts[0].stmt, new SourceText(sql));
+ * s.kind; // "Select"
+ * s.tables; // ["users"] (walked now, once)
+ */
+export class PgStatement implements ParsedStatement {
+  readonly kind: string;
+  private names: StatementNames | undefined;
+
+  constructor(
+    private readonly stmt: PgNode,
+    private readonly source: SourceText,
+  ) {
+    this.kind = pgStatementKind(stmt);
+  }
+
+  get tables(): readonly string[] {
+    return this.collect().tables;
+  }
+
+  get columns(): readonly string[] {
+    return this.collect().columns;
+  }
+
+  get functions(): readonly string[] {
+    return this.collect().functions;
+  }
+
+  private collect(): StatementNames {
+    if (this.names === undefined) {
+      const collector = new MetadataCollector();
+      walk(this.stmt, collector, this.source);
+      this.names = collector.result();
+    }
+    return this.names;
+  }
+}
+
+/** Nodes whose `targetList` holds `SET column = value` targets rather than select items. */
+const SET_TARGET_OWNERS = new Set(["UpdateStmt", "OnConflictClause", "MergeWhenClause"]);
+
+function walk(node: unknown, out: MetadataCollector, source: SourceText, owner = ""): void {
+  if (Array.isArray(node)) {
+    for (const item of node) walk(item, out, source, owner);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  const obj = node as PgNode;
+  for (const key in obj) {
+    const value = obj[key];
+    if (value === null || typeof value !== "object") continue;
+    const body = value as PgNode;
+    // Node types are capitalised (`SelectStmt`); fields are not (`targetList`).
+    const first = key.charCodeAt(0);
+    const nextOwner = first >= 65 && first <= 90 ? key : owner;
+    switch (key) {
+      case "RangeVar":
+        rangeVar(body, out, source);
+        break;
+      case "ColumnRef":
+        columnRef(body, out, source);
+        break;
+      case "FuncCall":
+        funcCall(body, out, source);
+        break;
+      case "CoalesceExpr":
+      case "MinMaxExpr":
+        keywordFunction(body, out, source);
+        break;
+      case "A_Expr":
+        if (body["kind"] === "AEXPR_NULLIF") keywordFunction(body, out, source);
+        break;
+      case "CommonTableExpr":
+        if (typeof body["ctename"] === "string") out.cte(body["ctename"]);
+        break;
+      case "cols":
+        setTargets(body, out, source);
+        break;
+      case "targetList":
+        if (SET_TARGET_OWNERS.has(owner)) setTargets(body, out, source);
+        break;
+      case "rel":
+      case "relation":
+      case "view":
+        // Bare RangeVar fields (INSERT/UPDATE targets, CREATE ... AS) come without the wrapper.
+        if (typeof body["relname"] === "string") rangeVar(body, out, source);
+        break;
+      default:
+        break;
+    }
+    walk(value, out, source, nextOwner);
+  }
+}
+
+/** INSERT column lists and UPDATE SET targets: `ResTarget` nodes whose `name` is a column. */
+function setTargets(list: PgNode, out: MetadataCollector, source: SourceText): void {
+  if (!Array.isArray(list)) return;
+  for (const item of list as PgNode[]) {
+    const target = item["ResTarget"] as PgNode | undefined;
+    const name = target?.["name"];
+    if (target === undefined || typeof name !== "string") continue;
+    const at = location(target, source);
+    const [written] = at >= 0 ? readNameParts(source.text, at, 1) : [];
+    out.column("", written ?? name, at);
+  }
+}
+
+function location(body: PgNode, source: SourceText): number {
+  const at = body["location"];
+  return typeof at === "number" && at >= 0 ? source.indexOfByte(at) : -1;
+}
+
+function folded(body: PgNode, keys: readonly string[]): string[] {
+  const parts: string[] = [];
+  for (const key of keys) {
+    const part = body[key];
+    if (typeof part === "string" && part !== "") parts.push(part);
+  }
+  return parts;
+}
+
+function rangeVar(body: PgNode, out: MetadataCollector, source: SourceText): void {
+  const parts = folded(body, ["catalogname", "schemaname", "relname"]);
+  const at = location(body, source);
+  const written = at >= 0 ? readNameParts(source.text, at, parts.length) : [];
+  out.table(written.length === parts.length ? written : parts, at);
+}
+
+function stringValues(list: unknown): (string | undefined)[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((item) => {
+    const str = (item as PgNode)["String"] as PgNode | undefined;
+    return typeof str?.["sval"] === "string" ? str["sval"] : undefined;
+  });
+}
+
+function columnRef(body: PgNode, out: MetadataCollector, source: SourceText): void {
+  const fields = stringValues(body["fields"]);
+  const last = fields[fields.length - 1];
+  if (last === undefined) return; // `*` or `t.*`
+  const at = location(body, source);
+  const written = at >= 0 ? readNameParts(source.text, at, fields.length) : [];
+  const parts = written.length === fields.length ? written : (fields as string[]);
+  out.column(parts.slice(0, -1).join("."), parts[parts.length - 1] ?? last, at);
+}
+
+function funcCall(body: PgNode, out: MetadataCollector, source: SourceText): void {
+  const names = stringValues(body["funcname"]).filter((n): n is string => n !== undefined);
+  const at = location(body, source);
+  // SQL-syntax calls (TRIM(x), EXTRACT(y FROM d)) are stored as pg_catalog.btrim etc.: only the
+  // keyword in the text is the name the user wrote.
+  const count = body["funcformat"] === "COERCE_SQL_SYNTAX" ? 1 : names.length;
+  const written = at >= 0 ? readNameParts(source.text, at, count) : [];
+  const name = written.length === count ? written.join(".") : names.join(".");
+  out.func(name, at);
+}
+
+function keywordFunction(body: PgNode, out: MetadataCollector, source: SourceText): void {
+  const at = location(body, source);
+  if (at < 0) return;
+  const [word] = readNameParts(source.text, at, 1);
+  if (word !== undefined) out.func(word, at);
+}

@@ -1,0 +1,104 @@
+import { findDialectViolation } from "../../core/sql/dialect-features.js";
+import type { SqlDialect } from "../../core/sql/dialects.js";
+import { tokenize } from "../../core/sql/tokenizer.js";
+import type { SqlParseResult, SqlParser, SqlSyntaxError } from "../../core/ports/sql-parser.js";
+import { LibpgQuerySqlParser } from "./libpg-query-sql-parser.js";
+import { PolyglotSqlParser } from "./polyglot-sql-parser.js";
+
+/**
+ * Dialects tried after PostgreSQL and polyglot's generic grammar when validating `generic` SQL,
+ * so that `generic` accepts what any supported dialect accepts.
+ */
+const GENERIC_FALLBACKS: readonly SqlDialect[] = [
+  "sqlserver",
+  "mysql",
+  "oracle",
+  "snowflake",
+  "sqlite",
+];
+
+/** Parsers the router delegates to (defaults: fresh instances). */
+export interface RoutingSqlParserOptions {
+  readonly postgres?: LibpgQuerySqlParser;
+  readonly polyglot?: PolyglotSqlParser;
+}
+
+/**
+ * The {@link SqlParser} of the SQL tools: a real grammar per dialect.
+ * - `postgresql`: PostgreSQL's own parser (exact).
+ * - `generic`: PostgreSQL first; then polyglot's generic grammar; then each other dialect, so
+ *   `generic` accepts what any supported dialect accepts. Most SQL never leaves the first step.
+ * - `mysql`, `sqlite`, `sqlserver`, `oracle`, `snowflake`: polyglot in that dialect, made strict
+ *   by the token-based dialect-feature checks (`findDialectViolation`).
+ *
+ * @example
+ * const parser = new RoutingSqlParser();
+ * await parser.load();
+ * parser.parse("SELECT TOP 5 * FROM t", "sqlserver").ok; // true
+ * parser.parse("SELECT TOP 5 * FROM t", "postgresql").ok; // false
+ */
+export class RoutingSqlParser implements SqlParser {
+  private readonly postgres: LibpgQuerySqlParser;
+  private readonly polyglot: PolyglotSqlParser;
+
+  constructor(options: RoutingSqlParserOptions = {}) {
+    this.postgres = options.postgres ?? new LibpgQuerySqlParser();
+    this.polyglot = options.polyglot ?? new PolyglotSqlParser();
+  }
+
+  /** Loads both WASM parsers (polyglot is imported here, not when this module is imported). */
+  async load(): Promise<void> {
+    await Promise.all([this.postgres.load(), this.polyglot.load()]);
+  }
+
+  parse(sql: string, dialect: SqlDialect): SqlParseResult {
+    if (dialect === "postgresql") return this.postgres.parse(sql, dialect);
+    if (dialect === "generic") return this.parseGeneric(sql, false);
+    const violation = findDialectViolation(tokenize(sql), dialect);
+    if (violation !== undefined) return { ok: false, error: violation };
+    return this.polyglot.parse(sql, dialect);
+  }
+
+  /**
+   * Syntax check without building the neutral model (polyglot's cheaper `validate`): undefined
+   * when `sql` is valid in `dialect`. Same verdicts as {@link parse}.
+   */
+  check(sql: string, dialect: SqlDialect): SqlSyntaxError | undefined {
+    if (dialect === "postgresql") {
+      const result = this.postgres.parse(sql, dialect);
+      return result.ok ? undefined : result.error;
+    }
+    if (dialect === "generic") {
+      const result = this.parseGeneric(sql, true);
+      return result.ok ? undefined : result.error;
+    }
+    return findDialectViolation(tokenize(sql), dialect) ?? this.polyglot.check(sql, dialect);
+  }
+
+  private parseGeneric(sql: string, checkOnly: boolean): SqlParseResult {
+    const first = this.postgres.parse(sql, "postgresql");
+    if (first.ok) return first;
+    const tokens = tokenize(sql);
+    let best = first.error;
+    const generic = findDialectViolation(tokens, "generic");
+    if (generic !== undefined) return { ok: false, error: later(best, generic) };
+    const second = this.polyglot.parse(sql, "generic");
+    if (second.ok) return second;
+    best = later(best, second.error);
+    for (const dialect of GENERIC_FALLBACKS) {
+      if (findDialectViolation(tokens, dialect) !== undefined) continue;
+      if (checkOnly) {
+        if (this.polyglot.check(sql, dialect) === undefined) return { ok: true, statements: [] };
+      } else {
+        const result = this.polyglot.parse(sql, dialect);
+        if (result.ok) return result;
+      }
+    }
+    return { ok: false, error: best };
+  }
+}
+
+/** The error of the grammar that got further (ties go to the first, PostgreSQL's). */
+function later(a: SqlSyntaxError, b: SqlSyntaxError): SqlSyntaxError {
+  return b.line > a.line || (b.line === a.line && b.column > a.column) ? b : a;
+}

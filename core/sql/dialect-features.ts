@@ -1,0 +1,181 @@
+import type { SqlSyntaxError } from "../ports/sql-parser.js";
+import type { SqlDialect } from "./dialects.js";
+import type { Token } from "./token.js";
+
+/** Display names for messages. */
+const DIALECT_NAME: Record<SqlDialect, string> = {
+  generic: "generic SQL",
+  mysql: "MySQL",
+  postgresql: "PostgreSQL",
+  sqlite: "SQLite",
+  sqlserver: "SQL Server",
+  oracle: "Oracle",
+  snowflake: "Snowflake",
+};
+
+type Dialects = readonly SqlDialect[];
+
+/** Where each dialect-specific construct is valid (generic accepts all of them). */
+const TOP: Dialects = ["sqlserver", "snowflake"];
+const LIMIT: Dialects = ["mysql", "postgresql", "sqlite", "snowflake"];
+const DOUBLE_COLON_CAST: Dialects = ["postgresql", "snowflake"];
+const QUALIFY: Dialects = ["snowflake"];
+const CONNECT_BY: Dialects = ["oracle", "snowflake"];
+const OUTER_JOIN_MARK: Dialects = ["oracle"];
+const PRAGMA: Dialects = ["sqlite"];
+const BACKTICKS: Dialects = ["mysql", "sqlite"];
+const BRACKETS: Dialects = ["sqlserver", "sqlite"];
+const ILIKE: Dialects = ["postgresql", "snowflake"];
+const DISTINCT_ON: Dialects = ["postgresql"];
+
+const LIMIT_ADVICE: Partial<Record<SqlDialect, string>> = {
+  sqlserver: "use TOP or OFFSET/FETCH NEXT instead",
+  oracle: "use FETCH FIRST n ROWS ONLY or ROWNUM instead",
+};
+const TOP_ADVICE: Partial<Record<SqlDialect, string>> = {
+  oracle: "use ROWNUM or FETCH FIRST n ROWS ONLY instead",
+};
+
+/** Words after which a following word is a name, not a clause keyword. */
+const NAME_CONTEXT = new Set([",", ".", "(", "AS", "SELECT", "BY", "DISTINCT"]);
+/** Tokens after which a word was used as a name (`SELECT limit, x`, `qualify = 1`). */
+const NAME_FOLLOWERS = new Set([",", ".", ")", "=", "<", ">", "<>", "!=", "AS", "FROM", ";"]);
+/** Tokens a trailing comma may not precede. */
+const AFTER_COMMA_INVALID = new Set([
+  "FROM", "WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "UNION", "EXCEPT", "INTERSECT", ")", ";",
+]); // prettier-ignore
+
+/**
+ * The first construct in `tokens` that `dialect` does not accept, as a positioned syntax error.
+ * It makes the lenient dialect modes of the multi-dialect parser strict: `TOP` only in SQL Server
+ * and Snowflake, no `LIMIT` in SQL Server or Oracle, `::` casts only in PostgreSQL and Snowflake,
+ * `QUALIFY` only in Snowflake, `CONNECT BY` only in Oracle and Snowflake, `(+)` only in Oracle,
+ * `PRAGMA` only in SQLite, backtick names only in MySQL and SQLite, `[bracket]` names only in
+ * SQL Server and SQLite, `ILIKE` only in PostgreSQL and Snowflake, `DISTINCT ON` only in
+ * PostgreSQL. Every dialect, `generic` included, rejects an unterminated block comment and a
+ * trailing comma before a clause.
+ *
+ * @example
+ * findDialectViolation(tokenize("SELECT * FROM t LIMIT 5"), "sqlserver");
+ * // { line: 1, column: 17, reason: "LIMIT clause is not supported in SQL Server; use TOP or OFFSET/FETCH NEXT instead" }
+ */
+export function findDialectViolation(
+  tokens: readonly Token[],
+  dialect: SqlDialect,
+): SqlSyntaxError | undefined {
+  const sig = tokens.filter(isSignificant);
+  let statementStart = true;
+  // The multi-dialect parser accepts an unclosed `/*` (it rejects unclosed strings itself).
+  for (const t of tokens) {
+    if (t.kind === "block_comment" && t.unterminated === true) {
+      return at(t, "unterminated block comment");
+    }
+  }
+  if (dialect === "generic") return trailingComma(sig);
+  const name = DIALECT_NAME[dialect];
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i] as Token;
+    const prev = sig[i - 1];
+    const next = sig[i + 1];
+    const up = t.upper;
+    if (statementStart && up === "PRAGMA" && !PRAGMA.includes(dialect)) {
+      return at(t, `PRAGMA statements are not supported in ${name}`);
+    }
+    statementStart = t.text === ";";
+    if (t.kind === "quoted_identifier") {
+      if (t.text.startsWith("`") && !BACKTICKS.includes(dialect)) {
+        return at(
+          t,
+          `backtick-quoted identifiers are not supported in ${name}; use "double quotes"`,
+        );
+      }
+      if (t.text.startsWith("[") && !BRACKETS.includes(dialect)) {
+        return at(
+          t,
+          `square-bracket identifiers are not supported in ${name}; use "double quotes"`,
+        );
+      }
+      continue;
+    }
+    if (t.kind === "operator" && t.text === "::" && !DOUBLE_COLON_CAST.includes(dialect)) {
+      // SQL Server uses `::` for static methods (`geography::Point(…)`) and securables.
+      const isMethod = sig[i + 2]?.text === "(" || prev?.kind === "keyword";
+      if (!(dialect === "sqlserver" && isMethod)) {
+        return at(t, `'::' casts are not supported in ${name}; use CAST(x AS type)`);
+      }
+    }
+    if (t.text === "(" && next?.text === "+" && sig[i + 2]?.text === ")") {
+      if (!OUTER_JOIN_MARK.includes(dialect)) {
+        return at(t, `the (+) outer join operator is not supported in ${name}; use LEFT JOIN`);
+      }
+    }
+    if (t.kind !== "keyword" && t.kind !== "identifier") continue;
+    if (up === "TOP" && isSelectHead(prev, sig[i - 2]) && !TOP.includes(dialect)) {
+      const advice = TOP_ADVICE[dialect] ?? "use LIMIT/OFFSET instead";
+      return at(t, `TOP clause is not supported in ${name}; ${advice}`);
+    }
+    if (up === "LIMIT" && isClauseWord(prev, next) && !LIMIT.includes(dialect)) {
+      const advice = LIMIT_ADVICE[dialect] ?? "use FETCH FIRST n ROWS ONLY";
+      return at(t, `LIMIT clause is not supported in ${name}; ${advice}`);
+    }
+    if (up === "QUALIFY" && isClauseWord(prev, next) && !QUALIFY.includes(dialect)) {
+      return at(t, `QUALIFY clause is not supported in ${name}`);
+    }
+    if (up === "CONNECT" && next?.upper === "BY" && !CONNECT_BY.includes(dialect)) {
+      if (isClauseWord(prev, next)) {
+        return at(t, `CONNECT BY hierarchical queries are not supported in ${name}`);
+      }
+    }
+    if (up === "ILIKE" && !ILIKE.includes(dialect) && prev !== undefined) {
+      if (!NAME_CONTEXT.has(prev.upper) && !NAME_FOLLOWERS.has(next?.upper ?? ";")) {
+        return at(t, `ILIKE is not supported in ${name}; use LOWER(x) LIKE LOWER(y)`);
+      }
+    }
+    if (up === "ON" && prev?.upper === "DISTINCT" && next?.text === "(") {
+      if (!DISTINCT_ON.includes(dialect)) {
+        return at(prev, `DISTINCT ON is not supported in ${name}`);
+      }
+    }
+  }
+  return trailingComma(sig);
+}
+
+function isSignificant(t: Token): boolean {
+  return (
+    t.kind !== "whitespace" &&
+    t.kind !== "newline" &&
+    t.kind !== "line_comment" &&
+    t.kind !== "block_comment"
+  );
+}
+
+/** `SELECT TOP`, `SELECT DISTINCT TOP`, `DELETE TOP`, `UPDATE TOP`, `INSERT TOP`. */
+function isSelectHead(prev: Token | undefined, before: Token | undefined): boolean {
+  if (prev === undefined) return false;
+  const p = prev.upper;
+  if (p === "SELECT" || p === "DELETE" || p === "UPDATE" || p === "INSERT") return true;
+  return (p === "DISTINCT" || p === "ALL") && before?.upper === "SELECT";
+}
+
+/** True when a word stands where a clause keyword goes, not where a name does. */
+function isClauseWord(prev: Token | undefined, next: Token | undefined): boolean {
+  if (prev === undefined || next === undefined) return false;
+  if (NAME_CONTEXT.has(prev.upper)) return false;
+  return !NAME_FOLLOWERS.has(next.upper);
+}
+
+function trailingComma(sig: readonly Token[]): SqlSyntaxError | undefined {
+  for (let i = 0; i < sig.length; i++) {
+    if (sig[i]?.text !== ",") continue;
+    const next = sig[i + 1];
+    if (next === undefined) return at(sig[i] as Token, "unexpected end of input after ','");
+    if (AFTER_COMMA_INVALID.has(next.upper)) {
+      return at(next, `unexpected ${next.text} after ',', expected an expression`);
+    }
+  }
+  return undefined;
+}
+
+function at(t: Token, reason: string): SqlSyntaxError {
+  return { line: t.line, column: t.column, reason };
+}
