@@ -1,0 +1,225 @@
+import { describe, expect, it } from "vitest";
+import type { FormatOptions, SqlToolkit } from "../../../../core/sql/results.js";
+import { McpProtocolError } from "../../../../shells/mcp/mcp-protocol-error.js";
+import { createToolCatalog } from "../../../../shells/mcp/tool-catalog.js";
+import { MAX_SQL_BYTES } from "../../../../shells/sql/sql-tool-params.js";
+import { createSqlTools } from "../../../../shells/sql/sql-tools.js";
+
+/** Records what the tools pass to the toolkit; answers fixed results. */
+function recordingToolkit() {
+  const calls: unknown[][] = [];
+  const toolkit: SqlToolkit = {
+    validate: (sql, dialect) => (
+      calls.push(["validate", sql, dialect]),
+      { valid: true, ...(dialect ? { dialect } : {}) }
+    ),
+    format: (sql, options?: Partial<FormatOptions>) => (
+      calls.push(["format", sql, options]),
+      { ok: true, result: { formatted_sql: sql, options: options as FormatOptions } }
+    ),
+    parse: (sql) => (
+      calls.push(["parse", sql]),
+      { ok: false, error: "parse failed: line 1, column 1: unexpected x" }
+    ),
+    metadata: (sql) => (
+      calls.push(["metadata", sql]),
+      { ok: true, result: { tables: ["t"], columns: [], functions: [] } }
+    ),
+    scan: (sql) => (
+      calls.push(["scan", sql]),
+      {
+        is_clean: true,
+        has_critical: false,
+        has_high: false,
+        total_count: 0,
+        critical_count: 0,
+        high_count: 0,
+        medium_count: 0,
+        low_count: 0,
+        findings: [],
+      }
+    ),
+    lint: (sql) => (calls.push(["lint", sql]), { violation_count: 0, violations: [] }),
+    analyze: (sql) => (calls.push(["analyze", sql]), { errors: { parse: "parse failed: x" } }),
+  };
+  return { toolkit, calls };
+}
+
+function invalidParams(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof McpProtocolError && error.code === -32602) return error.message;
+    throw error;
+  }
+  throw new Error("expected -32602");
+}
+
+const SQL_REQUIRED = "parameter 'sql' is required and must be a non-empty string";
+
+describe("createSqlTools", () => {
+  it("defines the seven tools in the spec's order, all read-only and idempotent", () => {
+    const { toolkit } = recordingToolkit();
+    const { tools } = createToolCatalog(createSqlTools(toolkit)).listResult;
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "validate_sql",
+      "format_sql",
+      "parse_sql",
+      "extract_metadata",
+      "security_scan",
+      "lint_sql",
+      "analyze_sql",
+    ]);
+    for (const tool of tools) {
+      expect(tool.annotations).toEqual({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
+      expect(tool.inputSchema).toMatchObject({
+        type: "object",
+        required: ["sql"],
+        properties: { sql: { type: "string" } },
+      });
+      expect(tool.description.length).toBeGreaterThan(80);
+    }
+  });
+
+  it("advertises the dialect enum and format_sql's options with their defaults", () => {
+    const { toolkit } = recordingToolkit();
+    const [validate, format] = createToolCatalog(createSqlTools(toolkit)).listResult.tools;
+    expect(validate?.inputSchema["properties"]).toMatchObject({
+      dialect: {
+        type: "string",
+        enum: ["generic", "mysql", "postgresql", "sqlite", "sqlserver", "oracle", "snowflake"],
+      },
+    });
+    expect(format?.inputSchema["properties"]).toMatchObject({
+      indent_size: { type: "integer", minimum: 0, maximum: 16, default: 2 },
+      uppercase_keywords: { type: "boolean", default: false },
+      add_semicolon: { type: "boolean", default: false },
+    });
+  });
+
+  it.each([
+    ["missing", {}],
+    ["empty", { sql: "" }],
+    ["whitespace only", { sql: " \n\t " }],
+    ["a number", { sql: 42 }],
+    ["null", { sql: null }],
+  ])("rejects sql that is %s with the parameter's message", (_name, args) => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    for (const tool of catalog.listResult.tools) {
+      expect(invalidParams(() => catalog.call(tool.name, args))).toBe(SQL_REQUIRED);
+    }
+  });
+
+  it("rejects sql over 256 KiB of UTF-8 and accepts exactly 256 KiB", () => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(() => catalog.call("lint_sql", { sql: "x".repeat(MAX_SQL_BYTES) })).not.toThrow();
+    const multibyte = "é".repeat(MAX_SQL_BYTES / 2 + 1);
+    expect(invalidParams(() => catalog.call("lint_sql", { sql: multibyte }))).toBe(
+      `parameter 'sql' is too long: ${MAX_SQL_BYTES + 2} bytes, at most ${MAX_SQL_BYTES} (256 KiB)`,
+    );
+  });
+
+  it("passes the dialect as the caller wrote it, matched case-insensitively", () => {
+    const { toolkit, calls } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(catalog.call("validate_sql", { sql: "SELECT 1", dialect: "PostgreSQL" })).toMatchObject({
+      structured: { valid: true, dialect: "PostgreSQL" },
+    });
+    catalog.call("validate_sql", { sql: "SELECT 1" });
+    expect(calls).toEqual([
+      ["validate", "SELECT 1", "PostgreSQL"],
+      ["validate", "SELECT 1", undefined],
+    ]);
+  });
+
+  it.each([
+    [
+      "bogus",
+      "parameter 'dialect' must be one of generic, mysql, postgresql, sqlite, sqlserver, oracle, snowflake (any letter case), got \"bogus\"",
+    ],
+    [
+      7,
+      "parameter 'dialect' must be one of generic, mysql, postgresql, sqlite, sqlserver, oracle, snowflake (any letter case), got 7",
+    ],
+  ])("rejects the dialect %j with -32602", (dialect, message) => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(invalidParams(() => catalog.call("validate_sql", { sql: "SELECT 1", dialect }))).toBe(
+      message,
+    );
+  });
+
+  it("fills format_sql's defaults and passes given options through", () => {
+    const { toolkit, calls } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    catalog.call("format_sql", { sql: "select 1" });
+    catalog.call("format_sql", {
+      sql: "select 1",
+      indent_size: 0,
+      uppercase_keywords: true,
+      add_semicolon: true,
+    });
+    expect(calls).toEqual([
+      ["format", "select 1", { indent_size: 2, uppercase_keywords: false, add_semicolon: false }],
+      ["format", "select 1", { indent_size: 0, uppercase_keywords: true, add_semicolon: true }],
+    ]);
+  });
+
+  it.each([
+    [{ indent_size: 2.5 }, "parameter 'indent_size' must be an integer from 0 to 16, got 2.5"],
+    [{ indent_size: 17 }, "parameter 'indent_size' must be an integer from 0 to 16, got 17"],
+    [{ indent_size: -1 }, "parameter 'indent_size' must be an integer from 0 to 16, got -1"],
+    [{ indent_size: "4" }, "parameter 'indent_size' must be an integer from 0 to 16, got \"4\""],
+    [
+      { uppercase_keywords: "true" },
+      "parameter 'uppercase_keywords' must be true or false, got \"true\"",
+    ],
+    [{ add_semicolon: 1 }, "parameter 'add_semicolon' must be true or false, got 1"],
+  ])("rejects format_sql options %j with -32602", (options, message) => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(invalidParams(() => catalog.call("format_sql", { sql: "select 1", ...options }))).toBe(
+      message,
+    );
+  });
+
+  it("reports a parse failure as an error result, not a protocol error", () => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(catalog.call("parse_sql", { sql: "x" })).toEqual({
+      isError: true,
+      text: "parse failed: line 1, column 1: unexpected x",
+    });
+  });
+
+  it("sends each analysis tool's result as is", () => {
+    const { toolkit, calls } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(catalog.call("extract_metadata", { sql: "s" })).toMatchObject({
+      structured: { tables: ["t"] },
+    });
+    expect(catalog.call("security_scan", { sql: "s" })).toMatchObject({
+      structured: { is_clean: true },
+    });
+    expect(catalog.call("lint_sql", { sql: "s" })).toMatchObject({
+      structured: { violation_count: 0 },
+    });
+    expect(catalog.call("analyze_sql", { sql: "s" })).toMatchObject({
+      structured: { errors: { parse: "parse failed: x" } },
+    });
+    expect(calls.map((call) => call[0])).toEqual(["metadata", "scan", "lint", "analyze"]);
+  });
+
+  it("ignores arguments it does not know", () => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(catalog.call("lint_sql", { sql: "s", verbose: true })).toMatchObject({ isError: false });
+  });
+});
