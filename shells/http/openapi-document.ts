@@ -1,12 +1,17 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
-import { MEMORY_SCOPES, MEMORY_TYPES } from "../../core/memory/types.js";
 import {
+  deleteResultSchema,
   memoryIdSchema,
+  memorySchema,
+  memoryStatsSchema,
   recallInputSchema,
+  recallResultSchema,
   rememberInputSchema,
+  rememberResultSchema,
   searchInputSchema,
-} from "../../core/memory/schemas.js";
+  searchResultSchema,
+} from "../../core/memory/index.js";
 
 type Json = Record<string, unknown>;
 
@@ -37,25 +42,10 @@ const ID_ERRORS = {
   "500": error("Vector store failure"),
 };
 
-const counts = (keys: readonly string[]): Json => ({
-  type: "object",
-  properties: Object.fromEntries(keys.map((k) => [k, { type: "integer", minimum: 0 }])),
-  required: [...keys],
-});
-
-const iso = { type: "string", format: "date-time" };
-const summaryProps = {
-  id: { type: "string", format: "uuid" },
-  content: { type: "string" },
-  type: { type: "string", enum: [...MEMORY_TYPES] },
-  scope: { type: "string", enum: [...MEMORY_SCOPES] },
-  confidence: { type: "number", minimum: 0, maximum: 1 },
-};
-
 /**
  * The OpenAPI 3.1 document of the memory API. Request bodies are converted from the core's
  * valibot schemas (the same ones that validate requests), so the document cannot drift from the
- * validation; responses are described by hand. Built once per app.
+ * validation; responses come from the core's response schemas. Built once per app.
  *
  * @example
  * const doc = buildOpenApiDocument("0.1.0");
@@ -154,82 +144,12 @@ export function buildOpenApiDocument(version: string) {
           properties: { status: { type: "string" } },
           required: ["status"],
         },
-        RememberResponse: {
-          type: "object",
-          properties: {
-            id: { type: "string", format: "uuid" },
-            stored: { type: "boolean" },
-            deduplicated: { type: "boolean", const: true },
-          },
-          required: ["id", "stored"],
-        },
-        RecallResponse: {
-          type: "object",
-          properties: {
-            context: { type: "string" },
-            memory_count: { type: "integer", minimum: 0 },
-            tokens_used: { type: "integer", minimum: 0 },
-          },
-          required: ["context", "memory_count", "tokens_used"],
-        },
-        SearchResponse: {
-          type: "object",
-          properties: {
-            results: {
-              type: "array",
-              items: {
-                type: "object",
-                properties: {
-                  memory: {
-                    type: "object",
-                    properties: summaryProps,
-                    required: Object.keys(summaryProps),
-                  },
-                  score: { type: "number" },
-                },
-                required: ["memory", "score"],
-              },
-            },
-          },
-          required: ["results"],
-        },
-        Memory: {
-          type: "object",
-          properties: {
-            ...summaryProps,
-            tags: { type: "array", items: { type: "string" } },
-            project: { type: "string" },
-            created_at: iso,
-            updated_at: iso,
-            last_accessed: iso,
-            access_count: { type: "integer", minimum: 0 },
-            expires_at: { oneOf: [iso, { type: "null" }] },
-          },
-          required: [
-            ...Object.keys(summaryProps),
-            "tags",
-            "project",
-            "created_at",
-            "updated_at",
-            "last_accessed",
-            "access_count",
-            "expires_at",
-          ],
-        },
-        DeleteResponse: {
-          type: "object",
-          properties: { deleted: { type: "boolean" } },
-          required: ["deleted"],
-        },
-        Stats: {
-          type: "object",
-          properties: {
-            total_memories: { type: "integer", minimum: 0 },
-            by_type: counts(MEMORY_TYPES),
-            by_scope: counts(MEMORY_SCOPES),
-          },
-          required: ["total_memories", "by_type", "by_scope"],
-        },
+        RememberResponse: fromValibot(rememberResultSchema),
+        RecallResponse: fromValibot(recallResultSchema),
+        SearchResponse: fromValibot(searchResultSchema),
+        Memory: fromValibot(memorySchema),
+        DeleteResponse: fromValibot(deleteResultSchema),
+        Stats: fromValibot(memoryStatsSchema),
       },
     },
   };
