@@ -1,0 +1,54 @@
+import type { Token } from "../../token.js";
+import { isSignificant } from "../lint-context.js";
+import type { LintRule } from "../lint-rule.js";
+
+/**
+ * The reference linter's keyword list. A word is reported only when the tokenizer also reads it
+ * as a keyword, so column names such as `key` or `row` (identifiers to the tokenizer) are not.
+ */
+const CHECKED_KEYWORDS: ReadonlySet<string> = new Set(
+  `SELECT FROM WHERE AND OR NOT IN IS NULL LIKE BETWEEN EXISTS CASE WHEN THEN ELSE END AS ON JOIN
+  INNER LEFT RIGHT FULL OUTER CROSS NATURAL USING GROUP BY HAVING ORDER ASC DESC LIMIT OFFSET UNION
+  ALL EXCEPT INTERSECT INSERT INTO VALUES UPDATE SET DELETE CREATE TABLE INDEX VIEW DROP ALTER ADD
+  COLUMN CONSTRAINT PRIMARY KEY FOREIGN REFERENCES UNIQUE CHECK DEFAULT CASCADE WITH RECURSIVE
+  DISTINCT TRUE FALSE OVER PARTITION ROWS RANGE UNBOUNDED PRECEDING FOLLOWING CURRENT ROW RETURNING
+  COALESCE NULLIF CAST MERGE MATCHED MATERIALIZED REFRESH ROLLUP CUBE GROUPING SETS`.split(/\s+/),
+);
+
+/**
+ * L007: SQL keywords not written in upper case. Words inside strings, quoted identifiers and
+ * comments, and words used as qualified names (`t.order`), are not keywords and are not reported.
+ *
+ * @example
+ * keywordCase.check(createLintContext("select 1"), report); // "Keyword 'select' should be uppercase: 'SELECT'"
+ */
+export const keywordCase: LintRule = {
+  code: "L007",
+  name: "KeywordCase",
+  severity: "warning",
+  category: "keywords",
+  description:
+    "Reports SQL keywords that are not written in upper case. Upper-case keywords separate the structure of a query from the names it uses at a glance, and one convention across a code base keeps diffs quiet. Only real keyword tokens are checked: text inside string literals, quoted identifiers and comments is ignored, as are words that follow a dot in a qualified name.",
+  bad: "select id from users where active = true",
+  good: "SELECT id FROM users WHERE active = TRUE",
+  check(ctx, report) {
+    let previous: Token | undefined;
+    for (const token of ctx.tokens) {
+      if (!isSignificant(token)) continue;
+      if (
+        token.kind === "keyword" &&
+        token.text !== token.upper &&
+        CHECKED_KEYWORDS.has(token.upper) &&
+        previous?.text !== "."
+      ) {
+        report({
+          line: token.line,
+          column: token.column,
+          message: `Keyword '${token.text}' should be uppercase: '${token.upper}'`,
+          suggestion: `Change '${token.text}' to '${token.upper}'`,
+        });
+      }
+      previous = token;
+    }
+  },
+};
