@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RoutingSqlParser } from "../../../../adapters/sql/index.js";
+import { SQL_DIALECTS } from "../../../../core/sql/dialects.js";
+import {
+  DIALECT_ONLY_SQL,
+  DIALECT_SQL,
+  INVALID_SQL,
+  PORTABLE_SQL,
+} from "../../../fixtures/sql/corpus.js";
+import { loadedParser } from "../../sql/loaded-parser.js";
+
+let parser: RoutingSqlParser;
+beforeAll(async () => {
+  parser = await loadedParser();
+});
+
+describe("RoutingSqlParser", () => {
+  for (const dialect of SQL_DIALECTS) {
+    describe(`in ${dialect}`, () => {
+      it("accepts every portable statement of the corpus", () => {
+        const rejected = PORTABLE_SQL.filter((sql) => !parser.parse(sql, dialect).ok);
+        expect(rejected).toEqual([]);
+      });
+
+      it(`accepts the ${dialect}-specific statements of the corpus`, () => {
+        const rejected = DIALECT_SQL[dialect].filter((sql) => !parser.parse(sql, dialect).ok);
+        expect(rejected).toEqual([]);
+      });
+
+      it("rejects every invalid statement of the corpus with a position and a reason", () => {
+        for (const sql of INVALID_SQL) {
+          const result = parser.parse(sql, dialect);
+          expect(result.ok, sql).toBe(false);
+          if (!result.ok) {
+            expect(result.error.line).toBeGreaterThanOrEqual(1);
+            expect(result.error.column).toBeGreaterThanOrEqual(1);
+            expect(result.error.reason).not.toBe("");
+          }
+        }
+      });
+
+      for (const c of DIALECT_ONLY_SQL) {
+        const accepted = dialect === "generic" || c.validIn.includes(dialect);
+        it(`${accepted ? "accepts" : "rejects"} ${c.feature}`, () => {
+          expect(parser.parse(c.sql, dialect).ok).toBe(accepted);
+        });
+      }
+    });
+  }
+
+  it("explains a LIMIT in SQL Server with its position and the T-SQL alternative", () => {
+    const result = parser.parse("SELECT * FROM t\nLIMIT 5", "sqlserver");
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        line: 2,
+        column: 1,
+        reason: "LIMIT clause is not supported in SQL Server; use TOP or OFFSET/FETCH NEXT instead",
+      },
+    });
+  });
+
+  it("rejects TOP in PostgreSQL through PostgreSQL's own grammar", () => {
+    const result = parser.parse("SELECT TOP 5 * FROM t", "postgresql");
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatchObject({ line: 1, column: 12 });
+  });
+
+  it("accepts T-SQL in generic mode after PostgreSQL's grammar rejected it", () => {
+    const result = parser.parse("SELECT TOP 5 [a b] FROM dbo.t", "generic");
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.statements[0]?.tables).toEqual(["dbo.t"]);
+  });
+
+  it("reports the error of the grammar that got further when no grammar accepts generic SQL", () => {
+    const result = parser.parse("SELECT id\nFROM users\nWHERE a = = 1", "generic");
+    expect(result).toEqual({ ok: false, error: { line: 3, column: 11, reason: 'unexpected "="' } });
+  });
+
+  it("treats comment-only input as empty", () => {
+    for (const dialect of SQL_DIALECTS) {
+      const result = parser.parse("-- nothing here\n", dialect);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.reason).toMatch(/^empty input/);
+    }
+  });
+
+  it("gives the same verdicts from check() as from parse()", () => {
+    const samples = [
+      ...PORTABLE_SQL.slice(0, 5),
+      ...INVALID_SQL,
+      ...DIALECT_ONLY_SQL.map((c) => c.sql),
+    ];
+    for (const dialect of SQL_DIALECTS) {
+      for (const sql of samples) {
+        expect(parser.check(sql, dialect) === undefined, `${dialect}: ${sql}`).toBe(
+          parser.parse(sql, dialect).ok,
+        );
+      }
+    }
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * One loaded routing parser per test worker: loading compiles two WASM modules (~0.25 s), so
+ * test files share it instead of loading their own.
+ */
+import { createDefaultSqlParser, type RoutingSqlParser } from "../../../adapters/sql/index.js";
+
+let loading: Promise<RoutingSqlParser> | undefined;
+
+/**
+ * The shared parser, loaded.
+ *
+ * @example
+ * const parser = await loadedParser();
+ */
+export function loadedParser(): Promise<RoutingSqlParser> {
+  loading ??= (async () => {
+    const parser = createDefaultSqlParser();
+    await parser.load();
+    return parser;
+  })();
+  return loading;
+}
