@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+import "reflect-metadata";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import {
+  formatHostPort,
+  isLoopbackHost,
+  loadConfig,
+  packageVersion,
+  type MemsvcConfig,
+} from "../config/index.js";
+import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
+import { createJsonLogger, createMemoryApp, describeCause, type Logger } from "../http/index.js";
+import { createMemoryTools } from "../mcp/memory-tools.js";
+import { serveMcpStdio } from "../mcp/serve-mcp-stdio.js";
+import { createToolCatalog } from "../mcp/tool-catalog.js";
+
+const USAGE = `Usage: memsvc <command> [options]
+
+Commands:
+  serve [--config FILE]   Start the memory REST API (and MCP at POST /mcp)
+  mcp [--config FILE]     Serve the memory tools over MCP on stdin/stdout
+
+Options:
+  --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
+  -h, --help              Show this help
+  -V, --version           Show the version
+
+Environment variables MEMSVC_<SECTION>_<KEY> override the file (see docs/configuration.md).
+`;
+
+/** Graceful shutdown waits this long for in-flight requests. */
+const DRAIN_DEADLINE_MS = 10_000;
+
+type Command = { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp"; config?: string };
+
+function parseArgs(argv: readonly string[]): Command | { kind: "usage-error"; message: string } {
+  if (argv.some((a) => a === "-h" || a === "--help")) return { kind: "help" };
+  if (argv.some((a) => a === "-V" || a === "--version")) return { kind: "version" };
+  const [command, ...rest] = argv;
+  if (command === undefined) return { kind: "usage-error", message: "missing command" };
+  if (command === "help") return { kind: "help" };
+  if (command !== "serve" && command !== "mcp") {
+    return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
+  }
+  let config: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (arg === "--config" || arg.startsWith("--config=")) {
+      const value = arg === "--config" ? rest[++i] : arg.slice("--config=".length);
+      if (value === undefined || value === "")
+        return { kind: "usage-error", message: "--config needs a FILE" };
+      config = value;
+    } else {
+      return { kind: "usage-error", message: `unknown option ${JSON.stringify(arg)}` };
+    }
+  }
+  return config === undefined ? { kind: command } : { kind: command, config };
+}
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`memsvc: ${message}\n`);
+  process.exit(code);
+}
+
+/** Loads the configuration or exits 1 listing every problem, before anything binds. */
+function configure(configPath: string | undefined): { config: MemsvcConfig; logger: Logger } {
+  const result = loadConfig({ configPath, env: process.env, cwd: process.cwd() });
+  if (!result.ok) {
+    const n = result.problems.length;
+    fail(
+      `invalid configuration (${n} problem${n === 1 ? "" : "s"}):\n${result.problems.join("\n")}`,
+      1,
+    );
+  }
+  const logger = createJsonLogger({ level: result.config.log.level });
+  for (const warning of result.warnings) logger.warn(warning);
+  return { config: result.config, logger };
+}
+
+async function build(config: MemsvcConfig, logger: Logger): Promise<MemsvcRuntime> {
+  try {
+    return await buildMemsvc(config, logger);
+  } catch (error) {
+    logger.error("startup failed", { cause: describeCause(error) });
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return fail(
+      `startup failed: ${error instanceof Error ? error.message : String(error)}${cause}`,
+      1,
+    );
+  }
+}
+
+function listen(server: Server, config: MemsvcConfig): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.api.listen.port, config.api.listen.host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Stops accepting, drains in-flight requests (closing idle keep-alive sockets as they free up). */
+async function drain(server: Server, logger: Logger): Promise<void> {
+  const closed = new Promise<boolean>((resolve) => server.close(() => resolve(true)));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), DRAIN_DEADLINE_MS);
+  });
+  server.closeIdleConnections();
+  const drained = await Promise.race([closed, deadline]);
+  clearInterval(idle);
+  clearTimeout(timer);
+  if (!drained) {
+    logger.warn("drain deadline passed; closing the remaining connections", {
+      deadline_ms: DRAIN_DEADLINE_MS,
+    });
+    server.closeAllConnections();
+  }
+}
+
+function onSignals(handler: (signal: string) => Promise<void>): void {
+  let started = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (started) return;
+      started = true;
+      void handler(signal);
+    });
+  }
+}
+
+async function serve(configPath: string | undefined): Promise<void> {
+  const { config, logger } = configure(configPath);
+  const version = packageVersion();
+  const runtime = await build(config, logger);
+  const app = createMemoryApp({
+    memory: runtime.memory,
+    version,
+    authToken: config.api.authToken,
+    readiness: runtime.readiness,
+    logger,
+  });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config);
+  } catch (error) {
+    await runtime.close();
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    fail(
+      `cannot listen on ${config.api.listenText}: ${code === "EADDRINUSE" ? "address already in use" : String(error)}`,
+      1,
+    );
+  }
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  const bound = formatHostPort(address.address, address.port);
+  process.stdout.write(
+    `memsvc ${version} listening on http://${bound} (store: ${runtime.storeDescription}; embedder: ${runtime.embedderDescription})\n`,
+  );
+  logger.info("listening", {
+    address: bound,
+    store: runtime.storeDescription,
+    embedder: runtime.embedderDescription,
+  });
+  if (config.api.authToken === undefined && !isLoopbackHost(config.api.listen.host)) {
+    logger.warn(
+      `authentication is off and the API listens on ${config.api.listenText}, reachable from other machines; set api.auth_token (MEMSVC_API_AUTH_TOKEN)`,
+    );
+  }
+  onSignals(async (signal) => {
+    logger.info("shutting down", { signal });
+    await drain(server, logger);
+    await sweep.stop();
+    await runtime.close();
+    logger.info("stopped");
+    process.exit(0);
+  });
+}
+
+async function mcp(configPath: string | undefined): Promise<void> {
+  const { config, logger } = configure(configPath);
+  const runtime = await build(config, logger);
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  const tools = createMemoryTools(runtime.memory, {
+    onFailure: (error, tool) =>
+      logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
+  });
+  const catalog = createToolCatalog(tools, {
+    onServerFault: (error, tool) =>
+      logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
+  });
+  const stop = async () => {
+    await sweep.stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  onSignals(stop);
+  logger.info("serving MCP on stdio", {
+    store: runtime.storeDescription,
+    embedder: runtime.embedderDescription,
+  });
+  await serveMcpStdio({ name: "memsvc", version: packageVersion() }, catalog);
+  await stop();
+}
+
+async function main(): Promise<void> {
+  const command = parseArgs(process.argv.slice(2));
+  switch (command.kind) {
+    case "help":
+      process.stdout.write(USAGE);
+      return;
+    case "version":
+      process.stdout.write(`${packageVersion()}\n`);
+      return;
+    case "usage-error":
+      process.stderr.write(`memsvc: ${command.message}\n\n${USAGE}`);
+      process.exit(2);
+      break;
+    case "serve":
+      return serve(command.config);
+    case "mcp":
+      return mcp(command.config);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`memsvc: fatal: ${describeCause(error)}\n`);
+  process.exit(1);
+});

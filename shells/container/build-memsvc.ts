@@ -1,0 +1,135 @@
+import { join } from "node:path";
+import { container as rootContainer, instanceCachingFactory } from "tsyringe";
+import { MemoryService } from "../../core/memory/index.js";
+import type { Embedder } from "../../core/ports/embedder.js";
+import {
+  ChromaVectorStore,
+  startEmbeddedChroma,
+  type EmbeddedChroma,
+} from "../../adapters/chroma/index.js";
+import { HashingEmbedder } from "../../adapters/local/index.js";
+import { SystemClock } from "../../adapters/system/index.js";
+import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
+import type { Logger } from "../http/logger.js";
+import { createReadinessCheck } from "./readiness-check.js";
+import { TOKENS, type StoreLocation } from "./tokens.js";
+
+/** The built service and what the CLI needs around it. */
+export interface MemsvcRuntime {
+  readonly memory: MemoryService;
+  /** Backs `GET /readyz`. */
+  readonly readiness: () => Promise<void>;
+  /** `embedded Chroma at /data/chroma` or `Chroma at http://host:8000`. */
+  readonly storeDescription: string;
+  /** `local-hash-v1:1024` or `cohere:embed-v4.0 (1024 dimensions)`. */
+  readonly embedderDescription: string;
+  /** Closes the store and stops the embedded Chroma. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Loaded only when configured: the Cohere SDK costs ~400 ms to import. */
+async function makeEmbedder(config: EmbedderConfig): Promise<Embedder> {
+  if (config.provider === "local") return new HashingEmbedder({ dimensions: config.dimensions });
+  // TEMPORARY until adapters/cohere lands: a variable path keeps tsc from resolving it.
+  const path: string = "../../adapters/cohere/index.js";
+  const { CohereEmbedder } = (await import(path)) as {
+    CohereEmbedder: new (options: Record<string, unknown>) => Embedder;
+  };
+  return new CohereEmbedder({
+    apiKey: config.apiKey,
+    ...(config.baseUrl === undefined ? {} : { baseUrl: config.baseUrl }),
+    model: config.model,
+    dimensions: config.dimensions,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+  });
+}
+
+async function locateStore(config: MemsvcConfig, logger: Logger) {
+  const store = config.vectorStore;
+  if (store.kind === "chroma-url") {
+    const origin = new URL(store.url).origin;
+    return { location: { url: store.url, description: `Chroma at ${origin}` }, chroma: undefined };
+  }
+  const logFile = join(store.path, "chroma.log");
+  logger.debug("starting embedded Chroma", { path: store.path, logFile });
+  const chroma = await startEmbeddedChroma({ path: store.path, logFile });
+  logger.info("embedded Chroma started", { path: store.path, url: chroma.url, pid: chroma.pid });
+  return { location: { url: chroma.url, description: `embedded Chroma at ${store.path}` }, chroma };
+}
+
+/**
+ * The memsvc composition root: starts the embedded Chroma (unless a Chroma URL is configured),
+ * registers config, logger, clock, embedder, vector store and memory service in a child tsyringe
+ * container (by factory, one instance each), resolves the service and binds the store to the
+ * embedder's vector space. On any failure it releases what it started and rethrows, so a wrong
+ * embedder for the data directory is a startup error naming both embedders.
+ *
+ * @example
+ * const runtime = await buildMemsvc(config, logger);
+ * const app = createMemoryApp({ memory: runtime.memory, readiness: runtime.readiness, version });
+ * // … on shutdown:
+ * await runtime.close();
+ */
+export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise<MemsvcRuntime> {
+  const embedder = await makeEmbedder(config.embedder);
+  const { location, chroma } = await locateStore(config, logger);
+  const container = rootContainer.createChildContainer();
+  container.register(TOKENS.config, { useValue: config });
+  container.register(TOKENS.logger, { useValue: logger });
+  container.register(TOKENS.storeLocation, { useValue: location satisfies StoreLocation });
+  container.register(TOKENS.clock, { useFactory: instanceCachingFactory(() => new SystemClock()) });
+  container.register(TOKENS.embedder, { useFactory: () => embedder });
+  container.register(TOKENS.vectorStore, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new ChromaVectorStore({
+          url: c.resolve(TOKENS.storeLocation).url,
+          collection: c.resolve(TOKENS.config).vectorStore.collection,
+        }),
+    ),
+  });
+  container.register(TOKENS.memory, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new MemoryService({
+          store: c.resolve(TOKENS.vectorStore),
+          embedder: c.resolve(TOKENS.embedder),
+          clock: c.resolve(TOKENS.clock),
+          options: c.resolve(TOKENS.config).memory,
+        }),
+    ),
+  });
+
+  const store = container.resolve(TOKENS.vectorStore);
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      await store
+        .close()
+        .catch((error: unknown) =>
+          logger.warn("closing the store failed", { error: String(error) }),
+        );
+      await stopChroma(chroma, logger);
+    })());
+  try {
+    const memory = container.resolve(TOKENS.memory);
+    await memory.init();
+    return {
+      memory,
+      readiness: createReadinessCheck({ store, embedder }),
+      storeDescription: location.description,
+      embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function stopChroma(chroma: EmbeddedChroma | undefined, logger: Logger): Promise<void> {
+  if (chroma === undefined) return;
+  await chroma.stop();
+  logger.info("embedded Chroma stopped", { pid: chroma.pid });
+}
