@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { PolyglotSqlParser } from "../../../../adapters/sql/index.js";
+import { findCallSites } from "../../../../adapters/sql/polyglot-statement.js";
+import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
+import type { SqlDialect } from "../../../../core/sql/dialects.js";
+
+const parser = new PolyglotSqlParser();
+beforeAll(async () => {
+  await parser.load();
+});
+
+function only(sql: string, dialect: SqlDialect): ParsedStatement {
+  const result = parser.parse(sql, dialect);
+  if (!result.ok) throw new Error(`expected ${sql} to parse: ${result.error.reason}`);
+  expect(result.statements).toHaveLength(1);
+  return result.statements[0] as ParsedStatement;
+}
+
+describe("PolyglotSqlParser", () => {
+  it("refuses to parse before load()", () => {
+    expect(() => new PolyglotSqlParser().parse("SELECT 1", "mysql")).toThrow(/load/);
+  });
+
+  it.each<[string, SqlDialect, string]>([
+    ["SELECT 1", "mysql", "Select"],
+    ["SELECT 1 UNION ALL SELECT 2", "mysql", "SetOperation"],
+    ["SELECT 1 INTERSECT SELECT 2", "oracle", "SetOperation"],
+    ["INSERT INTO t (a) VALUES (1)", "sqlite", "Insert"],
+    ["REPLACE INTO t (a) VALUES (1)", "mysql", "Replace"],
+    ["UPDATE t SET a = 1", "sqlserver", "Update"],
+    ["DELETE FROM t WHERE a = 1", "oracle", "Delete"],
+    ["MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE", "snowflake", "Merge"],
+    ["CREATE TABLE t (id INT)", "mysql", "CreateTable"],
+    ["CREATE INDEX i ON t (a)", "sqlite", "CreateIndex"],
+    ["CREATE VIEW v AS SELECT 1", "sqlserver", "CreateView"],
+    ["CREATE MATERIALIZED VIEW mv AS SELECT 1", "snowflake", "CreateMaterializedView"],
+    ["DROP TABLE t", "oracle", "Drop"],
+    ["ALTER TABLE t ADD b INT", "mysql", "Alter"],
+    ["TRUNCATE TABLE t", "mysql", "Truncate"],
+    ["SHOW TABLES", "mysql", "Show"],
+    ["DESCRIBE t", "mysql", "Describe"],
+    ["PRAGMA table_info(t)", "sqlite", "Pragma"],
+  ])("names the kind of %s (%s) %s", (sql, dialect, kind) => {
+    expect(only(sql, dialect).kind).toBe(kind);
+  });
+
+  it("lists tables as written, qualified names whole, quotes removed, CTEs excluded", () => {
+    const s = only(
+      "WITH c AS (SELECT id FROM [Sales].[Orders]) SELECT * FROM c JOIN dbo.Users u ON c.id = u.id",
+      "sqlserver",
+    );
+    expect(s.tables).toEqual(["Sales.Orders", "dbo.Users"]);
+  });
+
+  it("lists one column per distinct (table, column) pair in source order", () => {
+    const s = only("SELECT u.id, o.id FROM users u JOIN orders o ON u.id = o.user_id", "mysql");
+    expect(s.columns).toEqual(["id", "id", "user_id"]);
+  });
+
+  it("recovers the spelling of built-in functions from the text", () => {
+    const s = only(
+      "SELECT upper(name), LEN(x), Coalesce(a, b), my_Func(y), COUNT(*) FROM t",
+      "sqlserver",
+    );
+    expect(s.functions).toEqual(["upper", "LEN", "Coalesce", "my_Func", "COUNT"]);
+  });
+
+  it("lists Oracle functions and keeps pseudo-columns out of the columns", () => {
+    const s = only("SELECT NVL(a, b) FROM emp WHERE ROWNUM <= 5", "oracle");
+    expect(s.functions).toEqual(["NVL"]);
+    expect(s.columns).toEqual(["a", "b"]);
+  });
+
+  it("counts INSERT column lists and UPDATE SET targets as columns", () => {
+    expect(only("INSERT INTO t (a, b) SELECT c, d FROM u", "mysql").columns).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
+    expect(only("UPDATE t SET a = 1 WHERE b = 2", "mysql").columns).toEqual(["a", "b"]);
+  });
+
+  it("positions errors at the offending token and names it", () => {
+    expect(parser.parse("SELECT a\nFROM t WHERE x = = 1", "mysql")).toEqual({
+      ok: false,
+      error: { line: 2, column: 18, reason: "unexpected =" },
+    });
+    expect(parser.parse("SELECT FROM", "mysql")).toEqual({
+      ok: false,
+      error: { line: 1, column: 8, reason: "unexpected FROM, expected table name or subquery" },
+    });
+  });
+
+  it("gives the same verdict from check() as from parse()", () => {
+    for (const sql of ["SELECT 1", "SELECT FROM", "", "SELECT a FROM t WHERE"]) {
+      expect(parser.check(sql, "oracle") === undefined).toBe(parser.parse(sql, "oracle").ok);
+    }
+  });
+});
+
+describe("findCallSites", () => {
+  it("finds words followed by a parenthesis outside strings and comments", () => {
+    const sites = findCallSites("SELECT upper (x), 'f(y)' -- g(z)\n, \"h\"(1), /* k(2) */ Len(a)");
+    expect(sites.map((s) => s.text)).toEqual(["upper", "Len"]);
+  });
+});
