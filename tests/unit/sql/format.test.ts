@@ -1,0 +1,161 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RoutingSqlParser } from "../../../adapters/sql/index.js";
+import { isAgentServicesError } from "../../../core/errors.js";
+import { DEFAULT_FORMAT_OPTIONS, formatSql } from "../../../core/sql/format.js";
+import type { FormatOptions } from "../../../core/sql/results.js";
+import { DIALECT_ONLY_SQL, DIALECT_SQL, PORTABLE_SQL } from "../../fixtures/sql/corpus.js";
+import { loadedParser } from "./loaded-parser.js";
+
+function formatted(sql: string, options: Partial<FormatOptions> = {}): string {
+  const outcome = formatSql(sql, options);
+  if (!outcome.ok) throw new Error(outcome.error);
+  return outcome.result.formatted_sql;
+}
+
+describe("formatSql", () => {
+  it("echoes the options with defaults filled in", () => {
+    const outcome = formatSql("select 1", { indent_size: 4 });
+    expect(outcome.ok && outcome.result.options).toEqual({
+      ...DEFAULT_FORMAT_OPTIONS,
+      indent_size: 4,
+    });
+  });
+
+  it("puts each clause on its own line with a one-line body on the clause's line", () => {
+    expect(
+      formatted("select id,name from users where active=true", { uppercase_keywords: true }),
+    ).toBe("SELECT id, name\nFROM users\nWHERE active = true");
+  });
+
+  it("preserves keyword case unless asked to upper-case keywords", () => {
+    expect(formatted("select id from users")).toBe("select id\nfrom users");
+    expect(formatted("select id from users", { uppercase_keywords: true })).toBe(
+      "SELECT id\nFROM users",
+    );
+  });
+
+  it("keeps IS NOT NULL", () => {
+    expect(formatted("SELECT a FROM t WHERE a IS NOT NULL")).toBe(
+      "SELECT a\nFROM t\nWHERE a IS NOT NULL",
+    );
+  });
+
+  it("indents nested blocks by indent_size", () => {
+    expect(formatted("select a from t where b in (select c from d)", { indent_size: 4 })).toBe(
+      "select a\nfrom t\nwhere\n    b in (\n        select c\n        from d\n    )",
+    );
+  });
+
+  it("puts each statement on one line when indent_size is 0", () => {
+    expect(formatted("SELECT a FROM t WHERE b = 1; SELECT 2", { indent_size: 0 })).toBe(
+      "SELECT a FROM t WHERE b = 1;\n\nSELECT 2",
+    );
+  });
+
+  it("ends every statement with a semicolon when add_semicolon is set, without doubling", () => {
+    expect(formatted("SELECT 1; SELECT 2", { add_semicolon: true })).toBe("SELECT 1;\n\nSELECT 2;");
+    expect(formatted("SELECT 1;", { add_semicolon: true })).toBe("SELECT 1;");
+    expect(formatted("SELECT 1 -- done", { add_semicolon: true })).toMatch(/1; -- done$/);
+    expect(formatted("SELECT 1")).toBe("SELECT 1");
+  });
+
+  it("keeps line and block comments", () => {
+    const out = formatted("select a -- first\nfrom t /* second */ where b = 1");
+    expect(out).toContain("-- first");
+    expect(out).toContain("/* second */");
+  });
+
+  it("keeps multi-line strings intact", () => {
+    expect(formatted("select 'multi\nline' as s from t")).toContain("'multi\nline'");
+  });
+
+  it("formats dialect-specific syntax: brackets, backticks, # comments, :: casts", () => {
+    expect(formatted("SELECT TOP 5 [a b] FROM t")).toBe("SELECT TOP 5 [a b]\nFROM t");
+    expect(formatted("SELECT `a` FROM t # note\nWHERE x = 1")).toContain("# note\n");
+    expect(formatted("select a::int from t")).toBe("select a::int\nfrom t");
+  });
+
+  it("fails with a position for text it cannot tokenise", () => {
+    expect(formatSql("SELECT 'abc")).toEqual({
+      ok: false,
+      error: "format failed: line 1, column 8: unterminated string",
+    });
+    const garbage = formatSql(")))((( @@@ !!!");
+    expect(garbage.ok).toBe(false);
+    if (!garbage.ok) expect(garbage.error).toMatch(/^format failed: /);
+  });
+
+  it("rejects an indent_size outside 0..16 as invalid input", () => {
+    for (const indent_size of [-1, 17, 2.5]) {
+      try {
+        formatSql("SELECT 1", { indent_size });
+        expect.unreachable();
+      } catch (error) {
+        expect(isAgentServicesError(error, "invalid_input")).toBe(true);
+      }
+    }
+  });
+
+  it("returns comment-only input trimmed", () => {
+    expect(formatted("  -- nothing\n")).toBe("-- nothing");
+  });
+});
+
+describe("formatSql over the corpus", () => {
+  let parser: RoutingSqlParser;
+  beforeAll(async () => {
+    parser = await loadedParser();
+  });
+
+  const corpus = [
+    ...PORTABLE_SQL,
+    ...Object.values(DIALECT_SQL).flat(),
+    ...DIALECT_ONLY_SQL.map((c) => c.sql),
+  ];
+  const options = fc.record({
+    indent_size: fc.integer({ min: 0, max: 16 }),
+    uppercase_keywords: fc.boolean(),
+    add_semicolon: fc.boolean(),
+  });
+
+  /**
+   * What the statements mean. With `uppercase_keywords` the formatter may upper-case a word that
+   * is a keyword in some dialect but a name here (`DATEADD(day, …)`): unquoted names are
+   * case-insensitive, so names are then compared case-insensitively.
+   */
+  function summary(sql: string, foldCase: boolean) {
+    const result = parser.parse(sql, "generic");
+    if (!result.ok) return { error: result.error.reason };
+    const fold = (names: readonly string[]) =>
+      foldCase ? names.map((n) => n.toLowerCase()) : names;
+    return result.statements.map((s) => ({
+      kind: s.kind,
+      tables: fold(s.tables),
+      columns: fold(s.columns),
+      functions: fold(s.functions),
+    }));
+  }
+
+  it("never changes what a statement means: same kinds, tables, columns and functions", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...corpus), options, (sql, opts) => {
+        const out = formatted(sql, opts);
+        expect(summary(out, opts.uppercase_keywords)).toEqual(
+          summary(sql, opts.uppercase_keywords),
+        );
+      }),
+      { numRuns: 120 },
+    );
+  }, 120_000);
+
+  it("is idempotent", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...corpus), options, (sql, opts) => {
+        const once = formatted(sql, opts);
+        expect(formatted(once, opts)).toBe(once);
+      }),
+      { numRuns: 120 },
+    );
+  }, 120_000);
+});
