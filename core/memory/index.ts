@@ -60,3 +60,4 @@ export {
   rememberResultSchema,
   searchResultSchema,
 } from "./response-schemas.js";
+export { accessMetadata, duplicateMergeMetadata, uniqueTags } from "./metadata-updates.js";

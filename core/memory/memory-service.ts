@@ -7,13 +7,8 @@ import { contentHash, normaliseContent } from "./content-key.js";
 import { expiresAtMs, isLive, NEVER_EXPIRES_MS } from "./expiry.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { candidateFilter, duplicateFilter, expiredFilter, liveFilter } from "./memory-filters.js";
-import {
-  decodeMemory,
-  encodeExpiry,
-  encodeInstant,
-  encodeMemoryMetadata,
-  encodeTags,
-} from "./memory-metadata.js";
+import { decodeMemory, encodeMemoryMetadata } from "./memory-metadata.js";
+import { accessMetadata, duplicateMergeMetadata, uniqueTags } from "./metadata-updates.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   validateMemoryServiceOptions,
@@ -153,7 +148,8 @@ export class MemoryService implements MemoryApi {
       candidates.map((c) => ({ label: c.memory.type, text: c.memory.content })),
       body.budget,
     );
-    const returned = packed.included.map((index) => candidates[index]?.memory.id ?? "");
+    const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
+    // Awaited so the caller's next read sees the access; failures only warn (see #recordAccess).
     await Promise.all(returned.map((id) => this.#recordAccess(id, nowMs)));
     return {
       context: packed.context,
@@ -267,16 +263,8 @@ export class MemoryService implements MemoryApi {
       const nowMs = this.#nowMs();
       const current = await this.#getLive(id, nowMs);
       if (current === undefined) return false;
-      const tags = uniqueTags([...current.tags, ...body.tags]);
       await this.#store.updateMetadata([
-        {
-          id,
-          metadata: {
-            tags: encodeTags(tags),
-            confidence: Math.max(current.confidence, body.confidence),
-            ...encodeInstant("updated_at", new Date(nowMs).toISOString()),
-          },
-        },
+        { id, metadata: duplicateMergeMetadata(current, body, nowMs) },
       ]);
       return true;
     });
@@ -325,28 +313,8 @@ export class MemoryService implements MemoryApi {
       await this.#lock.run(`id\u0000${id}`, async () => {
         const current = await this.#getLive(id, nowMs);
         if (current === undefined) return;
-        // Recalls may finish out of order; last_accessed never moves backwards.
-        const accessedMs = Math.max(nowMs, Date.parse(current.last_accessed));
-        const expires = expiresAtMs(
-          {
-            scope: current.scope,
-            createdAtMs: Date.parse(current.created_at),
-            lastAccessedMs: accessedMs,
-          },
-          this.options,
-        );
         await this.#store.updateMetadata([
-          {
-            id,
-            metadata: {
-              access_count: current.access_count + 1,
-              ...encodeInstant("last_accessed", new Date(accessedMs).toISOString()),
-              // Only a session memory's expiry depends on access; ttl expiry stays fixed.
-              ...(current.scope === "session" && expires !== null
-                ? encodeExpiry(new Date(expires).toISOString())
-                : {}),
-            },
-          },
+          { id, metadata: accessMetadata(current, nowMs, this.options) },
         ]);
       });
     } catch (error) {
@@ -386,10 +354,6 @@ function memoryIsLive(memory: Memory, nowMs: number): boolean {
     memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at),
     nowMs,
   );
-}
-
-function uniqueTags(tags: readonly string[]): string[] {
-  return [...new Set(tags)];
 }
 
 function notFound(id: string): AgentServicesError {
