@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postJson, startSqlsvc, toolCall, type SqlsvcProcess } from "../support/spawn-sqlsvc.js";
+
+describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
+  let server: SqlsvcProcess;
+
+  beforeAll(async () => {
+    server = await startSqlsvc();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("prints the startup line with the bound port and auth=false", () => {
+    expect(server.stderr()).toMatch(
+      new RegExp(`^sqlsvc-mcp: listening on 127\\.0\\.0\\.1:${server.port} \\(auth=false\\)$`, "m"),
+    );
+  });
+
+  it("answers a bare tools/call with a JSON-RPC result carrying structuredContent and text", async () => {
+    const res = await postJson(server.url, toolCall("validate_sql", { sql: "SELECT 1" }, 41));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 41,
+      result: {
+        content: [{ type: "text", text: '{"valid":true}' }],
+        structuredContent: { valid: true },
+      },
+    });
+  });
+
+  it("answers the spec's example for every tool", async () => {
+    const names = [
+      "validate_sql",
+      "format_sql",
+      "parse_sql",
+      "extract_metadata",
+      "security_scan",
+      "lint_sql",
+      "analyze_sql",
+    ];
+    for (const name of names) {
+      const res = await postJson(
+        server.url,
+        toolCall(name, { sql: "SELECT id, name FROM users WHERE active = true" }),
+      );
+      const body = (await res.json()) as {
+        result?: { structuredContent?: object; isError?: boolean };
+      };
+      expect(res.status, name).toBe(200);
+      expect(body.result?.isError, name).toBeUndefined();
+      expect(typeof body.result?.structuredContent, name).toBe("object");
+    }
+  });
+
+  it("answers tools/list and ping without initialize", async () => {
+    const list = (await (
+      await postJson(server.url, { jsonrpc: "2.0", id: 1, method: "tools/list" })
+    ).json()) as {
+      result: { tools: unknown[] };
+    };
+    expect(list.result.tools).toHaveLength(7);
+    expect(
+      await (await postJson(server.url, { jsonrpc: "2.0", id: "p", method: "ping" })).json(),
+    ).toEqual({
+      jsonrpc: "2.0",
+      id: "p",
+      result: {},
+    });
+  });
+
+  it.each([
+    ["sql missing", {}, "parameter 'sql' is required and must be a non-empty string"],
+    ["sql empty", { sql: "" }, "parameter 'sql' is required and must be a non-empty string"],
+    [
+      "sql whitespace",
+      { sql: "   " },
+      "parameter 'sql' is required and must be a non-empty string",
+    ],
+    ["sql not a string", { sql: 1 }, "parameter 'sql' is required and must be a non-empty string"],
+  ])("answers %s with -32602 and the parameter's message", async (_name, args, message) => {
+    const res = await postJson(server.url, toolCall("validate_sql", args, 3));
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32602, message } });
+  });
+
+  it("answers an sql parameter over 256 KiB with -32602", async () => {
+    const res = await postJson(
+      server.url,
+      toolCall("lint_sql", { sql: `SELECT '${"x".repeat(300 * 1024)}'` }),
+    );
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toMatch(/^parameter 'sql' is too long/);
+  });
+
+  it("answers an unknown tool with -32602 and an unknown method with -32601", async () => {
+    const tool = (await (await postJson(server.url, toolCall("nope", { sql: "x" }))).json()) as {
+      error: { code: number };
+    };
+    expect(tool.error.code).toBe(-32602);
+    const method = (await (
+      await postJson(server.url, { jsonrpc: "2.0", id: 1, method: "foo/bar" })
+    ).json()) as {
+      error: { code: number };
+    };
+    expect(method.error.code).toBe(-32601);
+  });
+
+  it("accepts Accept: */* and Accept: application/json", async () => {
+    for (const accept of ["*/*", "application/json"]) {
+      const res = await postJson(server.url, toolCall("parse_sql", { sql: "SELECT 1" }), {
+        Accept: accept,
+      });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it("answers a notification with 202 and no body", async () => {
+    const res = await postJson(server.url, { jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe("");
+  });
+
+  it("requires Content-Type: application/json (415)", async () => {
+    const res = await fetch(server.url, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "{}",
+    });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+  });
+
+  it("answers GET /mcp with 405 and other paths with 404, both as JSON", async () => {
+    const get = await fetch(server.url);
+    expect(get.status).toBe(405);
+    expect(await get.json()).toMatchObject({ error: { message: expect.stringContaining("POST") } });
+    const other = await postJson(
+      server.url.replace("/mcp", "/other"),
+      toolCall("validate_sql", { sql: "SELECT 1" }),
+    );
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ error: { code: -32000 } });
+  });
+
+  it("refuses a body over 1 MiB with 413", async () => {
+    const res = await postJson(
+      server.url,
+      toolCall("lint_sql", { sql: "x".repeat(1024 * 1024 + 1) }),
+    );
+    expect(res.status).toBe(413);
+  });
+
+  it("answers malformed JSON with 400 and -32700", async () => {
+    const res = await postJson(server.url, '{"jsonrpc":');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: -32700 } });
+  });
+});
+
+describe("sqlsvc-mcp over raw HTTP with a token", () => {
+  let server: SqlsvcProcess;
+
+  beforeAll(async () => {
+    server = await startSqlsvc({ SQLSVC_MCP_AUTH_TOKEN: "s3cret" });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("serves a request carrying exactly Authorization: Bearer <token>", async () => {
+    const res = await postJson(server.url, toolCall("validate_sql", { sql: "SELECT 1" }), {
+      Authorization: "Bearer s3cret",
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ["no Authorization header", {}],
+    ["a wrong token", { Authorization: "Bearer wrong" }],
+    ["a lower-case scheme", { Authorization: "bearer s3cret" }],
+    ["Basic auth", { Authorization: "Basic czNjcmV0" }],
+  ])("answers 401 with WWW-Authenticate: Bearer for %s", async (_name, headers) => {
+    const res = await postJson(server.url, toolCall("validate_sql", { sql: "SELECT 1" }), headers);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
+  it("guards other paths and methods too", async () => {
+    expect((await fetch(server.url)).status).toBe(401);
+    expect((await fetch(server.url.replace("/mcp", "/health"))).status).toBe(401);
+  });
+});
+
+describe("sqlsvc-mcp with two worker processes", () => {
+  let server: SqlsvcProcess;
+
+  beforeAll(async () => {
+    server = await startSqlsvc({ SQLSVC_MCP_WORKERS: "2" });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("prints the startup line once and answers many concurrent calls", async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postJson(server.url, toolCall("parse_sql", { sql: `SELECT ${i}` }, i)),
+      ),
+    );
+    const bodies = (await Promise.all(responses.map((res) => res.json()))) as {
+      id: number;
+      result: unknown;
+    }[];
+    expect(bodies.map((body) => body.id)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(server.stderr().match(/listening on/g)).toHaveLength(1);
+  });
+
+  it("stops every worker and exits 0 on SIGTERM", async () => {
+    expect(await server.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+  });
+});
