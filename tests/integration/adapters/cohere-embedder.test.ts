@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   CohereEmbedder,
@@ -169,5 +171,26 @@ describe("CohereEmbedder", () => {
     const error = await failure(embedder({ maxRetries: 1 }).embedQuery("hello"));
     expect(isAgentServicesError(error, "embedder_failed")).toBe(true);
     cohere = await FakeCohereServer.start();
+  });
+});
+
+describe("CohereEmbedder loading", () => {
+  it("loads cohere-ai only when it first embeds, not when imported or constructed", async () => {
+    const script = `
+      import { createRequire } from "node:module";
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache)
+        .some((key) => key.includes("/node_modules/cohere-ai/"));
+      const { CohereEmbedder } = await import("./adapters/cohere/index.ts");
+      const embedder = new CohereEmbedder({ apiKey: "k", baseUrl: "http://127.0.0.1:9", maxRetries: 0 });
+      const before = loaded();
+      await embedder.embedQuery("x").catch(() => undefined);
+      console.log(JSON.stringify({ before, after: loaded() }));
+    `;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: process.cwd() },
+    );
+    expect(JSON.parse(stdout)).toEqual({ before: false, after: true });
   });
 });
