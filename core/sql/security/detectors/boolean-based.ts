@@ -1,0 +1,127 @@
+import type { Token } from "../../token.js";
+import { forEachConstantTerm } from "../condition-terms.js";
+import type { Detector } from "../detector.js";
+import { makeFinding } from "../patterns.js";
+import { spanText } from "../scan-context.js";
+import { isFingerprintAt, isSensitiveAt, isSystemTableAt, matchingParen } from "../signals.js";
+
+/** Functions used to read data one character or one bit at a time. */
+const PROBES: ReadonlySet<string> = new Set([
+  "ASCII", "ORD", "SUBSTRING", "SUBSTR", "MID", "LENGTH", "LEN", "CHAR_LENGTH", "HEX", "UNICODE",
+  "LEFT", "RIGHT", "BIT_LENGTH", "INSTR", "LOCATE", "IF", "IIF",
+]); // prettier-ignore
+const CONSTANT_KINDS: ReadonlySet<string> = new Set(["number", "string"]);
+const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "<", ">", "<=", ">=", "LIKE"]);
+const SCAN_LIMIT = 256;
+
+function hasSignal(sig: readonly Token[], from: number, to: number, sensitive: boolean): boolean {
+  for (let j = from; j < to; j++) {
+    if (isFingerprintAt(sig, j) || isSystemTableAt(sig, j) || (sensitive && isSensitiveAt(sig, j)))
+      return true;
+  }
+  return false;
+}
+
+function isComparison(t: Token | undefined): boolean {
+  return t !== undefined && COMPARISONS.has(t.kind === "keyword" ? t.upper : t.text);
+}
+
+/**
+ * Blind probes that ask the database yes/no questions: constant conditions after AND
+ * (`… AND 1=2`, `' AND 'a'='b`), always-false conditions after OR, `CASE WHEN 1=1` inside a
+ * condition, character probes over server secrets (`AND ASCII(SUBSTRING(version(),1,1))>52`) and
+ * subqueries over credentials or catalogs compared with a constant
+ * (`AND (SELECT SUBSTRING(password,1,1) FROM users LIMIT 1)='a'`).
+ *
+ * @example
+ * scanSql("SELECT * FROM items WHERE id = 5 AND 1=2").findings[0]?.pattern; // "BOOLEAN_BASED"
+ */
+export const booleanBasedDetector: Detector = {
+  family: "boolean-based",
+  patterns: ["BOOLEAN_BASED"],
+  detect(ctx, emit) {
+    forEachConstantTerm(ctx, (term) => {
+      const text = spanText(ctx.sig, term.from, term.to);
+      if (
+        (term.before === "AND" || term.before === "&&") &&
+        (term.clause === "WHERE" || term.clause === "HAVING")
+      ) {
+        emit(
+          makeFinding(
+            "BOOLEAN_BASED",
+            "HIGH",
+            `Constant condition used as a boolean probe: AND ${text}`,
+          ),
+        );
+      } else if (term.before === "OR" && term.value === "false") {
+        emit(
+          makeFinding(
+            "BOOLEAN_BASED",
+            "HIGH",
+            `Always-false condition used as a boolean probe: OR ${text}`,
+          ),
+        );
+      } else if (term.clause === "WHEN" && term.before === "WHEN" && term.nestedInCondition) {
+        emit(
+          makeFinding(
+            "BOOLEAN_BASED",
+            "HIGH",
+            `Conditional probe inside a condition: CASE WHEN ${text}`,
+          ),
+        );
+      }
+    });
+
+    const { sig, depth } = ctx;
+    for (const statement of ctx.statements) {
+      let inCondition = false;
+      for (let k = statement.from; k < statement.to; k++) {
+        const t = sig[k] as Token;
+        if (t.kind === "keyword" && (t.upper === "WHERE" || t.upper === "HAVING"))
+          inCondition = true;
+        if (!inCondition || sig[k + 1]?.text !== "(") continue;
+        if (t.kind === "identifier" && PROBES.has(t.upper)) {
+          const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
+          if (
+            close > 0 &&
+            (hasSignal(sig, k + 2, close, false) || hasSubquery(sig, k + 2, close))
+          ) {
+            emit(
+              makeFinding(
+                "BOOLEAN_BASED",
+                "HIGH",
+                `Character probe over hidden data: ${spanText(sig, k, Math.min(close + 1, k + 12))}`,
+              ),
+            );
+            k = close;
+          }
+        } else if (
+          sig[k + 2]?.upper === "SELECT" &&
+          (isComparison(t) || t.upper === "AND" || t.upper === "OR")
+        ) {
+          const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
+          if (close < 0) continue;
+          const comparedWithConstant =
+            (isComparison(sig[close + 1]) && CONSTANT_KINDS.has(sig[close + 2]?.kind ?? "")) ||
+            (isComparison(t) && CONSTANT_KINDS.has(sig[k - 1]?.kind ?? ""));
+          if (comparedWithConstant && hasSignal(sig, k + 2, close, true)) {
+            emit(
+              makeFinding(
+                "BOOLEAN_BASED",
+                "HIGH",
+                `Subquery over credentials or catalogs compared with a constant: ${spanText(sig, k + 1, Math.min(close + 1, k + 12))}`,
+              ),
+            );
+            k = close;
+          }
+        }
+      }
+    }
+  },
+};
+
+function hasSubquery(sig: readonly Token[], from: number, to: number): boolean {
+  for (let j = from; j < to; j++)
+    if (sig[j]?.kind === "keyword" && sig[j]?.upper === "SELECT") return true;
+  return false;
+}

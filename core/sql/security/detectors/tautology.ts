@@ -1,0 +1,51 @@
+import { forEachConstantTerm } from "../condition-terms.js";
+import type { Detector } from "../detector.js";
+import { makeFinding } from "../patterns.js";
+import { spanText } from "../scan-context.js";
+
+/**
+ * Always-true conditions: a constant condition joined with OR (`… OR 1=1`, `' OR 'a'='a`,
+ * `OR TRUE`, `OR 2>1`, `OR x=x`), or a WHERE/HAVING whose whole condition is always true. The
+ * query-builder idiom `WHERE 1=1 AND …` is reported at MEDIUM only, and always-false conditions
+ * (`WHERE 1=0`) are left to the boolean-based detector.
+ *
+ * @example
+ * scanSql("SELECT * FROM users WHERE id = 1 OR 1=1").findings[0]?.severity; // "CRITICAL"
+ */
+export const tautologyDetector: Detector = {
+  family: "tautology",
+  patterns: ["TAUTOLOGY"],
+  detect(ctx, emit) {
+    forEachConstantTerm(ctx, (term) => {
+      if (term.value === "false" || term.clause === "WHEN") return;
+      const text = spanText(ctx.sig, term.from, term.to);
+      const single = term.to - term.from === 1;
+      if (term.before === "OR" || term.after === "OR") {
+        const description =
+          single && term.before === "OR"
+            ? `Pattern detected: OR ${text}`
+            : `Always-true condition detected (tautology): ${text}`;
+        emit(makeFinding("TAUTOLOGY", "CRITICAL", description));
+        return;
+      }
+      if (term.before !== "WHERE" && term.before !== "HAVING") return;
+      if (term.after === "AND" || term.after === "&&") {
+        emit(
+          makeFinding(
+            "TAUTOLOGY",
+            "MEDIUM",
+            `Always-true condition before AND (query-builder idiom?): ${text}`,
+          ),
+        );
+      } else {
+        emit(
+          makeFinding(
+            "TAUTOLOGY",
+            "CRITICAL",
+            `Always-true condition detected (tautology): ${text}`,
+          ),
+        );
+      }
+    });
+  },
+};
