@@ -100,6 +100,15 @@ export function describeVectorStoreContract(
       expect(await store.count()).toBe(1);
     });
 
+    it("drops metadata keys the replacing record does not have", async () => {
+      await store.upsert([record("a", [1, 0, 0, 0], { old: "gone", kept: 1 })]);
+      await store.upsert([record("a", [1, 0, 0, 0], { kept: 2 })]);
+      expect(await store.get(["a"])).toEqual([
+        { id: "a", document: "doc a", metadata: { kept: 2 } },
+      ]);
+      expect(await store.count({ field: "old", op: "eq", value: "gone" })).toBe(0);
+    });
+
     it("omits unknown ids from get and keeps the order of the ids asked for", async () => {
       await store.upsert([record("a", [1, 0, 0, 0]), record("b", [0, 1, 0, 0])]);
       const got = await store.get(["b", "missing", "a"]);
@@ -200,6 +209,14 @@ export function describeVectorStoreContract(
           },
         });
         expect(either.map((h) => h.id)).toEqual(["p1", "g1"]);
+      });
+
+      it("matches nothing with an empty in or or, and everything with an empty and", async () => {
+        expect(await store.count({ field: "scope", op: "in", values: [] })).toBe(0);
+        expect(await store.count({ or: [] })).toBe(0);
+        expect(await store.count({ and: [] })).toBe(4);
+        const hits = await store.query({ vector: [1, 0, 0, 0], topK: 10, filter: { or: [] } });
+        expect(hits).toEqual([]);
       });
 
       it("caps find at the limit", async () => {
