@@ -7,6 +7,7 @@ import {
   startEmbeddedChroma,
   type EmbeddedChroma,
 } from "../../adapters/chroma/index.js";
+import { CohereEmbedder } from "../../adapters/cohere/index.js";
 import { HashingEmbedder } from "../../adapters/local/index.js";
 import { SystemClock } from "../../adapters/system/index.js";
 import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
@@ -27,14 +28,8 @@ export interface MemsvcRuntime {
   close(): Promise<void>;
 }
 
-/** Loaded only when configured: the Cohere SDK costs ~400 ms to import. */
-async function makeEmbedder(config: EmbedderConfig): Promise<Embedder> {
+function makeEmbedder(config: EmbedderConfig): Embedder {
   if (config.provider === "local") return new HashingEmbedder({ dimensions: config.dimensions });
-  // TEMPORARY until adapters/cohere lands: a variable path keeps tsc from resolving it.
-  const path: string = "../../adapters/cohere/index.js";
-  const { CohereEmbedder } = (await import(path)) as {
-    CohereEmbedder: new (options: Record<string, unknown>) => Embedder;
-  };
   return new CohereEmbedder({
     apiKey: config.apiKey,
     ...(config.baseUrl === undefined ? {} : { baseUrl: config.baseUrl }),
@@ -72,14 +67,15 @@ async function locateStore(config: MemsvcConfig, logger: Logger) {
  * await runtime.close();
  */
 export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise<MemsvcRuntime> {
-  const embedder = await makeEmbedder(config.embedder);
   const { location, chroma } = await locateStore(config, logger);
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
   container.register(TOKENS.storeLocation, { useValue: location satisfies StoreLocation });
   container.register(TOKENS.clock, { useFactory: instanceCachingFactory(() => new SystemClock()) });
-  container.register(TOKENS.embedder, { useFactory: () => embedder });
+  container.register(TOKENS.embedder, {
+    useFactory: instanceCachingFactory((c) => makeEmbedder(c.resolve(TOKENS.config).embedder)),
+  });
   container.register(TOKENS.vectorStore, {
     useFactory: instanceCachingFactory(
       (c) =>
@@ -115,6 +111,7 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
   try {
     const memory = container.resolve(TOKENS.memory);
     await memory.init();
+    const embedder = container.resolve(TOKENS.embedder);
     return {
       memory,
       readiness: createReadinessCheck({ store, embedder }),
