@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+import { availableParallelism } from "node:os";
+import { isAgentServicesError } from "../../core/errors.js";
+import { createToolCatalog } from "../mcp/tool-catalog.js";
+import { serveMcpStdio } from "../mcp/serve-mcp-stdio.js";
+import { loadSqlToolkit } from "../sql/load-sql-toolkit.js";
+import { packageVersion } from "../sql/package-version.js";
+import { runSqlsvcHttp } from "../sql/run-sqlsvc-http.js";
+import { loadSqlsvcConfig, type SqlsvcConfig } from "../sql/sqlsvc-config.js";
+import { sqlsvcServerInfo } from "../sql/sqlsvc-app.js";
+import { createSqlTools } from "../sql/sql-tools.js";
+
+const USAGE = `Usage: sqlsvc-mcp [--stdio] [--help] [--version]
+
+SQL tools (validate, format, parse, metadata, security scan, lint, analyze) for AI assistants,
+served over the Model Context Protocol.
+
+  (no option)  serve MCP over streamable HTTP on POST /mcp
+  --stdio      serve MCP over stdin/stdout (for assistants that launch the server)
+  --help       show this help
+  --version    print the version
+
+Environment:
+  SQLSVC_MCP_HOST        bind address (default 127.0.0.1)
+  SQLSVC_MCP_PORT        port, 1-65535 (default 8080)
+  SQLSVC_MCP_AUTH_TOKEN  bearer token required on every request (default empty: no auth)
+  SQLSVC_MCP_WORKERS     HTTP worker processes (default: one per core)
+`;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(argv: readonly string[]): Promise<number> {
+  let stdio = false;
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (arg === "--version" || arg === "-v") {
+      process.stdout.write(`sqlsvc-mcp ${packageVersion()}\n`);
+      return 0;
+    }
+    if (arg === "--stdio") stdio = true;
+    else {
+      process.stderr.write(`sqlsvc-mcp: unknown argument: ${arg}\n\n${USAGE}`);
+      return 2;
+    }
+  }
+  let config: SqlsvcConfig;
+  try {
+    config = loadSqlsvcConfig(process.env, { cores: availableParallelism() });
+  } catch (error) {
+    if (!isAgentServicesError(error, "config_invalid")) throw error;
+    for (const problem of error.message.split("\n"))
+      log(`sqlsvc-mcp: configuration error: ${problem}`);
+    return 1;
+  }
+  const version = packageVersion();
+  if (stdio) {
+    const catalog = createToolCatalog(createSqlTools(await loadSqlToolkit()));
+    await serveMcpStdio(sqlsvcServerInfo(version), catalog);
+    return 0;
+  }
+  return runSqlsvcHttp({ config, version, loadToolkit: loadSqlToolkit, log });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`sqlsvc-mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
