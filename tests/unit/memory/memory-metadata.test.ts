@@ -65,7 +65,11 @@ describe("memory metadata layout", () => {
           content: fc.string(),
           type: fc.constantFrom(...MEMORY_TYPES),
           scope: fc.constantFrom(...MEMORY_SCOPES),
-          tags: fc.array(fc.string({ unit: "binary" })),
+          tags: fc.array(
+            fc.string({
+              unit: fc.constantFrom("a", ",", "|", '"', "\\", "é", "😀", "\ud83d", " "),
+            }),
+          ),
           project: fc.string(),
           confidence: fc.double({ min: 0, max: 1, noNaN: true }),
           created_at: instant,
