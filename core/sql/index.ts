@@ -19,4 +19,6 @@ export { parseSql, toParseResult, statementTypeName, fromParse } from "./parse.j
 export { extractMetadata, toMetadataResult } from "./metadata.js";
 export { formatSql, DEFAULT_FORMAT_OPTIONS, MAX_INDENT_SIZE } from "./format.js";
 export { analyzeSql, type SqlTextAnalysers } from "./analyze.js";
+export { createSqlToolkit } from "./sql-toolkit.js";
 export * from "./lint/index.js";
+export * from "./security/index.js";

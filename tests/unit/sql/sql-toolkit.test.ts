@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SqlToolkit } from "../../../core/sql/results.js";
+import { createSqlToolkit } from "../../../core/sql/sql-toolkit.js";
+import { loadedParser } from "./loaded-parser.js";
+
+let tools: SqlToolkit;
+beforeAll(async () => {
+  tools = createSqlToolkit(await loadedParser());
+});
+
+describe("createSqlToolkit", () => {
+  it("validates per dialect", () => {
+    expect(tools.validate("SELECT TOP 5 * FROM t", "sqlserver")).toEqual({
+      valid: true,
+      dialect: "sqlserver",
+    });
+    expect(tools.validate("SELECT TOP 5 * FROM t", "mysql").valid).toBe(false);
+  });
+
+  it("formats, parses and extracts metadata", () => {
+    expect(tools.format("select 1", { add_semicolon: true })).toMatchObject({
+      ok: true,
+      result: { formatted_sql: "select 1;" },
+    });
+    expect(tools.parse("SELECT 1 UNION SELECT 2")).toEqual({
+      ok: true,
+      result: { statement_count: 1, statement_types: ["*ast.SetOperation"] },
+    });
+    expect(tools.metadata("SELECT COUNT(*) FROM orders")).toEqual({
+      ok: true,
+      result: { tables: ["orders"], columns: [], functions: ["COUNT"] },
+    });
+  });
+
+  it("scans and lints with the core analysers", () => {
+    expect(tools.scan("SELECT * FROM users WHERE id = 1 OR 1=1").has_critical).toBe(true);
+    expect(tools.lint("select id from users").violation_count).toBeGreaterThan(0);
+  });
+
+  it("answers analyze_sql on unparseable SQL with format, security and lint still present", () => {
+    const report = tools.analyze("SELECT FROM");
+    expect(Object.keys(report.errors ?? {}).sort()).toEqual(["metadata", "parse"]);
+    expect(report.validate?.valid).toBe(false);
+    expect(report.security?.is_clean).toBe(true);
+    expect(report.lint?.violation_count).toBe(0);
+    expect(report.format?.formatted_sql).toBe("SELECT\nFROM");
+  });
+
+  it("answers analyze_sql with all six reports for valid SQL", () => {
+    const report = tools.analyze("SELECT id, name FROM users WHERE active = true");
+    expect(Object.keys(report)).toEqual([
+      "validate",
+      "parse",
+      "metadata",
+      "security",
+      "lint",
+      "format",
+    ]);
+  });
+});
