@@ -84,7 +84,8 @@ function isConstantToken(sig: readonly Token[], k: number): boolean {
     case "operator":
       return t.text !== ":=";
     case "keyword":
-      return CONSTANT_WORDS.has(t.upper);
+      // Function-like keywords (`CHAR(49)`, `LEFT('a', 1)`) are as constant as their arguments.
+      return CONSTANT_WORDS.has(t.upper) || sig[k + 1]?.text === "(";
     case "identifier":
       return sig[k + 1]?.text === "(";
     case "punctuation":
@@ -205,9 +206,17 @@ export function forEachConstantTerm(ctx: ScanContext, visit: (term: ConstantTerm
   for (const statement of ctx.statements) {
     const clauses: string[] = [""];
     let conditionCount = 0;
+    // `x BETWEEN a AND b`: that AND joins the bounds, it does not start a new term.
+    let betweenDepth = -1;
+    let betweenAnd = -1;
     for (let k = statement.from; k < statement.to; k++) {
       const t = sig[k] as Token;
       const word = wordOf(t);
+      if (t.kind === "keyword" && word === "BETWEEN") betweenDepth = depth[k] ?? 0;
+      else if (t.kind === "keyword" && word === "AND" && betweenDepth === depth[k]) {
+        betweenAnd = k;
+        betweenDepth = -1;
+      }
       if (t.text === "(") {
         clauses.push(clauses[clauses.length - 1] ?? "");
         if (CONDITION_CLAUSES.has(clauses[clauses.length - 2] ?? "")) conditionCount++;
@@ -226,7 +235,7 @@ export function forEachConstantTerm(ctx: ScanContext, visit: (term: ConstantTerm
         k - 1 < statement.from
       )
         continue;
-      if (t.text === "(" || word === "SELECT") continue;
+      if (t.text === "(" || word === "SELECT" || k - 1 === betweenAnd) continue;
       const end = termEnd(sig, depth, k, statement.to);
       if (end < 0) continue;
       let b = k - 1;

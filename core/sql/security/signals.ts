@@ -132,6 +132,13 @@ export function hasTruncation(ctx: ScanContext): boolean {
       continue;
     }
     if (t.unterminated === true && (t.kind === "block_comment" || t.kind === "string")) return true;
+    if (
+      t.kind === "block_comment" &&
+      codeOnLine &&
+      !t.text.startsWith("/*!") &&
+      cutsQuery(t.text.slice(2))
+    )
+      return true;
     codeOnLine = true;
   }
   return false;

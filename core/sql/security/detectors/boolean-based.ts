@@ -80,7 +80,7 @@ export const booleanBasedDetector: Detector = {
         if (t.kind === "keyword" && (t.upper === "WHERE" || t.upper === "HAVING"))
           inCondition = true;
         if (!inCondition || sig[k + 1]?.text !== "(") continue;
-        if (t.kind === "identifier" && PROBES.has(t.upper)) {
+        if ((t.kind === "identifier" || t.kind === "keyword") && PROBES.has(t.upper)) {
           const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
           if (
             close > 0 &&

@@ -2,6 +2,9 @@ import type { Token } from "../../token.js";
 import type { Detector } from "../detector.js";
 import { makeFinding } from "../patterns.js";
 
+/** Characters that, first in a comment after code, are the orphaned end of a cut-off query. */
+const QUOTES: ReadonlySet<string> = new Set(["'", '"', ")", "]", "`"]);
+
 function lineCommentBody(t: Token): string {
   return t.text.startsWith("#") ? t.text.slice(1) : t.text.slice(2);
 }
@@ -50,10 +53,7 @@ export const commentBypassDetector: Detector = {
             ),
           );
         }
-        if (
-          codeOnLine &&
-          (first === "'" || first === '"' || first === ")" || first === "]" || first === "`")
-        ) {
+        if (codeOnLine && QUOTES.has(first)) {
           emit(
             makeFinding("COMMENT_BYPASS", "HIGH", "Comment after quote/bracket (potential bypass)"),
           );
@@ -75,6 +75,10 @@ export const commentBypassDetector: Detector = {
               "MEDIUM",
               "MySQL conditional comment (version-specific execution)",
             ),
+          );
+        } else if (codeOnLine && QUOTES.has(t.text.slice(2).trimStart().charAt(0))) {
+          emit(
+            makeFinding("COMMENT_BYPASS", "HIGH", "Comment after quote/bracket (potential bypass)"),
           );
         } else if (t.unterminated === true) {
           emit(

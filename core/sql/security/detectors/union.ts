@@ -64,7 +64,7 @@ function readSelectList(
 /**
  * UNION-based extraction. CRITICAL `UNION_INJECTION` when the appended SELECT reads system
  * catalogs the first one doesn't (`UNION SELECT table_name FROM information_schema.tables`), pads
- * columns with NULLs or bare numbers (`UNION SELECT NULL, NULL`, `UNION SELECT 1,2,3`), or reads
+ * columns with NULLs or bare numbers (`UNION SELECT NULL`, `UNION SELECT NULL, 1`, `UNION SELECT 1,2,3`), or reads
  * server fingerprints (`version()`, `@@version`, `user()`). HIGH `UNION_GENERIC` when it reads
  * credentials the first one doesn't (`UNION SELECT password FROM admins`), its shape differs from
  * the first (`SELECT *` against named columns, different column counts) or the query shows
@@ -116,8 +116,11 @@ export const unionDetector: Detector = {
         }
         const right = readSelectList(sig, depth, r, end);
         const unionText = spanText(sig, u, r + 1);
-        if (signal < 0 && (right.nulls >= 2 || (right.count >= 2 && right.padding === right.count)))
-          signal = end - 1;
+        const padded =
+          right.nulls >= 2 ||
+          (right.count >= 1 && right.nulls === right.count) ||
+          (right.count >= 2 && right.padding === right.count);
+        if (signal < 0 && padded) signal = end - 1;
         if (signal >= 0) {
           const text = spanText(sig, u, Math.min(signal + 1, u + 16));
           emit(makeFinding("UNION_INJECTION", "CRITICAL", `Pattern detected: ${text}`));
