@@ -43,10 +43,12 @@ export class LibpgQuerySqlParser implements SqlParser {
 
   parse(sql: string, _dialect: SqlDialect = "postgresql"): SqlParseResult {
     if (!this.loaded) throw new Error("LibpgQuerySqlParser.parse called before load()");
-    const source = new SourceText(sql);
+    // PostgreSQL rejects a byte-order mark; a space keeps every string index where it was.
+    const text = sql.charCodeAt(0) === 0xfeff ? ` ${sql.slice(1)}` : sql;
+    const source = new SourceText(text);
     let tree: { stmts?: { stmt?: Record<string, unknown> }[] };
     try {
-      tree = parseSync(sql) as typeof tree;
+      tree = parseSync(text) as typeof tree;
     } catch (error) {
       return { ok: false, error: toSyntaxError(error, source) };
     }

@@ -153,6 +153,11 @@ function polyglotError(result: PolyglotParseResult, source: SourceText): SqlSynt
 }
 
 function readableReason(raw: string, token: string): string {
+  const guard = /^E_GUARD_(\w+?)_EXCEEDED: value (\d+) exceeds configured limit (\d+)/i.exec(raw);
+  if (guard) {
+    const what = (guard[1] ?? "").toLowerCase().replace(/_/g, " ");
+    return `${what} of ${guard[2]} exceeds this dialect's parser limit of ${guard[3]}`;
+  }
   const shown =
     token === "" ? "end of input" : token.length > 40 ? `${token.slice(0, 40)}…` : token;
   const expected = /^Expected (.+?), got .*$/s.exec(raw);

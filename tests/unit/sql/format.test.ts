@@ -86,6 +86,14 @@ describe("formatSql", () => {
     if (!garbage.ok) expect(garbage.error).toMatch(/^format failed: /);
   });
 
+  it("refuses nesting deeper than it can lay out quickly, with the position", () => {
+    const sql = `SELECT ${"(".repeat(150)}1${")".repeat(150)}`;
+    expect(formatSql(sql)).toEqual({
+      ok: false,
+      error: "format failed: line 1, column 108: nesting deeper than 100 parentheses",
+    });
+  });
+
   it("rejects an indent_size outside 0..16 as invalid input", () => {
     for (const indent_size of [-1, 17, 2.5]) {
       try {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RoutingSqlParser } from "../../../../adapters/sql/index.js";
 import { SQL_DIALECTS } from "../../../../core/sql/dialects.js";
@@ -84,6 +85,63 @@ describe("RoutingSqlParser", () => {
       if (!result.ok) expect(result.error.reason).toMatch(/^empty input/);
     }
   });
+
+  it("accepts a leading byte-order mark in PostgreSQL", () => {
+    expect(parser.parse("\ufeffSELECT 1", "postgresql").ok).toBe(true);
+  });
+
+  it("explains the multi-dialect parser's nesting limit instead of a raw guard code", () => {
+    const sql = `SELECT ${"(".repeat(40)}1${")".repeat(40)}`;
+    expect(parser.parse(sql, "postgresql").ok).toBe(true);
+    expect(parser.parse(sql, "mysql")).toEqual({
+      ok: false,
+      error: {
+        line: 1,
+        column: 39,
+        reason: "parser depth of 33 exceeds this dialect's parser limit of 32",
+      },
+    });
+  });
+
+  it("never throws on arbitrary text and always gives a position inside the input", () => {
+    const sqlish = fc.stringMatching(/^[A-Za-z0-9_ ,.;:()'"`[\]*+=<>!@#$%\n-]{0,40}$/);
+    const words = fc
+      .array(
+        fc.constantFrom(
+          "SELECT",
+          "FROM",
+          "t",
+          "WHERE",
+          "(",
+          ")",
+          ",",
+          "'x'",
+          "1",
+          "TOP",
+          "LIMIT",
+          "[a]",
+          "--",
+          "/*",
+          ";",
+        ),
+        { maxLength: 12 },
+      )
+      .map((parts) => parts.join(" "));
+    fc.assert(
+      fc.property(fc.oneof(sqlish, words), fc.constantFrom(...SQL_DIALECTS), (sql, dialect) => {
+        const result = parser.parse(sql, dialect);
+        if (result.ok) return;
+        const lines = sql.split("\n");
+        expect(result.error.line).toBeGreaterThanOrEqual(1);
+        expect(result.error.line).toBeLessThanOrEqual(lines.length);
+        expect(result.error.column).toBeGreaterThanOrEqual(1);
+        expect(result.error.column).toBeLessThanOrEqual(
+          (lines[result.error.line - 1]?.length ?? 0) + 1,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
 
   it("gives the same verdicts from check() as from parse()", () => {
     const samples = [
