@@ -1,14 +1,8 @@
 #!/usr/bin/env node
 import { availableParallelism } from "node:os";
 import { isAgentServicesError } from "../../core/errors.js";
-import { createToolCatalog } from "../mcp/tool-catalog.js";
-import { serveMcpStdio } from "../mcp/serve-mcp-stdio.js";
-import { loadSqlToolkit } from "../sql/load-sql-toolkit.js";
 import { packageVersion } from "../sql/package-version.js";
-import { runSqlsvcHttp } from "../sql/run-sqlsvc-http.js";
 import { loadSqlsvcConfig, type SqlsvcConfig } from "../sql/sqlsvc-config.js";
-import { sqlsvcServerInfo } from "../sql/sqlsvc-app.js";
-import { createSqlTools } from "../sql/sql-tools.js";
 
 const USAGE = `Usage: sqlsvc-mcp [--stdio] [--help] [--version]
 
@@ -56,11 +50,21 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const version = packageVersion();
+  // Loaded only now, so --help, --version and configuration errors answer at once.
+  const { loadSqlToolkit } = await import("../sql/load-sql-toolkit.js");
   if (stdio) {
+    const [{ createToolCatalog }, { serveMcpStdio }, { sqlsvcServerInfo }, { createSqlTools }] =
+      await Promise.all([
+        import("../mcp/tool-catalog.js"),
+        import("../mcp/serve-mcp-stdio.js"),
+        import("../sql/sqlsvc-app.js"),
+        import("../sql/sql-tools.js"),
+      ]);
     const catalog = createToolCatalog(createSqlTools(await loadSqlToolkit()));
     await serveMcpStdio(sqlsvcServerInfo(version), catalog);
     return 0;
   }
+  const { runSqlsvcHttp } = await import("../sql/run-sqlsvc-http.js");
   return runSqlsvcHttp({ config, version, loadToolkit: loadSqlToolkit, log });
 }
 

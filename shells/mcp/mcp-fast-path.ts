@@ -1,4 +1,4 @@
-import { McpProtocolError } from "./mcp-protocol-error.js";
+import { JSON_RPC, McpProtocolError } from "./mcp-protocol-error.js";
 import type { ToolCallOutcome, ToolCatalog } from "./tool-catalog.js";
 
 type RequestId = string | number;
@@ -9,6 +9,8 @@ type RequestId = string | number;
  * and writing byte for byte the body the SDK path would send. Returns undefined for anything it
  * does not recognise exactly (batches, notifications, `initialize`, `_meta`, odd ids or params),
  * which then takes the SDK path, so the fast path never has to reproduce the SDK's error texts.
+ * One deliberate difference: a `tools/call` whose `name` is not a string or whose `arguments` is
+ * not an object gets -32602 naming the field, where the SDK answers -32603 with a schema dump.
  *
  * @example
  * const body = tryFastPath({ jsonrpc: "2.0", id: 1, method: "ping" }, catalog);
@@ -44,7 +46,23 @@ function fastToolCall(
   }
   const name = params["name"];
   const args = params["arguments"];
-  if (typeof name !== "string" || (args !== undefined && !isPlainObject(args))) return undefined;
+  // The SDK answers these with -32603 and a dump of its schema errors; a wrong parameter type is
+  // -32602 with a sentence naming it, as for the tools' own parameters.
+  if (typeof name !== "string") {
+    return errorBody(
+      id,
+      new McpProtocolError(JSON_RPC.INVALID_PARAMS, "params.name must be a string naming a tool"),
+    );
+  }
+  if (args !== undefined && !isPlainObject(args)) {
+    return errorBody(
+      id,
+      new McpProtocolError(
+        JSON_RPC.INVALID_PARAMS,
+        "params.arguments must be an object of named parameters",
+      ),
+    );
+  }
   let outcome: ToolCallOutcome | Promise<ToolCallOutcome>;
   try {
     outcome = catalog.call(name, args);

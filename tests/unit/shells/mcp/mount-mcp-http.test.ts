@@ -90,6 +90,49 @@ describe("mountMcpHttp", () => {
     },
   );
 
+  it.each([
+    [
+      "a non-string tool name",
+      { name: 5, arguments: {} },
+      "params.name must be a string naming a tool",
+    ],
+    ["a missing tool name", { arguments: {} }, "params.name must be a string naming a tool"],
+    [
+      "arguments that are not an object",
+      { name: "shout", arguments: "hi" },
+      "params.arguments must be an object of named parameters",
+    ],
+    [
+      "arguments that are an array",
+      { name: "shout", arguments: ["hi"] },
+      "params.arguments must be an object of named parameters",
+    ],
+  ])(
+    "answers a tools/call with %s with -32602 naming the field (where the SDK says -32603)",
+    async (_name, params, message) => {
+      const body = { jsonrpc: "2.0", id: 11, method: "tools/call", params };
+      expect(await (await post(fast, body)).json()).toEqual({
+        jsonrpc: "2.0",
+        id: 11,
+        error: { code: -32602, message },
+      });
+      expect(await (await post(sdk, body)).json()).toMatchObject({
+        id: 11,
+        error: { code: expect.any(Number) },
+      });
+    },
+  );
+
+  it("answers a batch through the SDK, one response per request", async () => {
+    const res = await post(fast, [
+      call(1, "shout", { text: "a" }),
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+    ]);
+    expect(res.status).toBe(200);
+    const bodies = (await res.json()) as { id: number }[];
+    expect(bodies.map((body) => body.id)).toEqual([1, 2]);
+  });
+
   it("returns the result as structuredContent and as the same JSON in one text item", async () => {
     const res = await post(fast, call(1, "shout", { text: "hi" }));
     const { result } = (await res.json()) as {
