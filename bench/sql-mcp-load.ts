@@ -7,11 +7,13 @@
  *   npx tsx bench/sql-mcp-load.ts
  *   BENCH_SECONDS=5 SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql npx tsx bench/sql-mcp-load.ts
  *
- * The load generator shares the machine with the server, so it is kept cheap: one process, a
- * keep-alive agent, bodies serialised once, responses only checked for status and drained.
+ * The load generator shares the machine with the server, so it is kept cheap: one process, one
+ * keep-alive connection per client speaking HTTP/1.1 directly over a socket (node:http's client
+ * cost as much CPU per request as the server), each request's bytes built once, responses only
+ * framed by Content-Length and checked for status 200.
  */
 import { spawn } from "node:child_process";
-import { Agent, request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
@@ -132,45 +134,87 @@ async function startServer(): Promise<{ port: number; stop: () => Promise<void> 
   };
 }
 
-function post(agent: Agent, port: number, body: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/mcp",
-        method: "POST",
-        agent,
-        headers: { "Content-Type": "application/json", "Content-Length": body.length },
-      },
-      (res) => {
-        res.resume();
-        res.once("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.once("error", reject);
-    req.end(body);
-  });
+/**
+ * One keep-alive HTTP/1.1 connection sending the same pre-built request over and over; resolves
+ * each round trip with the response status. Expects Content-Length framing (what the server
+ * sends for JSON) and fails loudly otherwise.
+ */
+class RawClient {
+  private readonly socket: Socket;
+  private buffered: Buffer = Buffer.alloc(0);
+  private waiting: ((status: number) => void) | undefined;
+  private failed: ((error: Error) => void) | undefined;
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => this.onData(chunk));
+    socket.on("error", (error) => this.failed?.(error));
+  }
+
+  static open(port: number): Promise<RawClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => resolve(new RawClient(socket)));
+      socket.once("error", reject);
+    });
+  }
+
+  send(request: Buffer): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.failed = reject;
+      this.socket.write(request);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    const headEnd = this.buffered.indexOf("\r\n\r\n");
+    if (headEnd < 0) return;
+    const head = this.buffered.toString("latin1", 0, headEnd);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (length === null) {
+      this.failed?.(new Error(`response without Content-Length:\n${head}`));
+      return;
+    }
+    const total = headEnd + 4 + Number(length[1]);
+    if (this.buffered.length < total) return;
+    this.buffered = this.buffered.subarray(total);
+    const status = Number(head.slice(9, 12));
+    const resolve = this.waiting;
+    this.waiting = undefined;
+    resolve?.(status);
+  }
+}
+
+function httpRequest(port: number, body: Buffer): Buffer {
+  const head =
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${body.length}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, "latin1"), body]);
 }
 
 async function drive(
-  agent: Agent,
-  port: number,
-  body: Buffer,
+  clients: readonly RawClient[],
+  request: Buffer,
   seconds: number,
   latencies: number[] | undefined,
 ) {
   const end = performance.now() + seconds * 1000;
   let failures = 0;
-  const client = async () => {
+  const run = async (client: RawClient) => {
     while (performance.now() < end) {
       const start = performance.now();
-      const status = await post(agent, port, body);
+      const status = await client.send(request);
       latencies?.push(performance.now() - start);
       if (status !== 200) failures++;
     }
   };
-  await Promise.all(Array.from({ length: CLIENTS }, client));
+  await Promise.all(clients.map(run));
   return failures;
 }
 
@@ -201,7 +245,9 @@ function percentile(sorted: readonly number[], p: number): number {
 
 async function main(): Promise<void> {
   const server = await startServer();
-  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const clients = await Promise.all(
+    Array.from({ length: CLIENTS }, () => RawClient.open(server.port)),
+  );
   const cells: Cell[] = [];
   console.log(
     `sqlsvc-mcp load: ${CLIENTS} keep-alive clients, ${SECONDS}s per cell after ${WARMUP_SECONDS}s warm-up, ` +
@@ -220,9 +266,10 @@ async function main(): Promise<void> {
             params: { name: tool, arguments: { sql } },
           }),
         );
-        await drive(agent, server.port, body, WARMUP_SECONDS, undefined);
+        const request = httpRequest(server.port, body);
+        await drive(clients, request, WARMUP_SECONDS, undefined);
         const latencies: number[] = [];
-        const failures = await drive(agent, server.port, body, SECONDS, latencies);
+        const failures = await drive(clients, request, SECONDS, latencies);
         latencies.sort((a, b) => a - b);
         const cell = {
           tool,
@@ -240,7 +287,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    agent.destroy();
+    for (const client of clients) client.close();
     await server.stop();
   }
 }
