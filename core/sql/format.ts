@@ -2,6 +2,8 @@ import { format as sqlFormat, type SqlLanguage } from "sql-formatter";
 import { AgentServicesError } from "../errors.js";
 import type { FormatOptions, FormatResult, ToolOutcome } from "./results.js";
 import type { Token } from "./token.js";
+import { compactClauses } from "./clause-layout.js";
+import { plainLayout } from "./plain-layout.js";
 import { tokenize } from "./tokenizer.js";
 
 /** The options of `format_sql` when the caller gives none. */
@@ -33,8 +35,10 @@ const FALLBACK_LANGUAGES: readonly SqlLanguage[] = [
  * line when it fits on one (the reference's `SELECT id, name\nFROM users` layout; nested blocks
  * stay expanded). Only whitespace between tokens changes (and keyword case when
  * `uppercase_keywords`), so meaning is kept: `IS NOT NULL` stays, comments stay, and
- * formatting twice gives the same text. `add_semicolon` ends every statement with `;`.
- * Fails (`format failed: …`) only for text it cannot tokenise, such as an unterminated string.
+ * formatting twice gives the same text. `add_semicolon` ends every statement with `;`. Text the
+ * formatter's grammar rejects gets a plain layout (whitespace normalised, keywords cased).
+ * Fails (`format failed: …`) only for text it cannot tokenise, such as an unterminated string,
+ * or nesting deeper than {@link MAX_FORMAT_DEPTH} parentheses.
  *
  * @example
  * formatSql("select id,name from users where active=true", { uppercase_keywords: true });
@@ -67,10 +71,15 @@ export function formatSql(
     // Nothing but comments and blanks: there is nothing to lay out.
     return { ok: true, result: { formatted_sql: sql.trim(), options: opts } };
   }
-  const laidOut = layOut(sql, tokens, opts);
-  if (!laidOut.ok) return laidOut;
-  let text = compactClauses(laidOut.text, opts.indent_size);
-  if (opts.add_semicolon) text = ensureFinalSemicolon(text);
+  // The semicolon goes in before the layout, so the layout treats it like one the user wrote
+  // (and a second run sees the same input).
+  const source = opts.add_semicolon ? withFinalSemicolon(sql, tokens) : sql;
+  const sourceTokens = source === sql ? tokens : tokenize(source);
+  const laidOut = layOut(source, sourceTokens, opts);
+  const text =
+    laidOut !== undefined
+      ? compactClauses(laidOut, opts.indent_size)
+      : plainLayout(sourceTokens, opts.uppercase_keywords);
   return { ok: true, result: { formatted_sql: text, options: opts } };
 }
 
@@ -129,30 +138,28 @@ function preferredLanguage(tokens: readonly Token[]): SqlLanguage {
   return "postgresql";
 }
 
-function layOut(
-  sql: string,
-  tokens: readonly Token[],
-  opts: FormatOptions,
-): { ok: true; text: string } | { ok: false; error: string } {
+/**
+ * sql-formatter's layout in the first language that both parses the text and keeps its tokens,
+ * or undefined when none does (its grammar rejects some text our tokenizer reads fine).
+ */
+function layOut(sql: string, tokens: readonly Token[], opts: FormatOptions): string | undefined {
   const preferred = preferredLanguage(tokens);
-  let firstError: unknown;
   for (const language of [preferred, ...FALLBACK_LANGUAGES.filter((l) => l !== preferred)]) {
+    let text: string;
     try {
-      const text = sqlFormat(sql, {
+      text = sqlFormat(sql, {
         language,
         tabWidth: opts.indent_size,
         keywordCase: opts.uppercase_keywords ? "upper" : "preserve",
         linesBetweenQueries: 1,
       });
-      const checked = sameTokens(tokens, text);
-      if (checked !== undefined) return { ok: true, text: checked };
-      firstError ??= new Error(`the ${language} layout changed the tokens`);
-    } catch (error) {
-      firstError ??= error;
+    } catch {
+      continue;
     }
+    const checked = sameTokens(tokens, text);
+    if (checked !== undefined) return checked;
   }
-  const message = firstError instanceof Error ? firstError.message : String(firstError);
-  return { ok: false, error: `format failed: ${message.split("\n")[0] ?? "cannot tokenise"}` };
+  return undefined;
 }
 
 /**
@@ -189,98 +196,12 @@ function isSignificantOrComment(t: Token): boolean {
   return t.kind !== "whitespace" && t.kind !== "newline";
 }
 
-/** A line that holds only clause words (`SELECT`, `GROUP BY`, `insert into`, `union all`). */
-const CLAUSE_LINE = /^\s*[A-Za-z]+(?: [A-Za-z]+)*$/;
-
-/**
- * Joins each clause line with its body when the body is one level deeper throughout (no nested
- * block) and no comment or multi-line token is involved, so joining changes only whitespace.
- * With `indent_size` 0 the levels cannot be told apart, so each statement's lines are joined.
- */
-function compactClauses(text: string, indentSize: number): string {
-  const lines = text.split("\n");
-  const unsafe = unsafeLines(text, lines.length);
-  if (indentSize === 0) return joinStatements(lines, unsafe);
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const depth = indentOf(line);
-    const bodyStart = i + 1;
-    let end = bodyStart;
-    let flat = !unsafe[i] && CLAUSE_LINE.test(line);
-    while (flat && end < lines.length) {
-      const next = lines[end] as string;
-      if (next.trim() === "" || indentOf(next) <= depth) break;
-      if (indentOf(next) !== depth + indentSize || unsafe[end]) flat = false;
-      end++;
-    }
-    if (!flat || end === bodyStart) {
-      out.push(line);
-      continue;
-    }
-    out.push([line.trimEnd(), ...lines.slice(bodyStart, end).map((l) => l.trim())].join(" "));
-    i = end - 1;
-  }
-  return out.join("\n");
-}
-
-/** Lines that hold a comment or part of a token spanning lines: never join them. */
-function unsafeLines(text: string, count: number): boolean[] {
-  const unsafe = new Array<boolean>(count).fill(false);
-  for (const t of tokenize(text)) {
-    if (t.kind === "newline" || t.kind === "whitespace") continue;
-    const breaks = countNewlines(t.text);
-    const comment = t.kind === "line_comment" || t.kind === "block_comment";
-    if (!comment && breaks === 0) continue;
-    for (let l = t.line - 1; l <= t.line - 1 + breaks && l < count; l++) unsafe[l] = true;
-  }
-  return unsafe;
-}
-
-function joinStatements(lines: readonly string[], unsafe: readonly boolean[]): string {
-  const out: string[] = [];
-  let current: string[] = [];
-  let currentSafe = true;
-  const flush = () => {
-    if (current.length === 0) return;
-    if (currentSafe) out.push(current.map((l) => l.trim()).join(" "));
-    else out.push(...current);
-    current = [];
-    currentSafe = true;
-  };
-  lines.forEach((line, i) => {
-    if (line.trim() === "") {
-      flush();
-      out.push(line);
-      return;
-    }
-    current.push(line);
-    if (unsafe[i]) currentSafe = false;
-  });
-  flush();
-  return out.join("\n");
-}
-
-function indentOf(line: string): number {
-  let n = 0;
-  while (line.charCodeAt(n) === 32) n++;
-  return n;
-}
-
-function countNewlines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf("\n"); i !== -1; i = s.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
-/** Adds `;` after the last statement's last token unless it already ends with one. */
-function ensureFinalSemicolon(text: string): string {
-  const tokens = tokenize(text);
+/** `sql` with `;` after its last statement's last token, unless it already ends with one. */
+function withFinalSemicolon(sql: string, tokens: readonly Token[]): string {
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i] as Token;
     if (!isCode(t)) continue;
-    if (t.text === ";") return text;
-    return text.slice(0, t.end) + ";" + text.slice(t.end);
+    return t.text === ";" ? sql : sql.slice(0, t.end) + ";" + sql.slice(t.end);
   }
-  return text;
+  return sql;
 }

@@ -4,6 +4,7 @@ import type { RoutingSqlParser } from "../../../adapters/sql/index.js";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { DEFAULT_FORMAT_OPTIONS, formatSql } from "../../../core/sql/format.js";
 import type { FormatOptions } from "../../../core/sql/results.js";
+import { tokenize } from "../../../core/sql/tokenizer.js";
 import { DIALECT_ONLY_SQL, DIALECT_SQL, PORTABLE_SQL } from "../../fixtures/sql/corpus.js";
 import { loadedParser } from "./loaded-parser.js";
 
@@ -56,7 +57,7 @@ describe("formatSql", () => {
   it("ends every statement with a semicolon when add_semicolon is set, without doubling", () => {
     expect(formatted("SELECT 1; SELECT 2", { add_semicolon: true })).toBe("SELECT 1;\n\nSELECT 2;");
     expect(formatted("SELECT 1;", { add_semicolon: true })).toBe("SELECT 1;");
-    expect(formatted("SELECT 1 -- done", { add_semicolon: true })).toMatch(/1; -- done$/);
+    expect(formatted("SELECT 1 -- done", { add_semicolon: true })).toBe("SELECT 1;\n\n-- done");
     expect(formatted("SELECT 1")).toBe("SELECT 1");
   });
 
@@ -81,9 +82,17 @@ describe("formatSql", () => {
       ok: false,
       error: "format failed: line 1, column 8: unterminated string",
     });
-    const garbage = formatSql(")))((( @@@ !!!");
-    expect(garbage.ok).toBe(false);
-    if (!garbage.ok) expect(garbage.error).toMatch(/^format failed: /);
+    expect(formatSql("SELECT a /* open")).toEqual({
+      ok: false,
+      error: "format failed: line 1, column 10: unterminated comment",
+    });
+  });
+
+  it("normalises whitespace of text the formatter's grammar rejects, changing nothing else", () => {
+    expect(formatted(")))(((   @@@\n\n !!!")).toBe(")))((( @@@ !!!");
+    expect(formatted("select  a -- note\n  from ((", { uppercase_keywords: true })).toBe(
+      "SELECT a -- note\nFROM ((",
+    );
   });
 
   it("refuses nesting deeper than it can lay out quickly, with the position", () => {
@@ -108,6 +117,89 @@ describe("formatSql", () => {
   it("returns comment-only input trimmed", () => {
     expect(formatted("  -- nothing\n")).toBe("-- nothing");
   });
+});
+
+describe("formatSql on arbitrary text", () => {
+  const words = fc
+    .array(
+      fc.constantFrom(
+        "SELECT",
+        "from",
+        "t",
+        "x.y",
+        "WHERE",
+        "(",
+        ")",
+        ",",
+        "'x'",
+        "'a\nb'",
+        "1",
+        "TOP",
+        "[a b]",
+        "`c`",
+        '"Q"',
+        "-- c\n",
+        "/* b */",
+        ";",
+        "=",
+        "::",
+        "AND",
+        "is",
+        "NOT",
+        "NULL",
+        "true",
+        "CASE",
+        "WHEN",
+        "END",
+        "AS",
+        "JOIN",
+        "ON",
+        "GROUP BY",
+        "UNION ALL",
+        "$1",
+        ":name",
+        "?",
+        "@v",
+        "\n",
+        "count(*)",
+        "IN",
+        "VALUES",
+        "SET",
+      ),
+      { maxLength: 25 },
+    )
+    .map((parts) => parts.join(" "));
+
+  /** Tokens apart from whitespace, case-folded, without a final `;` (add_semicolon adds one). */
+  function code(sql: string): string[] {
+    const tokens = tokenize(sql).filter((t) => t.kind !== "whitespace" && t.kind !== "newline");
+    for (let i = tokens.length - 1; i >= 0; i--) {
+      if (tokens[i]?.kind.endsWith("comment")) continue;
+      if (tokens[i]?.text === ";") tokens.splice(i, 1);
+      break;
+    }
+    return tokens.map((t) => (t.kind.endsWith("comment") ? t.text.trimEnd() : t.upper));
+  }
+
+  it("never throws and changes nothing but whitespace, keyword case and a final semicolon", () => {
+    fc.assert(
+      fc.property(
+        words,
+        fc.integer({ min: 0, max: 16 }),
+        fc.boolean(),
+        fc.boolean(),
+        (sql, indent_size, uppercase_keywords, add_semicolon) => {
+          const outcome = formatSql(sql, { indent_size, uppercase_keywords, add_semicolon });
+          if (!outcome.ok) {
+            expect(outcome.error).toMatch(/^format failed: line \d+, column \d+: /);
+            return;
+          }
+          expect(code(outcome.result.formatted_sql)).toEqual(code(sql));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 120_000);
 });
 
 describe("formatSql over the corpus", () => {
