@@ -10,6 +10,9 @@ const SPLITTABLE: ReadonlySet<string> = new Set([
   "DATABASE", "PASSWORD", "ORDER", "GROUP", "HAVING", "LIMIT", "LIKE", "SUBSTRING", "ASCII",
 ]); // prettier-ignore
 
+/** Longest keyword worth rebuilding from comment-separated pieces (INFORMATION_SCHEMA is 18). */
+const MAX_SPLIT = 24;
+
 /** A keyword rebuilt from pieces separated by inline comments. */
 export interface SplitKeyword {
   readonly upper: string;
@@ -101,23 +104,31 @@ export function createScanContext(
       continue;
     }
     if (isWord(token) && tokens[i + 1]?.kind === "block_comment" && isWord(tokens[i + 2])) {
-      // Join `WORD/**/WORD/**/WORD` when the pieces spell a keyword.
+      // Join `WORD/**/WORD/**/WORD` when the pieces spell a keyword (the longest such prefix).
+      // Keywords are short, so a chain is followed at most MAX_SPLIT characters: linear overall.
       let j = i;
       let upper = token.upper;
+      let best = -1;
+      let bestUpper = "";
       while (
+        upper.length <= MAX_SPLIT &&
         tokens[j + 1]?.kind === "block_comment" &&
         !(tokens[j + 1] as Token).text.startsWith("/*!") &&
         isWord(tokens[j + 2])
       ) {
         j += 2;
         upper += (tokens[j] as Token).upper;
+        if (SPLITTABLE.has(upper) || SQL_KEYWORDS.has(upper)) {
+          best = j;
+          bestUpper = upper;
+        }
       }
-      if (j > i && (SPLITTABLE.has(upper) || SQL_KEYWORDS.has(upper))) {
-        const last = tokens[j] as Token;
+      if (best > i) {
+        const last = tokens[best] as Token;
         const source = sql.slice(token.start, last.end);
-        splitKeywords.push({ upper, source });
-        sig.push({ ...token, kind: "keyword", text: upper, upper, end: last.end });
-        i = j;
+        splitKeywords.push({ upper: bestUpper, source });
+        sig.push({ ...token, kind: "keyword", text: bestUpper, upper: bestUpper, end: last.end });
+        i = best;
         continue;
       }
     }
