@@ -17,7 +17,7 @@ const SCAN_LIMIT = 128;
  * Error-based extraction, where the database error message carries the stolen data:
  * `EXTRACTVALUE(1, CONCAT(0x7e, version()))`, `UPDATEXML(…)`, `FLOOR(RAND(0)*2)` duplicate-key
  * errors, `EXP(~(SELECT …))` overflows, and `CONVERT(int, @@version)` / `CAST(… AS int)` over
- * server secrets, catalogs or credentials.
+ * server secrets, catalogs or credentials, and `1/0` division-by-zero probes.
  *
  * @example
  * scanSql("SELECT * FROM t WHERE id = 1 AND EXTRACTVALUE(1, CONCAT(0x7e, version()))").findings.some((f) => f.pattern === "ERROR_BASED"); // true
@@ -29,6 +29,13 @@ export const errorBasedDetector: Detector = {
     const { sig, depth } = ctx;
     for (let k = 0; k < sig.length; k++) {
       const t = sig[k] as Token;
+      if (t.text === "/" && sig[k + 1]?.text === "0" && sig[k - 1]?.kind === "number") {
+        // `CASE WHEN <guess> THEN 1 ELSE 1/0 END`: the error answers the guess.
+        emit(
+          makeFinding("ERROR_BASED", "HIGH", `Division-by-zero probe: ${sig[k - 1]?.text ?? ""}/0`),
+        );
+        continue;
+      }
       if ((t.kind !== "identifier" && t.kind !== "keyword") || sig[k + 1]?.text !== "(") continue;
       const u = t.upper;
       if (LEAKING_CALLS.has(u)) {

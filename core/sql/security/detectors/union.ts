@@ -110,7 +110,14 @@ export const unionDetector: Detector = {
 
         let signal = -1;
         let leftSystem = false;
-        for (let j = leftFrom; j < leftTo; j++) if (isSystemTableAt(sig, j)) leftSystem = true;
+        let leftReads = false;
+        let leftFiltered = false;
+        for (let j = leftFrom; j < leftTo; j++) {
+          const l = sig[j] as Token;
+          if (isSystemTableAt(sig, j)) leftSystem = true;
+          if (l.kind === "keyword" && l.upper === "FROM") leftReads = true;
+          if (l.kind === "keyword" && l.upper === "WHERE") leftFiltered = true;
+        }
         for (let j = r; j < end && signal < 0; j++) {
           if ((!leftSystem && isSystemTableAt(sig, j)) || isFingerprintAt(sig, j)) signal = j;
         }
@@ -119,7 +126,8 @@ export const unionDetector: Detector = {
         const padded =
           right.nulls >= 2 ||
           (right.count >= 1 && right.nulls === right.count) ||
-          (right.count >= 2 && right.padding === right.count);
+          // A row of bare numbers appended to a table read; `SELECT 1, 2 UNION SELECT 3, 4` is data.
+          (leftReads && right.count >= 2 && right.padding === right.count);
         if (signal < 0 && padded) signal = end - 1;
         if (signal >= 0) {
           const text = spanText(sig, u, Math.min(signal + 1, u + 16));
@@ -136,12 +144,35 @@ export const unionDetector: Detector = {
         }
         const left =
           leftSelect === undefined ? undefined : readSelectList(sig, depth, leftSelect, u);
+        // A different shape appended to a filtered query is a guess at the column count; two
+        // unfiltered tables of matching columns (`SELECT * … UNION SELECT a, b …`) are a report.
         const shape =
           left !== undefined &&
+          leftFiltered &&
           (left.star !== right.star || (!left.star && !right.star && left.count !== right.count));
         truncation ??= hasTruncation(ctx);
         if (sensitive || shape || truncation) {
           emit(makeFinding("UNION_GENERIC", "HIGH", `Pattern detected: ${unionText}`));
+        }
+      }
+      // `… ORDER BY 5 --`: probing the column count before a UNION, with the rest cut off.
+      const last = statement.to - 1;
+      if (
+        last - 2 >= statement.from &&
+        sig[last]?.kind === "number" &&
+        sig[last - 1]?.upper === "BY" &&
+        sig[last - 2]?.upper === "ORDER"
+      ) {
+        truncation ??= hasTruncation(ctx);
+        if (truncation) {
+          const probe = spanText(sig, last - 2, last + 1);
+          emit(
+            makeFinding(
+              "UNION_GENERIC",
+              "HIGH",
+              `Column-count probe before a UNION attack: ${probe}`,
+            ),
+          );
         }
       }
     }
