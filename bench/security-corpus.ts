@@ -4,7 +4,9 @@
  * (`--misses` also lists the attacks not flagged HIGH/CRITICAL and the benign queries that were).
  */
 import { performance } from "node:perf_hooks";
+import { lintSql } from "../core/sql/lint/index.js";
 import { scanSql } from "../core/sql/security/index.js";
+import { tokenize } from "../core/sql/tokenizer.js";
 import type { CorpusEntry } from "../tests/fixtures/security/corpus.js";
 import { loadAttacks, loadBenign } from "../tests/fixtures/security/corpus.js";
 
@@ -36,11 +38,11 @@ function print(title: string, entries: readonly CorpusEntry[]): void {
   );
 }
 
-function timePerScan(entries: readonly CorpusEntry[]): number {
+function timePer(entries: readonly CorpusEntry[], run: (sql: string) => unknown): number {
   const rounds = 200;
-  for (const e of entries) scanSql(e.sql);
+  for (const e of entries) run(e.sql);
   const start = performance.now();
-  for (let r = 0; r < rounds; r++) for (const e of entries) scanSql(e.sql);
+  for (let r = 0; r < rounds; r++) for (const e of entries) run(e.sql);
   return ((performance.now() - start) * 1000) / (rounds * entries.length);
 }
 
@@ -50,7 +52,27 @@ print(`Attacks: detection rate (${attacks.length} queries)`, attacks);
 print(`Benign: false-positive rate (${benign.length} queries)`, benign);
 const all = [...attacks, ...benign];
 console.log(
-  `\nMean cost: ${timePerScan(all).toFixed(1)} µs per scanSql call over ${all.length} queries (tokenise + all detectors)`,
+  `\nMean cost per call over ${all.length} queries (mean length ${Math.round(all.reduce((n, e) => n + e.sql.length, 0) / all.length)} chars):`,
+);
+console.log(`  tokenize                      ${timePer(all, tokenize).toFixed(1).padStart(6)} µs`);
+console.log(
+  `  scanSql (tokenise + detectors) ${timePer(all, (s) => scanSql(s))
+    .toFixed(1)
+    .padStart(6)} µs`,
+);
+console.log(
+  `  lintSql (tokenise + rules)     ${timePer(all, (s) => lintSql(s))
+    .toFixed(1)
+    .padStart(6)} µs`,
+);
+console.log(
+  `  both, sharing one tokenisation ${timePer(all, (s) => {
+    const tokens = tokenize(s);
+    scanSql(s, undefined, tokens);
+    lintSql(s, undefined, tokens);
+  })
+    .toFixed(1)
+    .padStart(6)} µs`,
 );
 const big = benign
   .map((e) => e.sql)
