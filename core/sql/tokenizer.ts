@@ -257,6 +257,23 @@ export function tokenize(sql: string): Token[] {
     }
 
     // Advance line and column over the token (columns count code points, not UTF-16 units).
+    // Tokens of these kinds are ASCII-only and never span lines: one step per unit.
+    if (
+      kind === "whitespace" ||
+      kind === "number" ||
+      kind === "operator" ||
+      kind === "punctuation"
+    ) {
+      column += end - start;
+      i = end;
+      continue;
+    }
+    if (kind === "newline") {
+      line++;
+      column = 1;
+      i = end;
+      continue;
+    }
     for (let k = start; k < end; k++) {
       const ch = sql.charCodeAt(k);
       if (ch === 10) {
