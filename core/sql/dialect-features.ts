@@ -52,7 +52,9 @@ const AFTER_COMMA_INVALID = new Set([
  * `QUALIFY` only in Snowflake, `CONNECT BY` only in Oracle and Snowflake, `(+)` only in Oracle,
  * `PRAGMA` only in SQLite, backtick names only in MySQL and SQLite, `[bracket]` names only in
  * SQL Server and SQLite, `ILIKE` only in PostgreSQL and Snowflake, `DISTINCT ON` only in
- * PostgreSQL. Every dialect, `generic` included, rejects an unterminated block comment and a
+ * PostgreSQL; and the phrases of {@link PHRASES} (`REPLACE INTO`, `INSERT OR`, `ON DUPLICATE KEY`,
+ * `ON CONFLICT`, `SHOW`, `DESCRIBE`, `WITH RECURSIVE`, materialized views, `CROSS/OUTER APPLY`,
+ * `FETCH FIRST/NEXT`, `LATERAL`) outside their dialects. Every dialect, `generic` included, rejects an unterminated block comment and a
  * trailing comma before a clause.
  *
  * @example
@@ -136,8 +138,68 @@ export function findDialectViolation(
         return at(prev, `DISTINCT ON is not supported in ${name}`);
       }
     }
+    const phrase = PHRASES.find(
+      (p) => !p.validIn.includes(dialect) && matches(p, sig, i, atStatementStart(sig, i)),
+    );
+    if (phrase !== undefined) return at(t, phrase.message.replace("{d}", name));
   }
   return trailingComma(sig);
+}
+
+/** A dialect-specific word sequence; `when` looks at the tokens around it. */
+interface Phrase {
+  readonly words: readonly string[];
+  readonly validIn: Dialects;
+  readonly message: string;
+  readonly atStart?: true;
+  readonly when?: (before: Token | undefined, after: Token | undefined) => boolean;
+}
+
+const ROW_COUNT = (_: Token | undefined, after: Token | undefined) =>
+  after !== undefined &&
+  (after.kind === "number" ||
+    after.kind === "parameter" ||
+    after.text === "(" ||
+    after.upper === "ROW" ||
+    after.upper === "ROWS");
+const DESCRIBE: Dialects = ["mysql", "oracle", "snowflake"];
+const FETCH_FIRST: Dialects = ["postgresql", "sqlserver", "oracle", "snowflake"];
+const APPLY: Dialects = ["sqlserver", "oracle"];
+
+const PHRASES: readonly Phrase[] = [
+  { words: ["REPLACE", "INTO"], atStart: true, validIn: ["mysql", "sqlite"], message: "REPLACE INTO is not supported in {d}; use MERGE or an upsert clause" },
+  { words: ["INSERT", "OR"], validIn: ["sqlite"], message: "INSERT OR … conflict clauses are not supported in {d}" },
+  { words: ["ON", "DUPLICATE", "KEY"], validIn: ["mysql"], message: "ON DUPLICATE KEY UPDATE is not supported in {d}" },
+  { words: ["ON", "CONFLICT"], validIn: ["postgresql", "sqlite"], message: "ON CONFLICT is not supported in {d}" },
+  { words: ["SHOW"], atStart: true, validIn: ["mysql", "postgresql", "snowflake"], message: "SHOW statements are not supported in {d}" },
+  { words: ["DESCRIBE"], atStart: true, validIn: DESCRIBE, message: "DESCRIBE statements are not supported in {d}" },
+  { words: ["DESC"], atStart: true, validIn: DESCRIBE, message: "DESC statements are not supported in {d}" },
+  { words: ["WITH", "RECURSIVE"], validIn: ["postgresql", "mysql", "sqlite", "snowflake"], message: "WITH RECURSIVE is not supported in {d}; a plain WITH can be recursive" },
+  { words: ["MATERIALIZED", "VIEW"], validIn: ["postgresql", "oracle", "snowflake"], message: "materialized views are not supported in {d}" },
+  { words: ["CROSS", "APPLY"], validIn: APPLY, message: "CROSS APPLY is not supported in {d}; use a LATERAL join" },
+  { words: ["OUTER", "APPLY"], validIn: APPLY, message: "OUTER APPLY is not supported in {d}; use a LEFT JOIN LATERAL" },
+  { words: ["FETCH", "FIRST"], validIn: FETCH_FIRST, when: ROW_COUNT, message: "FETCH FIRST is not supported in {d}; use LIMIT" },
+  { words: ["FETCH", "NEXT"], validIn: FETCH_FIRST, when: ROW_COUNT, message: "FETCH NEXT is not supported in {d}; use LIMIT" },
+  {
+    words: ["LATERAL"],
+    validIn: ["postgresql", "mysql", "oracle", "snowflake"],
+    when: (before) => before !== undefined && [",", "JOIN", "FROM"].includes(before.upper),
+    message: "LATERAL is not supported in {d}",
+  },
+]; // prettier-ignore
+
+function matches(p: Phrase, sig: readonly Token[], i: number, atStart: boolean): boolean {
+  if (p.atStart === true && !atStart) return false;
+  for (let k = 0; k < p.words.length; k++) {
+    const t = sig[i + k];
+    if (t === undefined || (t.kind !== "keyword" && t.kind !== "identifier")) return false;
+    if (t.upper !== p.words[k]) return false;
+  }
+  return p.when === undefined || p.when(sig[i - 1], sig[i + p.words.length]);
+}
+
+function atStatementStart(sig: readonly Token[], i: number): boolean {
+  return i === 0 || sig[i - 1]?.text === ";";
 }
 
 function isSignificant(t: Token): boolean {

@@ -57,6 +57,26 @@ describe("findDialectViolation", () => {
     );
   });
 
+  it("keeps dialect phrases to their dialects, at the statement start where they are statements", () => {
+    expect(violation("REPLACE INTO t VALUES (1)", "oracle")?.reason).toMatch(/^REPLACE INTO/);
+    expect(violation("SELECT REPLACE(a, 'x', 'y') FROM t", "oracle")).toBeUndefined();
+    expect(violation("INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", "mysql")).toMatchObject({
+      column: 26,
+      reason: "ON CONFLICT is not supported in MySQL",
+    });
+    expect(violation("SELECT a FROM t ORDER BY a DESC", "sqlserver")).toBeUndefined();
+    expect(violation("DESC t", "sqlserver")?.reason).toMatch(/^DESC statements/);
+    expect(violation("SELECT a FROM t FETCH FIRST 5 ROWS ONLY", "mysql")?.reason).toMatch(
+      /FETCH FIRST/,
+    );
+    expect(violation("SELECT * FROM a CROSS APPLY f(a.x)", "postgresql")?.reason).toMatch(
+      /CROSS APPLY/,
+    );
+    expect(
+      violation("WITH RECURSIVE t AS (SELECT 1) SELECT * FROM t", "sqlserver")?.reason,
+    ).toMatch(/plain WITH/);
+  });
+
   it("ignores dialect features inside strings and comments", () => {
     expect(violation("SELECT 'TOP 5 LIMIT 3' FROM t -- LIMIT 1", "sqlserver")).toBeUndefined();
     expect(violation("SELECT a /* ::int */ FROM t", "oracle")).toBeUndefined();
