@@ -6,7 +6,9 @@ describe("docs/rules", () => {
   const pages = renderRuleDocs();
 
   it("has exactly one page per registered rule plus the index", () => {
-    const files = readdirSync(RULE_DOCS_DIR).filter((f) => f.endsWith(".md")).sort();
+    const files = readdirSync(RULE_DOCS_DIR)
+      .filter((f) => f.endsWith(".md"))
+      .sort();
     expect(files).toEqual([...pages.keys()].sort());
   });
 
