@@ -6,7 +6,8 @@ import type {
   SqlSyntaxError,
 } from "../../core/ports/sql-parser.js";
 import { EMPTY_INPUT_REASON } from "./libpg-query-sql-parser.js";
-import { findCallSites, PolyglotStatement } from "./polyglot-statement.js";
+import { findCallSites } from "./polyglot-functions.js";
+import { PolyglotStatement } from "./polyglot-statement.js";
 import { SourceText } from "./source-text.js";
 
 /** The part of `@polyglot-sql/sdk` this adapter uses (the module is imported lazily). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PolyglotSqlParser } from "../../../../adapters/sql/index.js";
-import { findCallSites } from "../../../../adapters/sql/polyglot-statement.js";
+import { findCallSites } from "../../../../adapters/sql/polyglot-functions.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
 import type { SqlDialect } from "../../../../core/sql/dialects.js";
 
