@@ -143,6 +143,46 @@ describe("RoutingSqlParser", () => {
     );
   }, 120_000);
 
+  it("accepts in generic whatever any dialect accepts", () => {
+    const statements = [
+      ...Object.values(DIALECT_SQL).flat(),
+      ...DIALECT_ONLY_SQL.map((c) => c.sql),
+      ...INVALID_SQL,
+    ];
+    const words = fc
+      .array(
+        fc.constantFrom(
+          "SELECT",
+          "TOP 1",
+          "a",
+          "[b]",
+          "`c`",
+          "FROM",
+          "t",
+          "LIMIT 1",
+          "QUALIFY a = 1",
+          ",",
+          "(+)",
+          "::int",
+          "WHERE",
+          "x = 1",
+        ),
+        { minLength: 1, maxLength: 8 },
+      )
+      .map((parts) => parts.join(" "));
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.constantFrom(...statements), words),
+        fc.constantFrom(...SQL_DIALECTS),
+        (sql, dialect) => {
+          if (parser.parse(sql, dialect).ok)
+            expect(parser.parse(sql, "generic").ok, sql).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+
   it("gives the same verdicts from check() as from parse()", () => {
     const samples = [
       ...PORTABLE_SQL.slice(0, 5),
