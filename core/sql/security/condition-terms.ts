@@ -49,6 +49,12 @@ const COMPARISONS: ReadonlySet<string> = new Set([
   "<=>",
   "LIKE",
 ]);
+/** Functions whose value depends on the rows read, even with constant arguments. */
+const AGGREGATES: ReadonlySet<string> = new Set([
+  "COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "GROUP_CONCAT", "STRING_AGG",
+  "ARRAY_AGG", "LISTAGG", "BOOL_AND", "BOOL_OR", "EVERY", "ANY_VALUE", "ROW_NUMBER", "RANK",
+  "DENSE_RANK", "NTILE", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE", "RAND", "RANDOM", "NEWID",
+]); // prettier-ignore
 /** Longest term examined: constant conditions in attacks are short, and the cap bounds the work. */
 const MAX_TERM = 64;
 
@@ -87,7 +93,8 @@ function isConstantToken(sig: readonly Token[], k: number): boolean {
       // Function-like keywords (`CHAR(49)`, `LEFT('a', 1)`) are as constant as their arguments.
       return CONSTANT_WORDS.has(t.upper) || sig[k + 1]?.text === "(";
     case "identifier":
-      return sig[k + 1]?.text === "(";
+      // A call is as constant as its arguments, except aggregates and `f(*)`, which read rows.
+      return sig[k + 1]?.text === "(" && !AGGREGATES.has(t.upper) && sig[k + 2]?.text !== "*";
     case "punctuation":
       return t.text === "(" || t.text === ")" || t.text === ",";
     default:

@@ -93,10 +93,22 @@ export function isSensitiveAt(sig: readonly Token[], k: number): boolean {
   return false;
 }
 
-/** Characters that, right after a comment marker, show the comment cut off the rest of a query. */
-function cutsQuery(body: string): boolean {
-  const c = body.trimStart().charAt(0);
-  return c === "'" || c === '"' || c === ")" || c === "]" || c === "`";
+/**
+ * True when a comment's text begins with the orphaned end of a query it cut off: a closing
+ * bracket, or a quote that leaves the comment's quotes unbalanced (`' AND pw = 'x'` has three).
+ * A comment that merely quotes a word (`-- 'legacy' column`) is balanced and does not count.
+ *
+ * @example
+ * orphanedQueryEnd("' AND password = 'x'"); // true
+ */
+export function orphanedQueryEnd(body: string): boolean {
+  const text = body.trimStart();
+  const c = text.charAt(0);
+  if (c === ")" || c === "]") return true;
+  if (c !== "'" && c !== '"' && c !== "`") return false;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) if (text.charAt(i) === c) count++;
+  return count % 2 === 1;
 }
 
 /**
@@ -127,7 +139,7 @@ export function hasTruncation(ctx: ScanContext): boolean {
     if (t.kind === "whitespace") continue;
     if (t.kind === "line_comment") {
       const body = t.text.startsWith("#") ? t.text.slice(1) : t.text.slice(2);
-      if (codeOnLine && cutsQuery(body)) return true;
+      if (codeOnLine && orphanedQueryEnd(body)) return true;
       if (i === last && codeOnLine && body.trim() === "") return true;
       continue;
     }
@@ -136,7 +148,7 @@ export function hasTruncation(ctx: ScanContext): boolean {
       t.kind === "block_comment" &&
       codeOnLine &&
       !t.text.startsWith("/*!") &&
-      cutsQuery(t.text.slice(2))
+      orphanedQueryEnd(t.text.slice(2, t.unterminated === true ? undefined : -2))
     )
       return true;
     codeOnLine = true;

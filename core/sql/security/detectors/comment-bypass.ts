@@ -1,9 +1,7 @@
 import type { Token } from "../../token.js";
 import type { Detector } from "../detector.js";
 import { makeFinding } from "../patterns.js";
-
-/** Characters that, first in a comment after code, are the orphaned end of a cut-off query. */
-const QUOTES: ReadonlySet<string> = new Set(["'", '"', ")", "]", "`"]);
+import { orphanedQueryEnd } from "../signals.js";
 
 function lineCommentBody(t: Token): string {
   return t.text.startsWith("#") ? t.text.slice(1) : t.text.slice(2);
@@ -53,7 +51,7 @@ export const commentBypassDetector: Detector = {
             ),
           );
         }
-        if (codeOnLine && QUOTES.has(first)) {
+        if (codeOnLine && orphanedQueryEnd(body)) {
           emit(
             makeFinding("COMMENT_BYPASS", "HIGH", "Comment after quote/bracket (potential bypass)"),
           );
@@ -76,7 +74,10 @@ export const commentBypassDetector: Detector = {
               "MySQL conditional comment (version-specific execution)",
             ),
           );
-        } else if (codeOnLine && QUOTES.has(t.text.slice(2).trimStart().charAt(0))) {
+        } else if (
+          codeOnLine &&
+          orphanedQueryEnd(t.text.slice(2, t.unterminated === true ? undefined : -2))
+        ) {
           emit(
             makeFinding("COMMENT_BYPASS", "HIGH", "Comment after quote/bracket (potential bypass)"),
           );

@@ -37,8 +37,9 @@ function builtWord(joined: string, pieces: readonly string[]): string | undefine
     while (at >= 0) {
       const before = at === 0 ? "" : joined.charAt(at - 1);
       const after = joined.charAt(at + word.length);
-      if (!isWordChar(before) && !isWordChar(after) && !pieces.some((p) => p.includes(word)))
-        return word;
+      // The word must be followed by more SQL (`SELECT *`, `SLEEP(5)`): 'Up' + 'date' is prose.
+      const continues = after === " " || after === "(" || after === "\t" || after === "\n";
+      if (!isWordChar(before) && continues && !pieces.some((p) => p.includes(word))) return word;
       at = joined.indexOf(word, at + 1);
     }
   }

@@ -259,3 +259,17 @@ describe("obfuscation detector", () => {
     ).toEqual([]);
   });
 });
+
+describe("regressions found by probing after the blind batch", () => {
+  it("does not read an aggregate over rows as a constant condition", () => {
+    expect(scan("SELECT d, COUNT(*) FROM e GROUP BY d HAVING COUNT(*) > 1")).toEqual([]);
+  });
+
+  it("does not read prose built by CONCAT as a keyword", () => {
+    expect(scan("SELECT * FROM products WHERE name = CONCAT('Up', 'date')")).toEqual([]);
+  });
+
+  it("does not read a comment quoting a word as a cut-off query", () => {
+    expect(scan("SELECT a, -- 'legacy' column\n  b FROM t")).toEqual([]);
+  });
+});
