@@ -88,6 +88,12 @@ export class PgStatement implements ParsedStatement {
     return this.collect().functions;
   }
 
+  /** The neutral model as plain data (the vendor tree stays private). */
+  toJSON(): ParsedStatement {
+    const { tables, columns, functions } = this.collect();
+    return { kind: this.kind, tables, columns, functions };
+  }
+
   private collect(): StatementNames {
     if (this.names === undefined) {
       const collector = new MetadataCollector();

@@ -169,8 +169,11 @@ function readableReason(raw: string, token: string): string {
   return raw.length > 0 ? raw.charAt(0).toLowerCase() + raw.slice(1) : "syntax error";
 }
 
+/** Keywords upper-cased and other words bare, symbols quoted: as PostgreSQL's reasons read. */
 function upperIfWord(token: string): string {
-  return /^[A-Za-z_]+$/.test(token) && KEYWORDISH.test(token) ? token.toUpperCase() : token;
+  if (token === "end of input") return token;
+  if (!/^[\p{L}_][\p{L}\p{N}_$]*$/u.test(token)) return `"${token}"`;
+  return KEYWORDISH.test(token) ? token.toUpperCase() : token;
 }
 
 const KEYWORDISH =

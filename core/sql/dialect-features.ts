@@ -73,7 +73,7 @@ export function findDialectViolation(
       return at(t, "unterminated block comment");
     }
   }
-  if (dialect === "generic") return trailingComma(sig);
+  if (dialect === "generic") return trailingComma(sig, true);
   const name = DIALECT_NAME[dialect];
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i] as Token;
@@ -143,7 +143,7 @@ export function findDialectViolation(
     );
     if (phrase !== undefined) return at(t, phrase.message.replace("{d}", name));
   }
-  return trailingComma(sig);
+  return trailingComma(sig, dialect === "sqlserver");
 }
 
 /** A dialect-specific word sequence; `when` looks at the tokens around it. */
@@ -226,11 +226,13 @@ function isClauseWord(prev: Token | undefined, next: Token | undefined): boolean
   return !NAME_FOLLOWERS.has(next.upper);
 }
 
-function trailingComma(sig: readonly Token[]): SqlSyntaxError | undefined {
+/** SQL Server accepts `CREATE TABLE t (a int,)`; so does `generic`, which accepts what it does. */
+function trailingComma(sig: readonly Token[], beforeParen: boolean): SqlSyntaxError | undefined {
   for (let i = 0; i < sig.length; i++) {
     if (sig[i]?.text !== ",") continue;
     const next = sig[i + 1];
     if (next === undefined) return at(sig[i] as Token, "unexpected end of input after ','");
+    if (next.text === ")" && beforeParen) continue;
     if (AFTER_COMMA_INVALID.has(next.upper)) {
       return at(next, `unexpected ${next.text} after ',', expected an expression`);
     }

@@ -84,7 +84,7 @@ describe("PolyglotSqlParser", () => {
   it("positions errors at the offending token and names it", () => {
     expect(parser.parse("SELECT a\nFROM t WHERE x = = 1", "mysql")).toEqual({
       ok: false,
-      error: { line: 2, column: 18, reason: "unexpected =" },
+      error: { line: 2, column: 18, reason: 'unexpected "="' },
     });
     expect(parser.parse("SELECT FROM", "mysql")).toEqual({
       ok: false,
