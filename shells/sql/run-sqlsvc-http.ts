@@ -34,21 +34,66 @@ type WorkerMessage = { type: "listening"; port: number } | { type: "fatal"; mess
  * process.exitCode = await runSqlsvcHttp({ config, version, loadToolkit, log: (l) => console.error(l) });
  */
 export async function runSqlsvcHttp(options: RunSqlsvcHttpOptions): Promise<number> {
-  if (cluster.isWorker) return serveInWorker(options);
-  if (options.config.workers > 1) return superviseWorkers(options);
-  return serve(options, (port) => options.log(startupLine(options.config, port)), options.log);
+  // Listen for stop requests from the very start: a signal during startup must still end in a
+  // clean exit 0, not Node's default death by signal.
+  const stopper = createStopper();
+  process.once("SIGINT", stopper.request);
+  process.once("SIGTERM", stopper.request);
+  if (cluster.isWorker) {
+    const send = (message: WorkerMessage) => process.send?.(message);
+    // The primary is gone: nobody will route connections to us any more.
+    process.once("disconnect", stopper.request);
+    return serve(
+      options,
+      stopper,
+      (port) => send({ type: "listening", port }),
+      (message) => send({ type: "fatal", message }),
+    );
+  }
+  if (options.config.workers > 1) return superviseWorkers(options, stopper);
+  return serve(
+    options,
+    stopper,
+    (port) => options.log(startupLine(options.config, port)),
+    options.log,
+  );
 }
 
 function startupLine(config: SqlsvcConfig, port: number): string {
   return `sqlsvc-mcp: listening on ${config.host}:${port} (auth=${String(config.authToken !== "")})`;
 }
 
-/** Serves until a stop signal; `onListening` runs once bound. */
+/** A stop request that may come before there is anything to stop. */
+interface Stopper {
+  readonly request: () => void;
+  /** Runs `action` on the first request (at once if one already came). */
+  onStop(action: () => void): void;
+  readonly requested: () => boolean;
+}
+
+function createStopper(): Stopper {
+  let requested = false;
+  let action: (() => void) | undefined;
+  return {
+    request: () => {
+      if (requested) return;
+      requested = true;
+      action?.();
+    },
+    onStop: (next) => {
+      action = next;
+      if (requested) next();
+    },
+    requested: () => requested,
+  };
+}
+
+/** Serves until a stop request; `onListening` runs once bound. */
 async function serve(
   options: RunSqlsvcHttpOptions,
+  stopper: Stopper,
   onListening: (port: number) => void,
   onFatal: (message: string) => void,
-  extraStop?: (stop: () => void) => void,
 ): Promise<number> {
   const { config } = options;
   let toolkit: SqlToolkit;
@@ -60,6 +105,7 @@ async function serve(
     );
     return 1;
   }
+  if (stopper.requested()) return 0;
   const app = createSqlsvcApp({ toolkit, version: options.version, authToken: config.authToken });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
@@ -71,10 +117,7 @@ async function serve(
   }
   onListening((server.address() as AddressInfo).port);
   return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) return;
-      stopping = true;
+    stopper.onStop(() => {
       server.close(() => resolve(0));
       // close() drops idle keep-alive sockets once; sockets busy now become idle later.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
@@ -83,10 +126,7 @@ async function serve(
         clearInterval(sweep);
         clearTimeout(cut);
       });
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    extraStop?.(stop);
+    });
   });
 }
 
@@ -100,23 +140,7 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-function serveInWorker(options: RunSqlsvcHttpOptions): Promise<number> {
-  const send = (message: WorkerMessage) => process.send?.(message);
-  return serve(
-    options,
-    (port) => send({ type: "listening", port }),
-    (message) => send({ type: "fatal", message }),
-    (stop) => {
-      process.on("message", (message: unknown) => {
-        if ((message as { type?: unknown } | null)?.type === "shutdown") stop();
-      });
-      // The primary is gone: nobody will route connections to us any more.
-      process.once("disconnect", stop);
-    },
-  );
-}
-
-function superviseWorkers(options: RunSqlsvcHttpOptions): Promise<number> {
+function superviseWorkers(options: RunSqlsvcHttpOptions, stopper: Stopper): Promise<number> {
   const { config, log } = options;
   return new Promise<number>((resolve) => {
     const workers = new Set<Worker>();
@@ -130,10 +154,9 @@ function superviseWorkers(options: RunSqlsvcHttpOptions): Promise<number> {
       stopping = true;
       exitCode = code;
       if (workers.size === 0) resolve(exitCode);
-      for (const worker of workers) {
-        if (worker.isConnected()) worker.send({ type: "shutdown" });
-        else worker.process.kill("SIGTERM");
-      }
+      // A signal rather than a message: a worker still loading modules has no message listener
+      // yet, and dies at once on SIGTERM, which is right for a worker that serves nothing.
+      for (const worker of workers) worker.process.kill("SIGTERM");
     };
 
     const fork = () => {
@@ -165,7 +188,6 @@ function superviseWorkers(options: RunSqlsvcHttpOptions): Promise<number> {
     };
 
     for (let i = 0; i < config.workers; i++) fork();
-    process.once("SIGINT", () => stopAll(0));
-    process.once("SIGTERM", () => stopAll(0));
+    stopper.onStop(() => stopAll(0));
   });
 }
