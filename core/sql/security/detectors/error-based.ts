@@ -53,7 +53,7 @@ export const errorBasedDetector: Detector = {
         emit(makeFinding("ERROR_BASED", "HIGH", `Pattern detected: ${t.text}(~`));
       } else if (u === "CONVERT" || u === "CAST") {
         const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
-        if (close > 0 && hasSecret(sig, k + 2, close)) {
+        if (close > 0 && toNumber(sig, k, close) && hasSecret(sig, k + 2, close)) {
           emit(
             makeFinding(
               "ERROR_BASED",
@@ -67,6 +67,19 @@ export const errorBasedDetector: Detector = {
     }
   },
 };
+
+/** Types whose conversion fails, with the text in the message, when given text. */
+const NUMERIC_TYPES: ReadonlySet<string> = new Set([
+  "INT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "NUMERIC", "DECIMAL", "FLOAT", "REAL",
+  "NUMBER", "SIGNED", "UNSIGNED",
+]); // prettier-ignore
+
+/** True for `CONVERT(<numeric type>, …)` and `CAST(… AS <numeric type>)` at `k`. */
+function toNumber(sig: readonly Token[], k: number, close: number): boolean {
+  const name = (sig[k] as Token).upper;
+  if (name === "CONVERT") return NUMERIC_TYPES.has(sig[k + 2]?.upper ?? "");
+  return sig[close - 2]?.upper === "AS" && NUMERIC_TYPES.has(sig[close - 1]?.upper ?? "");
+}
 
 function hasSecret(sig: readonly Token[], from: number, to: number): boolean {
   for (let j = from; j < to; j++) {

@@ -273,3 +273,12 @@ describe("regressions found by probing after the blind batch", () => {
     expect(scan("SELECT a, -- 'legacy' column\n  b FROM t")).toEqual([]);
   });
 });
+
+describe("error-based conversions", () => {
+  it("reports only conversions to numbers, whose errors echo the text", () => {
+    expect(scan("SELECT CAST(current_user AS TEXT)")).toEqual([]);
+    expect(scan("SELECT * FROM t WHERE id = 1 AND CAST(current_user AS INT) = 1")).toEqual([
+      "HIGH ERROR_BASED",
+    ]);
+  });
+});
