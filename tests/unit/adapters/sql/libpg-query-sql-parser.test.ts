@@ -122,6 +122,15 @@ describe("LibpgQuerySqlParser", () => {
     }
   });
 
+  it("serialises a statement as the neutral model only", () => {
+    expect(JSON.parse(JSON.stringify(only("SELECT a FROM t")))).toEqual({
+      kind: "Select",
+      tables: ["t"],
+      columns: ["a"],
+      functions: [],
+    });
+  });
+
   it("skips empty statements between semicolons", () => {
     const result = parser.parse("SELECT 1;;SELECT 2;", "postgresql");
     expect(result.ok && result.statements.map((s) => s.kind)).toEqual(["Select", "Select"]);
