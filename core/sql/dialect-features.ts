@@ -65,7 +65,10 @@ export function findDialectViolation(
   tokens: readonly Token[],
   dialect: SqlDialect,
 ): SqlSyntaxError | undefined {
-  const sig = tokens.filter(isSignificant);
+  // Only MySQL has `#` comments; elsewhere `#name` is a temp table or an operator, so it stays
+  // in as an opaque token (else `SELECT a,\n#t.b FROM #t` would show a trailing comma).
+  const hashIsCode = dialect !== "mysql";
+  const sig = tokens.filter((t) => isSignificant(t) || (hashIsCode && isHashComment(t)));
   let statementStart = true;
   // The multi-dialect parser accepts an unclosed `/*` (it rejects unclosed strings itself).
   for (const t of tokens) {
@@ -200,6 +203,10 @@ function matches(p: Phrase, sig: readonly Token[], i: number, atStart: boolean):
 
 function atStatementStart(sig: readonly Token[], i: number): boolean {
   return i === 0 || sig[i - 1]?.text === ";";
+}
+
+function isHashComment(t: Token): boolean {
+  return t.kind === "line_comment" && t.text.startsWith("#");
 }
 
 function isSignificant(t: Token): boolean {

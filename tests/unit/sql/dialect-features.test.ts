@@ -77,6 +77,11 @@ describe("findDialectViolation", () => {
     ).toMatch(/plain WITH/);
   });
 
+  it("reads # as a comment only in MySQL", () => {
+    expect(violation("SELECT a,\n#t.b\nFROM #t", "sqlserver")).toBeUndefined();
+    expect(violation("SELECT a, # note\nFROM t", "mysql")).toMatchObject({ line: 2, column: 1 });
+  });
+
   it("ignores dialect features inside strings and comments", () => {
     expect(violation("SELECT 'TOP 5 LIMIT 3' FROM t -- LIMIT 1", "sqlserver")).toBeUndefined();
     expect(violation("SELECT a /* ::int */ FROM t", "oracle")).toBeUndefined();
