@@ -4,7 +4,8 @@ import type { LintRule } from "../lint-rule.js";
 
 /**
  * The reference linter's keyword list. A word is reported only when the tokenizer also reads it
- * as a keyword, so column names such as `key` or `row` (identifiers to the tokenizer) are not.
+ * as a keyword, so column names such as `key` or `value` (identifiers to the tokenizer) are not; `KEY`
+ * after PRIMARY or FOREIGN is checked too.
  */
 const CHECKED_KEYWORDS: ReadonlySet<string> = new Set(
   `SELECT FROM WHERE AND OR NOT IN IS NULL LIKE BETWEEN EXISTS CASE WHEN THEN ELSE END AS ON JOIN
@@ -35,8 +36,11 @@ export const keywordCase: LintRule = {
     let previous: Token | undefined;
     for (const token of ctx.tokens) {
       if (!isSignificant(token)) continue;
+      const keyword =
+        token.kind === "keyword" ||
+        (token.upper === "KEY" && (previous?.upper === "PRIMARY" || previous?.upper === "FOREIGN"));
       if (
-        token.kind === "keyword" &&
+        keyword &&
         token.text !== token.upper &&
         CHECKED_KEYWORDS.has(token.upper) &&
         previous?.text !== "."

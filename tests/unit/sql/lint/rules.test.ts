@@ -231,3 +231,11 @@ describe("L010 RedundantWhitespace", () => {
     expect(hits("SELECT '😀'  AS x", "L010")).toEqual(["1:11 Multiple consecutive spaces found"]);
   });
 });
+
+describe("L007 KeywordCase and KEY", () => {
+  it("checks KEY after PRIMARY or FOREIGN but not a column named key", () => {
+    expect(hits("CREATE TABLE t (key INT PRIMARY key)", "L007")).toEqual([
+      "1:33 Keyword 'key' should be uppercase: 'KEY'",
+    ]);
+  });
+});
