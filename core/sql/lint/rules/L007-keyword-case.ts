@@ -4,8 +4,8 @@ import type { LintRule } from "../lint-rule.js";
 
 /**
  * The reference linter's keyword list. A word is reported only when the tokenizer also reads it
- * as a keyword, so column names such as `key` or `value` (identifiers to the tokenizer) are not; `KEY`
- * after PRIMARY or FOREIGN is checked too.
+ * as a keyword, so column names such as `key` or `value` (identifiers to the tokenizer) are not;
+ * `KEY` after PRIMARY or FOREIGN is checked too.
  */
 const CHECKED_KEYWORDS: ReadonlySet<string> = new Set(
   `SELECT FROM WHERE AND OR NOT IN IS NULL LIKE BETWEEN EXISTS CASE WHEN THEN ELSE END AS ON JOIN
