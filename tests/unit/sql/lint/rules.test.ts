@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lintSql } from "../../../../core/sql/lint/index.js";
 
@@ -237,5 +238,54 @@ describe("L007 KeywordCase and KEY", () => {
     expect(hits("CREATE TABLE t (key INT PRIMARY key)", "L007")).toEqual([
       "1:33 Keyword 'key' should be uppercase: 'KEY'",
     ]);
+  });
+});
+
+describe("lintSql on arbitrary input", () => {
+  it("returns sorted violations whose positions exist in the input", () => {
+    const pieces = [
+      "select",
+      "SELECT",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r\n",
+      ",",
+      "a",
+      "'x  y'",
+      "-- c  d",
+      "/*\n*/",
+      "(",
+      ")",
+      "FROM",
+      "t u",
+      "😀",
+      " AS ",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 50 }), (parts) => {
+        const sql = parts.join("");
+        const lines = sql.split(/\r\n|\r|\n/);
+        const { violations } = lintSql(sql);
+        for (let i = 1; i < violations.length; i++) {
+          const a = violations[i - 1];
+          const b = violations[i];
+          if (a === undefined || b === undefined) continue;
+          expect(
+            a.line < b.line ||
+              (a.line === b.line &&
+                (a.column < b.column || (a.column === b.column && a.rule <= b.rule))),
+          ).toBe(true);
+        }
+        for (const v of violations) {
+          const line = lines[v.line - 1];
+          expect(line, `${v.rule} at ${v.line}:${v.column}`).toBeDefined();
+          expect(v.column).toBeGreaterThanOrEqual(1);
+          expect(v.column).toBeLessThanOrEqual(Math.max(101, [...(line ?? "")].length + 1));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
