@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../../dist/shells/cli/sqlsvc.js", import.meta.url));
+
+function run(
+  args: string[],
+  stdin = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin.end(stdin);
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+describe("sqlsvc (the SQL tools on files)", () => {
+  let dir: string;
+  let messy: string;
+  let broken: string;
+  let clean: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "sqlsvc-cli-"));
+    messy = join(dir, "messy.sql");
+    broken = join(dir, "broken.sql");
+    clean = join(dir, "clean.sql");
+    await writeFile(messy, "select id from users   \nwhere name = '' OR 1=1\n");
+    await writeFile(broken, "SELECT FROM WHERE");
+    await writeFile(clean, "SELECT id FROM users WHERE id = 1;\n");
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("validates files and exits 1 naming the invalid one", async () => {
+    const result = await run(["validate", clean, broken]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      new RegExp(`^${broken.replace(/[.\\/]/g, "\\$&")}: .*line 1, column \\d+`),
+    );
+    expect(result.stdout).not.toContain(clean);
+  });
+
+  it("exits 0 when every file is valid for the dialect", async () => {
+    expect((await run(["validate", "--dialect", "postgresql", clean])).code).toBe(0);
+  });
+
+  it("lints with file:line:column positions and exits 1 on violations", async () => {
+    const result = await run(["lint", messy]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`${messy}:1:21: L001 TrailingWhitespace`);
+  });
+
+  it("scans for injection and exits 1 on a high-severity finding", async () => {
+    const result = await run(["scan", messy]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/TAUTOLOGY/);
+    expect((await run(["scan", clean])).code).toBe(0);
+  });
+
+  it("formats stdin to stdout with the options given", async () => {
+    const result = await run(
+      ["format", "--upper", "--semicolon", "-"],
+      "select a,b from t where a=1",
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^SELECT[\s\S]*FROM[\s\S]*;\n$/);
+  });
+
+  it("rewrites files in place with format --write", async () => {
+    const file = join(dir, "rewrite.sql");
+    await writeFile(file, "select a from t");
+    expect((await run(["format", "--write", file])).code).toBe(0);
+    expect(await readFile(file, "utf8")).toMatch(/^select a\s+from t\n$/);
+  });
+
+  it("prints one JSON line per file with --json", async () => {
+    const result = await run(["validate", "--json", clean]);
+    expect(JSON.parse(result.stdout)).toEqual({ file: clean, valid: true });
+  });
+
+  it("rejects an unknown command or option with usage on stderr and exit code 2", async () => {
+    for (const args of [
+      ["explode", clean],
+      ["lint", "--bogus", clean],
+      ["lint"],
+      ["validate", "--dialect", "cobol", clean],
+    ]) {
+      const result = await run(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("Usage: sqlsvc");
+    }
+  });
+
+  it("exits 1 with a message for a file it cannot read", async () => {
+    const result = await run(["lint", join(dir, "missing.sql")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^sqlsvc: .*ENOENT/);
+  });
+});
