@@ -1,4 +1,9 @@
-/** JSON-RPC error codes used by the MCP shells. */
+/**
+ * JSON-RPC error codes used by the MCP shells.
+ *
+ * @example
+ * throw new McpProtocolError(JSON_RPC.INVALID_PARAMS, "parameter 'sql' is required");
+ */
 export const JSON_RPC = Object.freeze({
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,

@@ -13,7 +13,12 @@ import type * as v from "valibot";
 export type ToolReply =
   { readonly ok: true; readonly result: object } | { readonly ok: false; readonly error: string };
 
-/** MCP tool annotations (hints for clients; see the MCP `ToolAnnotations` type). */
+/**
+ * MCP tool annotations (hints for clients; see the MCP `ToolAnnotations` type).
+ *
+ * @example
+ * const forget: McpToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true };
+ */
 export interface McpToolAnnotations {
   readonly title?: string;
   readonly readOnlyHint?: boolean;
@@ -36,7 +41,12 @@ export const READ_ONLY_TOOL: McpToolAnnotations = Object.freeze({
   openWorldHint: false,
 });
 
-/** The valibot schema of a tool's arguments: an object schema of named parameters. */
+/**
+ * The valibot schema of a tool's arguments: an object schema of named parameters.
+ *
+ * @example
+ * const input: ToolInputSchema = v.object({ sql: v.string() });
+ */
 export type ToolInputSchema = v.ObjectSchema<
   v.ObjectEntries,
   v.ErrorMessage<v.ObjectIssue> | undefined
@@ -79,7 +89,12 @@ export function defineMcpTool<S extends ToolInputSchema>(tool: McpTool<S>): McpT
   return tool as unknown as McpTool;
 }
 
-/** The name and version the server reports in `initialize`. */
+/**
+ * The name and version the server reports in `initialize`.
+ *
+ * @example
+ * const info: McpServerInfo = { name: "sqlsvc-mcp", version: "0.1.0" };
+ */
 export interface McpServerInfo {
   readonly name: string;
   readonly version: string;

@@ -8,10 +8,20 @@ import { tryFastPath } from "./mcp-fast-path.js";
 import type { McpServerInfo } from "./mcp-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
-/** Largest request body accepted by default: 1 MiB. */
+/**
+ * Largest request body accepted by default: 1 MiB.
+ *
+ * @example
+ * mountMcpHttp(app, { info, catalog, maxBodyBytes: 4 * DEFAULT_MCP_MAX_BODY_BYTES });
+ */
 export const DEFAULT_MCP_MAX_BODY_BYTES = 1024 * 1024;
 
-/** Options of {@link mountMcpHttp}. */
+/**
+ * Options of {@link mountMcpHttp}.
+ *
+ * @example
+ * const options: McpHttpOptions = { info: { name: "memsvc", version }, catalog, path: "/mcp" };
+ */
 export interface McpHttpOptions {
   readonly info: McpServerInfo;
   readonly catalog: ToolCatalog;

@@ -4,7 +4,12 @@ import { isAgentServicesError } from "../../core/errors.js";
 import { JSON_RPC, McpProtocolError } from "./mcp-protocol-error.js";
 import type { McpTool, McpToolAnnotations, ToolInputSchema, ToolReply } from "./mcp-tool.js";
 
-/** A tool as advertised by `tools/list`. */
+/**
+ * A tool as advertised by `tools/list`.
+ *
+ * @example
+ * catalog.listResult.tools[0]; // { name: "validate_sql", description: "…", inputSchema: {…}, annotations: {…} }
+ */
 export interface ToolDescriptor {
   readonly name: string;
   readonly title?: string;
@@ -16,12 +21,21 @@ export interface ToolDescriptor {
 /**
  * The outcome of a call, before it is wrapped in an MCP result: the JSON text of the result object
  * (or the error message) and, on success, the object itself for `structuredContent`.
+ *
+ * @example
+ * const failed: ToolCallOutcome = { isError: true, text: "parse failed: line 1, column 8: …" };
  */
 export type ToolCallOutcome =
   | { readonly isError: false; readonly text: string; readonly structured: object }
   | { readonly isError: true; readonly text: string };
 
-/** What {@link createToolCatalog} builds; shared by the HTTP, fast-path and stdio front ends. */
+/**
+ * What {@link createToolCatalog} builds; shared by the HTTP, fast-path and stdio front ends.
+ *
+ * @example
+ * const catalog: ToolCatalog = createToolCatalog(tools);
+ * catalog.listResult.tools.length; // number of tools
+ */
 export interface ToolCatalog {
   /** The `tools/list` result, built once. */
   readonly listResult: { readonly tools: readonly ToolDescriptor[] };
@@ -35,7 +49,12 @@ export interface ToolCatalog {
   call(name: string, args: unknown): ToolCallOutcome | Promise<ToolCallOutcome>;
 }
 
-/** Options of {@link createToolCatalog}. */
+/**
+ * Options of {@link createToolCatalog}.
+ *
+ * @example
+ * createToolCatalog(tools, { onServerFault: (error, tool) => logger.error({ error, tool }) });
+ */
 export interface ToolCatalogOptions {
   /** Told about every server fault (a handler threw something unexpected); default: stderr. */
   readonly onServerFault?: (error: unknown, toolName: string) => void;

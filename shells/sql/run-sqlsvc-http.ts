@@ -6,7 +6,12 @@ import type { SqlToolkit } from "../../core/sql/results.js";
 import { createSqlsvcApp } from "./sqlsvc-app.js";
 import type { SqlsvcConfig } from "./sqlsvc-config.js";
 
-/** Options of {@link runSqlsvcHttp}. */
+/**
+ * Options of {@link runSqlsvcHttp}.
+ *
+ * @example
+ * const options: RunSqlsvcHttpOptions = { config, version: "0.1.0", loadToolkit: loadSqlToolkit, log };
+ */
 export interface RunSqlsvcHttpOptions {
   readonly config: SqlsvcConfig;
   readonly version: string;

@@ -1,7 +1,12 @@
 import * as v from "valibot";
 import { SQL_DIALECTS, toSqlDialect } from "../../core/sql/dialects.js";
 
-/** Longest `sql` accepted, in UTF-8 bytes (256 KiB): the WASM parsers block while they work. */
+/**
+ * Longest `sql` accepted, in UTF-8 bytes (256 KiB): the WASM parsers block while they work.
+ *
+ * @example
+ * Buffer.byteLength(sql) <= MAX_SQL_BYTES; // what the sql parameter checks
+ */
 export const MAX_SQL_BYTES = 256 * 1024;
 
 const SQL_REQUIRED = "parameter 'sql' is required and must be a non-empty string";

@@ -7,7 +7,12 @@ import { mountMcpHttp } from "../mcp/mount-mcp-http.js";
 import { createToolCatalog } from "../mcp/tool-catalog.js";
 import { createSqlTools } from "./sql-tools.js";
 
-/** Options of {@link createSqlsvcApp}. */
+/**
+ * Options of {@link createSqlsvcApp}.
+ *
+ * @example
+ * const options: SqlsvcAppOptions = { toolkit, version: "0.1.0", authToken: "" };
+ */
 export interface SqlsvcAppOptions {
   readonly toolkit: SqlToolkit;
   /** The package version, reported as `serverInfo.version`. */

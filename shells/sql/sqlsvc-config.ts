@@ -1,6 +1,11 @@
 import { AgentServicesError } from "../../core/errors.js";
 
-/** Settings of `sqlsvc-mcp`, from environment variables. */
+/**
+ * Settings of `sqlsvc-mcp`, from environment variables.
+ *
+ * @example
+ * const config: SqlsvcConfig = loadSqlsvcConfig(process.env, { cores: availableParallelism() });
+ */
 export interface SqlsvcConfig {
   /** `SQLSVC_MCP_HOST`, default `127.0.0.1`, used as given (a bad host fails at bind). */
   readonly host: string;
@@ -12,7 +17,12 @@ export interface SqlsvcConfig {
   readonly workers: number;
 }
 
-/** Options of {@link loadSqlsvcConfig}. */
+/**
+ * Options of {@link loadSqlsvcConfig}.
+ *
+ * @example
+ * loadSqlsvcConfig(process.env, { cores: os.availableParallelism() });
+ */
 export interface SqlsvcConfigOptions {
   /** Default for `SQLSVC_MCP_WORKERS` (the number of cores). */
   readonly cores: number;
