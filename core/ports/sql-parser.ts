@@ -46,4 +46,10 @@ export interface SqlParser {
   load(): Promise<void>;
   /** Parses; never throws for bad SQL (returns `ok: false`). Empty input is an error. */
   parse(sql: string, dialect: SqlDialect): SqlParseResult;
+  /**
+   * Optional: the first syntax error of `sql`, or undefined when it is valid, without building
+   * statements (cheaper where the vendor parser has a validate-only mode). Without it,
+   * validation falls back to {@link SqlParser.parse}.
+   */
+  check?(sql: string, dialect: SqlDialect): SqlSyntaxError | undefined;
 }

@@ -14,7 +14,7 @@ export type * from "./results.js";
 export { tokenize } from "./tokenizer.js";
 export { findDialectViolation } from "./dialect-features.js";
 export { describeSyntaxError } from "./syntax-error.js";
-export { validateSql, findSyntaxError, type SqlSyntaxChecker } from "./validate.js";
+export { validateSql, findSyntaxError } from "./validate.js";
 export { parseSql, toParseResult, statementTypeName, fromParse } from "./parse.js";
 export { extractMetadata, toMetadataResult } from "./metadata.js";
 export { formatSql, DEFAULT_FORMAT_OPTIONS, MAX_INDENT_SIZE } from "./format.js";

@@ -4,18 +4,6 @@ import type { ValidateResult } from "./results.js";
 import { describeSyntaxError } from "./syntax-error.js";
 
 /**
- * A parser that can also check syntax without building statements (the routing adapter can:
- * polyglot's `validate` is cheaper than its `parse`). Optional: any {@link SqlParser} works.
- */
-export interface SqlSyntaxChecker {
-  check(sql: string, dialect: SqlDialect): SqlSyntaxError | undefined;
-}
-
-function hasCheck(parser: SqlParser): parser is SqlParser & SqlSyntaxChecker {
-  return typeof (parser as Partial<SqlSyntaxChecker>).check === "function";
-}
-
-/**
  * The first syntax error of `sql` in `dialect`, or undefined when it is valid.
  *
  * @example
@@ -26,7 +14,8 @@ export function findSyntaxError(
   sql: string,
   dialect: SqlDialect,
 ): SqlSyntaxError | undefined {
-  if (hasCheck(parser)) return parser.check(sql, dialect);
+  // polyglot's validate-only mode is cheaper than its parse: use it where the parser offers it.
+  if (parser.check) return parser.check(sql, dialect);
   const result = parser.parse(sql, dialect);
   return result.ok ? undefined : result.error;
 }
