@@ -111,6 +111,8 @@ function endsOperand(prev: Token | undefined): boolean {
  * Splits SQL into tokens in one linear pass, covering every character of the input exactly once
  * (concatenating the token texts gives back the input). Never throws: unclosed strings, quoted
  * identifiers and block comments run to the end of the input and are marked `unterminated`.
+ * `upper` is the upper-cased text for keywords and identifiers and the text itself otherwise, so
+ * `token.upper === "SELECT"` never matches a string or a quoted identifier.
  *
  * @example
  * tokenize("SELECT 'it''s' -- note").map((t) => t.kind);
