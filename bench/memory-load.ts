@@ -6,6 +6,7 @@
  *
  * Run (after `npm run build`):
  *   npx tsx bench/memory-load.ts [--n 10000] [--queries 1000] [--recall-queries 200] [--concurrency 8]
+ * `--data DIR` keeps the data directory (and skips loading when it already holds N memories).
  * Set BENCH_LOG=info to see the service's request log on stderr.
  */
 import { spawn } from "node:child_process";
@@ -99,6 +100,11 @@ function post(path: string, body: object): Promise<number> {
   });
 }
 
+async function stats(): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/v1/stats`);
+  return ((await res.json()) as { total_memories: number }).total_memories;
+}
+
 /** Runs `count` jobs with `CONCURRENCY` workers; returns each job's latency and the wall time. */
 async function run(count: number, job: (i: number) => Promise<number>) {
   const latencies: number[] = [];
@@ -122,7 +128,9 @@ function rssMb(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "memsvc-bench-"));
+  const at = process.argv.indexOf("--data");
+  const kept = at === -1 ? undefined : process.argv[at + 1];
+  const dir = kept ?? mkdtempSync(join(tmpdir(), "memsvc-bench-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MEMSVC_API_LISTEN_ADDR: "127.0.0.1:0",
@@ -158,7 +166,9 @@ async function main(): Promise<void> {
       `memsvc pid ${pid} on port ${port}; loading ${N} memories with ${CONCURRENCY} clients…`,
     );
 
-    const load = await run(N, (i) => post("/v1/remember", memoryBody(i)));
+    const stored = await stats();
+    // With --data and a store already holding N memories, measure queries only.
+    const load = stored >= N ? undefined : await run(N, (i) => post("/v1/remember", memoryBody(i)));
     const rssLoaded = rssMb(pid);
     const queries = Array.from({ length: QUERIES }, () => phrase(3 + Math.floor(random() * 4)));
     const project = (i: number) => `project-${i % PROJECTS}`;
@@ -168,23 +178,26 @@ async function main(): Promise<void> {
         run(QUERIES, (i) =>
           post("/v1/search", { message: queries[i] as string, project: project(i) }),
         ),
-      recall: () => run(QUERIES, (i) => post("/v1/recall", { message: queries[i] as string })),
+      recall: () =>
+        run(RECALL_QUERIES, (i) => post("/v1/recall", { message: queries[i] as string })),
       "recall + project": () =>
-        run(QUERIES, (i) =>
+        run(RECALL_QUERIES, (i) =>
           post("/v1/recall", { message: queries[i] as string, project: project(i) }),
         ),
     };
     const rows: string[][] = [];
     const fmt = (x: number) => x.toFixed(1);
-    const loadSorted = [...load.latencies].sort((a, b) => a - b);
-    rows.push([
-      "remember",
-      String(N),
-      fmt(N / load.seconds),
-      fmt(percentile(loadSorted, 50)),
-      fmt(percentile(loadSorted, 95)),
-      fmt(percentile(loadSorted, 99)),
-    ]);
+    if (load !== undefined) {
+      const loadSorted = [...load.latencies].sort((a, b) => a - b);
+      rows.push([
+        "remember",
+        String(N),
+        fmt(N / load.seconds),
+        fmt(percentile(loadSorted, 50)),
+        fmt(percentile(loadSorted, 95)),
+        fmt(percentile(loadSorted, 99)),
+      ]);
+    }
     let rssPeak = rssLoaded;
     for (const [name, phase] of Object.entries(phases)) {
       await run(Math.min(200, QUERIES), (i) =>
@@ -227,7 +240,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) =>
       child.exitCode === null ? child.once("exit", resolve) : resolve(undefined),
     );
-    rmSync(dir, { recursive: true, force: true });
+    if (kept === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 
