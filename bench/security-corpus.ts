@@ -38,12 +38,14 @@ function print(title: string, entries: readonly CorpusEntry[]): void {
   );
 }
 
+/** Mean CPU time per call in µs (CPU time, not wall time: steadier on a shared machine). */
 function timePer(entries: readonly CorpusEntry[], run: (sql: string) => unknown): number {
   const rounds = 200;
   for (const e of entries) run(e.sql);
-  const start = performance.now();
+  const start = process.cpuUsage();
   for (let r = 0; r < rounds; r++) for (const e of entries) run(e.sql);
-  return ((performance.now() - start) * 1000) / (rounds * entries.length);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / (rounds * entries.length);
 }
 
 const attacks = loadAttacks();
@@ -52,7 +54,7 @@ print(`Attacks: detection rate (${attacks.length} queries)`, attacks);
 print(`Benign: false-positive rate (${benign.length} queries)`, benign);
 const all = [...attacks, ...benign];
 console.log(
-  `\nMean cost per call over ${all.length} queries (mean length ${Math.round(all.reduce((n, e) => n + e.sql.length, 0) / all.length)} chars):`,
+  `\nMean CPU time per call over ${all.length} queries (mean length ${Math.round(all.reduce((n, e) => n + e.sql.length, 0) / all.length)} chars):`,
 );
 console.log(`  tokenize                      ${timePer(all, tokenize).toFixed(1).padStart(6)} µs`);
 console.log(

@@ -2,6 +2,10 @@ import { SQL_KEYWORDS } from "./keywords.js";
 import type { Token, TokenKind } from "./token.js";
 
 /*
+ * One file of about 400 lines on purpose: the tokenizer is a single hot loop whose character
+ * classes and sub-scanners are inlined candidates; splitting it would scatter the dialect choices
+ * below, which belong together.
+ *
  * Choices where dialects disagree (documented here because rules and the scanner depend on them):
  *
  * - Block comments do NOT nest (MySQL, SQLite, Oracle): `/* a /* b *\/` ends at the first `*\/`.

@@ -209,6 +209,20 @@ function nameEnd(sig: readonly Token[], k: number): number {
  * forEachConstantTerm(createScanContext("SELECT 1 FROM t WHERE a = 1 OR 1=1"), (term) => term.before); // "OR"
  */
 export function forEachConstantTerm(ctx: ScanContext, visit: (term: ConstantTerm) => void): void {
+  // Two detector families read the terms of one scan; find them once.
+  let terms = TERMS.get(ctx);
+  if (terms === undefined) {
+    const found: ConstantTerm[] = [];
+    findConstantTerms(ctx, (term) => found.push(term));
+    terms = found;
+    TERMS.set(ctx, terms);
+  }
+  for (const term of terms) visit(term);
+}
+
+const TERMS = new WeakMap<ScanContext, readonly ConstantTerm[]>();
+
+function findConstantTerms(ctx: ScanContext, visit: (term: ConstantTerm) => void): void {
   const { sig, depth } = ctx;
   for (const statement of ctx.statements) {
     const clauses: string[] = [""];
