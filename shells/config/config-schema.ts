@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { MAX_RECALL_CANDIDATES } from "../../core/memory/index.js";
 import { parseListenAddress } from "./listen-address.js";
 
 const text = (what: string) =>
@@ -109,7 +110,15 @@ export const RawConfigSchema = v.strictObject(
       sweep_interval_seconds: v.optional(integerAtLeast(1)),
     }),
     recall: section({
-      candidates: v.optional(integerAtLeast(1)),
+      candidates: v.optional(
+        v.pipe(
+          integerAtLeast(1),
+          v.maxValue(
+            MAX_RECALL_CANDIDATES,
+            `expected an integer between 1 and ${MAX_RECALL_CANDIDATES}`,
+          ),
+        ),
+      ),
       half_life_hours: v.optional(positive()),
       weights: v.optional(
         v.pipe(

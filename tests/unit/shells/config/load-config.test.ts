@@ -148,6 +148,12 @@ describe("loadConfig", () => {
     );
   });
 
+  it("caps recall.candidates at the core's limit of 1000", () => {
+    expect(problems(loadConfig({ env: { MEMSVC_RECALL_CANDIDATES: "1001" }, cwd: dir }))).toEqual([
+      "recall.candidates (from MEMSVC_RECALL_CANDIDATES): expected an integer between 1 and 1000, got 1001",
+    ]);
+  });
+
   it("reports invalid YAML with its line", () => {
     const path = write("broken.yaml", "api:\n  listen_addr: [\n");
     expect(problems(loadConfig({ configPath: path, env: {}, cwd: dir }))[0]).toMatch(
