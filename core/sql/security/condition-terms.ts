@@ -210,17 +210,15 @@ function nameEnd(sig: readonly Token[], k: number): number {
  */
 export function forEachConstantTerm(ctx: ScanContext, visit: (term: ConstantTerm) => void): void {
   // Two detector families read the terms of one scan; find them once.
-  let terms = TERMS.get(ctx);
+  let terms = ctx.memo.terms;
   if (terms === undefined) {
     const found: ConstantTerm[] = [];
     findConstantTerms(ctx, (term) => found.push(term));
     terms = found;
-    TERMS.set(ctx, terms);
+    ctx.memo.terms = terms;
   }
   for (const term of terms) visit(term);
 }
-
-const TERMS = new WeakMap<ScanContext, readonly ConstantTerm[]>();
 
 function findConstantTerms(ctx: ScanContext, visit: (term: ConstantTerm) => void): void {
   const { sig, depth } = ctx;

@@ -1,5 +1,6 @@
 import { SQL_KEYWORDS } from "../keywords.js";
 import type { Token } from "../token.js";
+import type { ConstantTerm } from "./condition-terms.js";
 import { tokenize } from "../tokenizer.js";
 
 /** Words an attacker may split with inline comments (`UN/**\/ION`) to slip past filters. */
@@ -51,6 +52,14 @@ export interface ScanContext {
   readonly statements: readonly StatementRange[];
   readonly conditionalComments: readonly ConditionalComment[];
   readonly splitKeywords: readonly SplitKeyword[];
+  /** Results several detectors share, computed on first use (`condition-terms.ts`, `signals.ts`). */
+  readonly memo: ScanMemo;
+}
+
+/** Shared intermediate results of one scan, filled lazily. */
+export interface ScanMemo {
+  terms?: readonly ConstantTerm[];
+  truncation?: boolean;
 }
 
 function isWord(token: Token | undefined): token is Token {
@@ -150,7 +159,7 @@ export function createScanContext(
     }
   }
   if (sig.length > from) statements.push({ from, to: sig.length });
-  return { sql, tokens, sig, depth, statements, conditionalComments, splitKeywords };
+  return { sql, tokens, sig, depth, statements, conditionalComments, splitKeywords, memo: {} };
 }
 
 /**

@@ -120,15 +120,9 @@ export function orphanedQueryEnd(body: string): boolean {
  * hasTruncation(createScanContext("SELECT 1 FROM t WHERE a = 'x'--'")); // true
  */
 export function hasTruncation(ctx: ScanContext): boolean {
-  let known = TRUNCATION.get(ctx);
-  if (known === undefined) {
-    known = findTruncation(ctx);
-    TRUNCATION.set(ctx, known);
-  }
-  return known;
+  ctx.memo.truncation ??= findTruncation(ctx);
+  return ctx.memo.truncation;
 }
-
-const TRUNCATION = new WeakMap<ScanContext, boolean>();
 
 function findTruncation(ctx: ScanContext): boolean {
   const tokens = ctx.tokens;
