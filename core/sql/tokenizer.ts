@@ -40,6 +40,12 @@ const OPERATORS_2: ReadonlySet<string> = new Set([
   ":=", "=>", "==", "!<", "!>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
 ]); // prettier-ignore
 
+/** How to read dialect-dependent details. */
+export interface TokenizeOptions {
+  /** Read `\'` inside '…' and "…" as an escaped quote (MySQL's default); off by default. */
+  readonly backslashEscapes?: boolean;
+}
+
 function isSpace(c: number): boolean {
   return (
     c === 32 ||
@@ -118,11 +124,16 @@ function endsOperand(prev: Token | undefined): boolean {
  * `upper` is the upper-cased text for keywords and identifiers and the text itself otherwise, so
  * `token.upper === "SELECT"` never matches a string or a quoted identifier.
  *
+ * With `backslashEscapes`, a backslash also escapes the next character inside '…' and "…", as
+ * MySQL reads them by default (the standard reading is the default here).
+ *
  * @example
  * tokenize("SELECT 'it''s' -- note").map((t) => t.kind);
  * // ["keyword", "whitespace", "string", "whitespace", "line_comment"]
+ * tokenize("'a\\' b'", { backslashEscapes: true }).length; // 1
  */
-export function tokenize(sql: string): Token[] {
+export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
+  const backslash = options.backslashEscapes === true;
   const tokens: Token[] = [];
   const n = sql.length;
   let i = 0;
@@ -147,7 +158,7 @@ export function tokenize(sql: string): Token[] {
       while (end < n && isSpace(sql.charCodeAt(end))) end++;
     } else if (c === 39) {
       kind = "string";
-      end = scanQuoted(sql, i + 1, 39, false);
+      end = scanQuoted(sql, i + 1, 39, backslash);
     } else if (
       (c === 78 ||
         c === 110 ||
@@ -173,7 +184,7 @@ export function tokenize(sql: string): Token[] {
       end = scanNumber(sql, i);
     } else if (c === 34 || c === 96) {
       kind = "quoted_identifier";
-      end = scanQuoted(sql, i + 1, c, false);
+      end = scanQuoted(sql, i + 1, c, backslash && c === 34);
     } else if (c === 91 && next !== 93 && !endsOperand(prev) && prev?.upper !== "ARRAY") {
       kind = "quoted_identifier";
       end = scanQuoted(sql, i + 1, 93, false);

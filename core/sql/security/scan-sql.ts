@@ -5,10 +5,13 @@ import type { Detector } from "./detector.js";
 import { createScanContext } from "./scan-context.js";
 import { SECURITY_DETECTORS } from "./security-detectors.js";
 
+const BACKSLASH_QUOTE = /\\['"]/;
+
 /**
  * Scans `sql` for injection patterns: tokenises once, runs every detector over the shared context
  * and counts the findings by severity. Findings come in detector order, then source order, with
- * exact duplicates (same pattern, severity and description) removed. Never throws.
+ * exact duplicates (same pattern, severity and description) removed; when the text holds `\'`,
+ * MySQL's backslash-escape reading is scanned as well and its extra findings follow. Never throws.
  *
  * @example
  * const result = scanSql("SELECT * FROM users WHERE id = 1 OR 1=1");
@@ -20,16 +23,21 @@ export function scanSql(
   detectors: readonly Detector[] = SECURITY_DETECTORS,
   tokens: readonly Token[] = tokenize(sql),
 ): SecurityScanResult {
-  const context = createScanContext(sql, tokens);
   const findings: SecurityFinding[] = [];
   const seen = new Set<string>();
-  for (const detector of detectors) {
-    detector.detect(context, (finding) => {
-      const key = `${finding.pattern}\u0000${finding.severity}\u0000${finding.description}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      findings.push(finding);
-    });
+  const emit = (finding: SecurityFinding): void => {
+    const key = `${finding.pattern}\u0000${finding.severity}\u0000${finding.description}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    findings.push(finding);
+  };
+  const context = createScanContext(sql, tokens);
+  for (const detector of detectors) detector.detect(context, emit);
+  // MySQL reads `\'` inside a string as an escaped quote, so `'\' AND b = ' OR 1=1 -- '` is code
+  // there; when the text has one, scan MySQL's reading too and add what only it shows.
+  if (BACKSLASH_QUOTE.test(sql)) {
+    const mysql = createScanContext(sql, tokenize(sql, { backslashEscapes: true }));
+    for (const detector of detectors) detector.detect(mysql, emit);
   }
   let critical = 0;
   let high = 0;

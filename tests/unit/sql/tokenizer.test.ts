@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Token } from "../../../core/sql/token.js";
-import { tokenize } from "../../../core/sql/tokenizer.js";
+import { tokenize, type TokenizeOptions } from "../../../core/sql/tokenizer.js";
 
 /** Significant tokens as `kind:text` (whitespace and newlines dropped) for compact assertions. */
-function sig(sql: string): string[] {
-  return tokenize(sql)
+function sig(sql: string, options?: TokenizeOptions): string[] {
+  return tokenize(sql, options)
     .filter((t) => t.kind !== "whitespace" && t.kind !== "newline")
     .map((t) => `${t.kind}:${t.text}`);
 }
@@ -42,6 +42,18 @@ describe("tokenize", () => {
 
   it("treats a backslash in a plain string literally, as standard SQL does", () => {
     expect(sig("'a\\' OR 1")).toEqual(["string:'a\\'", "keyword:OR", "number:1"]);
+  });
+
+  it("honours backslash escapes in '' and \"\" only when asked to read them as MySQL does", () => {
+    expect(sig("'a\\' q' c", { backslashEscapes: true })).toEqual([
+      "string:'a\\' q'",
+      "identifier:c",
+    ]);
+    expect(sig('"a\\" b" c', { backslashEscapes: true })).toEqual([
+      'quoted_identifier:"a\\" b"',
+      "identifier:c",
+    ]);
+    expect(sig("'a\\' q' c")).toEqual(["string:'a\\'", "identifier:q", "string:' c"]);
   });
 
   it("honours backslash escapes in E'' strings", () => {

@@ -282,3 +282,17 @@ describe("error-based conversions", () => {
     ]);
   });
 });
+
+describe("MySQL's backslash-escape reading", () => {
+  it("finds an attack that only exists when \\' escapes a quote", () => {
+    expect(
+      scan("SELECT * FROM users WHERE name = '\\' AND pass = ' OR 1=1 -- '", "HIGH"),
+    ).toContain("CRITICAL TAUTOLOGY");
+  });
+
+  it("does not flag an escaped quote inside an ordinary string", () => {
+    expect(scan("INSERT INTO q (body) VALUES ('It\\'s a \\\\ backslash; OR 1=1 is text')")).toEqual(
+      [],
+    );
+  });
+});
