@@ -15,6 +15,7 @@ function pathological(size: number): Record<string, string> {
   return {
     quotes: fill("'"),
     "quote pairs": fill("''"),
+    "backslash quotes": fill("\\' OR 1=1 "),
     "nested comments": fill("/* "),
     "comment closers": fill("*/"),
     "open parens": fill("("),
