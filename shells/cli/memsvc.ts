@@ -12,9 +12,6 @@ import {
 } from "../config/index.js";
 import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
 import { createJsonLogger, createMemoryApp, describeCause, type Logger } from "../http/index.js";
-import { createMemoryTools } from "../mcp/memory-tools.js";
-import { serveMcpStdio } from "../mcp/serve-mcp-stdio.js";
-import { createToolCatalog } from "../mcp/tool-catalog.js";
 
 const USAGE = `Usage: memsvc <command> [options]
 
@@ -184,6 +181,12 @@ async function serve(configPath: string | undefined): Promise<void> {
 
 async function mcp(configPath: string | undefined): Promise<void> {
   const { config, logger } = configure(configPath);
+  // Loaded here, not at the top: `serve` loads the MCP SDK only when /mcp is first used.
+  const [{ createMemoryTools }, { serveMcpStdio }, { createToolCatalog }] = await Promise.all([
+    import("../mcp/memory-tools.js"),
+    import("../mcp/serve-mcp-stdio.js"),
+    import("../mcp/tool-catalog.js"),
+  ]);
   const runtime = await build(config, logger);
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
   const tools = createMemoryTools(runtime.memory, {

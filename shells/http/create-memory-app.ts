@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type {
   MemoryApi,
@@ -6,9 +6,6 @@ import type {
   RememberInput,
   SearchInput,
 } from "../../core/memory/types.js";
-import { createMemoryTools } from "../mcp/memory-tools.js";
-import { mountMcpHttp } from "../mcp/mount-mcp-http.js";
-import { createToolCatalog } from "../mcp/tool-catalog.js";
 import { bearerGuard } from "./bearer-guard.js";
 import { describeCause, toErrorAnswer } from "./error-response.js";
 import { SILENT_LOGGER, type Logger } from "./logger.js";
@@ -51,6 +48,10 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   const readiness = options.readiness ?? (() => Promise.resolve());
   let openapi: ReturnType<typeof buildOpenApiDocument> | undefined;
   const app = new Hono();
+  const onError = (error: Error, c: Context) => {
+    const answer = toErrorAnswer(error, logger);
+    return c.json({ error: answer.message }, answer.status, answer.headers);
+  };
 
   app.use("*", requestLog(logger));
   if (options.authToken !== undefined && options.authToken !== "") {
@@ -101,23 +102,40 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   app.delete("/v1/memories/:id", async (c) => c.json(await memory.delete(c.req.param("id"))));
   app.get("/v1/stats", async (c) => c.json(await memory.stats()));
 
-  const tools = createMemoryTools(memory, {
-    onFailure: (error, tool) =>
-      logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
-  });
-  mountMcpHttp(app, {
-    info: { name: "memsvc", version: options.version },
-    catalog: createToolCatalog(tools, {
-      onServerFault: (error, tool) =>
-        logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
-    }),
-    maxBodyBytes: maxBytes,
+  // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
+  // request, not at startup, so a service that is only used over REST does not pay for them.
+  let mcpApp: Promise<Hono> | undefined;
+  const loadMcpApp = async (): Promise<Hono> => {
+    const [{ createMemoryTools }, { mountMcpHttp }, { createToolCatalog }] = await Promise.all([
+      import("../mcp/memory-tools.js"),
+      import("../mcp/mount-mcp-http.js"),
+      import("../mcp/tool-catalog.js"),
+    ]);
+    const tools = createMemoryTools(memory, {
+      onFailure: (error, tool) =>
+        logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
+    });
+    const sub = new Hono();
+    mountMcpHttp(sub, {
+      info: { name: "memsvc", version: options.version },
+      catalog: createToolCatalog(tools, {
+        onServerFault: (error, tool) =>
+          logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
+      }),
+      maxBodyBytes: maxBytes,
+    });
+    sub.onError(onError);
+    return sub;
+  };
+  app.all("/mcp", async (c) => {
+    mcpApp ??= loadMcpApp().catch((error: unknown) => {
+      mcpApp = undefined;
+      throw error;
+    });
+    return (await mcpApp).fetch(c.req.raw);
   });
 
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
-  app.onError((error, c) => {
-    const answer = toErrorAnswer(error, logger);
-    return c.json({ error: answer.message }, answer.status, answer.headers);
-  });
+  app.onError(onError);
   return app;
 }
