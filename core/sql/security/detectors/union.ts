@@ -64,8 +64,8 @@ function readSelectList(
 /**
  * UNION-based extraction. CRITICAL `UNION_INJECTION` when the appended SELECT reads system
  * catalogs the first one doesn't (`UNION SELECT table_name FROM information_schema.tables`), pads
- * columns with NULLs or bare numbers (`UNION SELECT NULL`, `UNION SELECT NULL, 1`, `UNION SELECT 1,2,3`), or reads
- * server fingerprints (`version()`, `@@version`, `user()`). HIGH `UNION_GENERIC` when it reads
+ * columns with NULLs (`UNION SELECT NULL`, `UNION SELECT NULL, NULL`) or, after a table read, with
+ * bare numbers (`UNION SELECT 1,2,3`), or reads server fingerprints (`version()`, `@@version`). HIGH `UNION_GENERIC` when it reads
  * credentials the first one doesn't (`UNION SELECT password FROM admins`), its shape differs from
  * the first (`SELECT *` against named columns, different column counts) or the query shows
  * truncation (`… UNION SELECT … --`). A legitimate UNION of same-shaped selects is not reported.
