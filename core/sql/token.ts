@@ -11,12 +11,12 @@ export type TokenKind =
   | "string" // 'text', N'text', E'text', X'ff' (hex literal), $$text$$ / $tag$text$tag$
   | "number" // 42, 3.14, 1e10, 0x1F
   | "operator" // = <> != <= >= || :: + - * / % etc.
-  | "punctuation" // , ; ( ) .
+  | "punctuation" // , ; ( ) . [ ] { } (brackets that do not quote an identifier)
   | "parameter" // ?, $1, :name, @name, @@version
   | "line_comment" // -- … or # … (mysql)
   | "block_comment" // /* … */ (an unterminated one runs to the end, with `unterminated: true`)
   | "whitespace" // spaces and tabs (no newlines)
-  | "newline" // \n or \r\n
+  | "newline" // \n, \r\n or a lone \r
   | "unknown"; // a character no rule knows
 
 /** One token. Offsets are UTF-16 indices into the source; line and column are 1-based. */
@@ -32,7 +32,10 @@ export interface Token {
   readonly line: number;
   /** 1-based column of the first character, counted in code points. */
   readonly column: number;
-  /** Upper-cased text for keywords and identifiers (for case-insensitive comparisons). */
+  /**
+   * Upper-cased text for keywords and identifiers (for case-insensitive comparisons); the same as
+   * `text` for every other kind.
+   */
   readonly upper: string;
   /** True for a string, quoted identifier or block comment that hit the end of input unclosed. */
   readonly unterminated?: true;
