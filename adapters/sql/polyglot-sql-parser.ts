@@ -1,4 +1,11 @@
 import type { SqlDialect } from "../../core/sql/dialects.js";
+import {
+  isStatementWord,
+  statementStarts,
+  unexpectedToken,
+} from "../../core/sql/statement-start.js";
+import type { Token } from "../../core/sql/token.js";
+import { tokenize } from "../../core/sql/tokenizer.js";
 import type {
   ParsedStatement,
   SqlParseResult,
@@ -8,6 +15,7 @@ import type {
 import { EMPTY_INPUT_REASON } from "./libpg-query-sql-parser.js";
 import { findCallSites } from "./polyglot-functions.js";
 import { PolyglotStatement } from "./polyglot-statement.js";
+import { isPolyglotStatementNode } from "./polyglot-statement-node.js";
 import { SourceText } from "./source-text.js";
 
 /** The part of `@polyglot-sql/sdk` this adapter uses (the module is imported lazily). */
@@ -87,10 +95,16 @@ export class PolyglotSqlParser implements SqlParser {
     const statements: ParsedStatement[] = [];
     let sites: ReturnType<typeof findCallSites> | undefined;
     const callSites = () => (sites ??= findCallSites(sql));
-    for (const node of result.ast ?? []) {
-      if (node !== null && typeof node === "object") {
-        statements.push(new PolyglotStatement(node as Record<string, unknown>, sql, callSites));
+    const ast = result.ast ?? [];
+    for (let i = 0; i < ast.length; i++) {
+      const node = ast[i];
+      if (node === null || typeof node !== "object") continue;
+      const record = node as Record<string, unknown>;
+      // A bare expression (`SELEC * FRM t`, `FOO`, `1 + 1`) parses, but is no statement.
+      if (!isPolyglotStatementNode(record)) {
+        return { ok: false, error: notAStatement(sql, dialect, i, ast.length) };
       }
+      statements.push(new PolyglotStatement(record, sql, callSites));
     }
     if (statements.length === 0) {
       return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
@@ -109,6 +123,11 @@ export class PolyglotSqlParser implements SqlParser {
       return /\S/.test(sql) ? undefined : { line: 1, column: 1, reason: EMPTY_INPUT_REASON };
     }
     const issue = result.errors.find((e) => e.severity === "error") ?? result.errors[0];
+    if (issue?.line == null && issue?.start == null) {
+      // Unpositioned (a bare expression where a statement goes): the parse says where.
+      const parsed = this.parse(sql, dialect);
+      if (!parsed.ok) return parsed.error;
+    }
     const message = issue?.message ?? "syntax error";
     return polyglotError(
       {
@@ -129,6 +148,28 @@ export class PolyglotSqlParser implements SqlParser {
     }
     return this.module;
   }
+}
+
+/**
+ * The error for the `index`-th of `count` top-level nodes being an expression: at the first
+ * token of that statement when the text splits into as many statements as the parse has, else
+ * at the first statement that does not start with a statement word.
+ */
+function notAStatement(
+  sql: string,
+  dialect: SqlDialect,
+  index: number,
+  count: number,
+): SqlSyntaxError {
+  const starts = statementStarts(tokenize(sql));
+  const token: Token | undefined =
+    starts.length === count
+      ? starts[index]
+      : (starts.find((t) => t.text !== "(" && !isStatementWord(t.text, dialect)) ??
+        starts[Math.min(index, starts.length - 1)]);
+  return token === undefined
+    ? { line: 1, column: 1, reason: "expected a statement" }
+    : unexpectedToken(token);
 }
 
 /**

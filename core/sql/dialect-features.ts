@@ -1,5 +1,6 @@
 import type { SqlSyntaxError } from "../ports/sql-parser.js";
 import type { SqlDialect } from "./dialects.js";
+import { findNonStatement } from "./statement-start.js";
 import type { Token } from "./token.js";
 
 /** Display names for messages. */
@@ -54,14 +55,31 @@ const AFTER_COMMA_INVALID = new Set([
  * SQL Server and SQLite, `ILIKE` only in PostgreSQL and Snowflake, `DISTINCT ON` only in
  * PostgreSQL; and the phrases of {@link PHRASES} (`REPLACE INTO`, `INSERT OR`, `ON DUPLICATE KEY`,
  * `ON CONFLICT`, `SHOW`, `DESCRIBE`, `WITH RECURSIVE`, materialized views, `CROSS/OUTER APPLY`,
- * `FETCH FIRST/NEXT`, `LATERAL`) outside their dialects. Every dialect, `generic` included, rejects an unterminated block comment and a
- * trailing comma before a clause.
+ * `FETCH FIRST/NEXT`, `LATERAL`) outside their dialects. Every dialect, `generic` included, rejects
+ * an unterminated block comment, a trailing comma before a clause, and a statement that does not
+ * start with a statement word of the dialect (`findNonStatement`: the multi-dialect parser reads
+ * `SELEC * FRM t` as an expression). The first violation in the text is reported; a dialect
+ * feature's own message wins over `unexpected X` at the same token.
  *
  * @example
  * findDialectViolation(tokenize("SELECT * FROM t LIMIT 5"), "sqlserver");
  * // { line: 1, column: 17, reason: "LIMIT clause is not supported in SQL Server; use TOP or OFFSET/FETCH NEXT instead" }
+ * findDialectViolation(tokenize("SELEC * FRM t"), "mysql"); // { line: 1, column: 1, reason: "unexpected SELEC" }
  */
 export function findDialectViolation(
+  tokens: readonly Token[],
+  dialect: SqlDialect,
+): SqlSyntaxError | undefined {
+  const feature = findFeatureViolation(tokens, dialect);
+  const start = findNonStatement(tokens, dialect);
+  if (start === undefined) return feature;
+  if (feature === undefined) return start;
+  const startFirst =
+    start.line < feature.line || (start.line === feature.line && start.column < feature.column);
+  return startFirst ? start : feature;
+}
+
+function findFeatureViolation(
   tokens: readonly Token[],
   dialect: SqlDialect,
 ): SqlSyntaxError | undefined {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { findDialectViolation } from "../../../core/sql/dialect-features.js";
-import type { SqlDialect } from "../../../core/sql/dialects.js";
+import { SQL_DIALECTS, type SqlDialect } from "../../../core/sql/dialects.js";
+import {
+  findNonStatement,
+  isStatementWord,
+  statementStarts,
+} from "../../../core/sql/statement-start.js";
 import { tokenize } from "../../../core/sql/tokenizer.js";
 
 function violation(sql: string, dialect: SqlDialect) {
@@ -100,5 +105,112 @@ describe("findDialectViolation", () => {
         reason: "unexpected FROM after ',', expected an expression",
       });
     }
+  });
+
+  it("rejects a statement that starts with no statement word, in every dialect, at that word", () => {
+    for (const dialect of SQL_DIALECTS) {
+      expect(violation("SELEC * FRM t", dialect), dialect).toEqual({
+        line: 1,
+        column: 1,
+        reason: "unexpected SELEC",
+      });
+      expect(violation("FOO BAR", dialect), dialect).toEqual({
+        line: 1,
+        column: 1,
+        reason: "unexpected FOO",
+      });
+      expect(violation("1 + 1", dialect), dialect).toEqual({
+        line: 1,
+        column: 1,
+        reason: 'unexpected "1"',
+      });
+      expect(violation("SELECT 1;\n  FOO", dialect), dialect).toEqual({
+        line: 2,
+        column: 3,
+        reason: "unexpected FOO",
+      });
+    }
+  });
+
+  it("reports the first problem in the text, and a feature's own message at the same word", () => {
+    expect(violation("SELECT TOP 1 a FROM t; FOO", "mysql")?.reason).toMatch(/^TOP clause/);
+    expect(violation("FOO; SELECT TOP 1 a FROM t", "mysql")?.reason).toBe("unexpected FOO");
+    expect(violation("PRAGMA table_info(t)", "mysql")?.reason).toBe(
+      "PRAGMA statements are not supported in MySQL",
+    );
+    expect(violation("SHOW TABLES", "sqlserver")?.reason).toBe(
+      "SHOW statements are not supported in SQL Server",
+    );
+  });
+});
+
+describe("findNonStatement", () => {
+  function check(sql: string, dialect: SqlDialect) {
+    return findNonStatement(tokenize(sql), dialect);
+  }
+
+  it("accepts each dialect's own statement verbs and rejects other dialects' ones", () => {
+    expect(check("PRINT 'x'", "sqlserver")).toBeUndefined();
+    expect(check("PRINT 'x'", "mysql")).toEqual({
+      line: 1,
+      column: 1,
+      reason: "unexpected PRINT",
+    });
+    expect(check("VACUUM", "sqlite")).toBeUndefined();
+    expect(check("VACUUM", "oracle")?.reason).toBe("unexpected VACUUM");
+    expect(check("UNDROP TABLE t", "snowflake")).toBeUndefined();
+    expect(check("LOCK TABLES t READ; UNLOCK TABLES", "mysql")).toBeUndefined();
+  });
+
+  it("accepts in generic every word any dialect starts a statement with", () => {
+    for (const sql of ["PRINT 'x'", "VACUUM", "UNDROP TABLE t", "LISTEN ch", "PRAGMA x"]) {
+      expect(check(sql, "generic"), sql).toBeUndefined();
+    }
+  });
+
+  it("accepts a parenthesised query, lower-case words and comments before a statement", () => {
+    expect(check("(SELECT 1) UNION (SELECT 2)", "oracle")).toBeUndefined();
+    expect(check("-- note\n/* more */ select 1; ;; insert into t values (1)", "sqlite")).toBe(
+      undefined,
+    );
+  });
+
+  it("splits statements only at semicolons outside parentheses", () => {
+    expect(check("SELECT f(a; b); SELECT 2", "mysql")).toBeUndefined();
+    expect(statementStarts(tokenize("SELECT ';'; (x; y); z")).map((t) => t.text)).toEqual([
+      "SELECT",
+      "(",
+      "z",
+    ]);
+  });
+
+  it("leaves the statements inside procedural blocks to the grammar", () => {
+    expect(
+      check("CREATE PROCEDURE p AS BEGIN SET NOCOUNT ON; RETURN; END", "sqlserver"),
+    ).toBeUndefined();
+    expect(
+      check("CREATE FUNCTION f RETURN NUMBER IS n NUMBER; BEGIN RETURN 1; END;", "oracle"),
+    ).toBeUndefined();
+    expect(check("BEGIN TRY SELECT 1; END TRY BEGIN CATCH x; END CATCH", "sqlserver")).toBe(
+      undefined,
+    );
+  });
+
+  it("still checks the statements after a transaction's BEGIN", () => {
+    expect(check("BEGIN TRANSACTION; FOO; COMMIT", "sqlserver")).toMatchObject({
+      column: 20,
+      reason: "unexpected FOO",
+    });
+    expect(check("BEGIN; FOO", "sqlite")?.reason).toBe("unexpected FOO");
+  });
+
+  it("names long and non-word tokens quoted and cut", () => {
+    expect(check("'abc' x", "mysql")?.reason).toBe(`unexpected "'abc'"`);
+    expect(check(`${"x".repeat(50)} y`, "mysql")?.reason).toBe(`unexpected ${"x".repeat(40)}…`);
+  });
+
+  it("matches statement words in any case", () => {
+    expect(isStatementWord("pragma", "sqlite")).toBe(true);
+    expect(isStatementWord("SELEC", "generic")).toBe(false);
   });
 });

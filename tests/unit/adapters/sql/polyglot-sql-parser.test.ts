@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PolyglotSqlParser } from "../../../../adapters/sql/index.js";
 import { findCallSites } from "../../../../adapters/sql/polyglot-functions.js";
+import { isPolyglotStatementNode } from "../../../../adapters/sql/polyglot-statement-node.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
 import type { SqlDialect } from "../../../../core/sql/dialects.js";
 
@@ -96,6 +97,58 @@ describe("PolyglotSqlParser", () => {
     for (const sql of ["SELECT 1", "SELECT FROM", "", "SELECT a FROM t WHERE"]) {
       expect(parser.check(sql, "oracle") === undefined).toBe(parser.parse(sql, "oracle").ok);
     }
+  });
+
+  it("rejects a bare expression where a statement goes, at that statement's first token", () => {
+    const dialects: SqlDialect[] = [
+      "generic",
+      "mysql",
+      "sqlite",
+      "sqlserver",
+      "oracle",
+      "snowflake",
+    ];
+    const cases: [string, number, number, string][] = [
+      ["SELEC * FRM t", 1, 1, "unexpected SELEC"],
+      ["FOO BAR", 1, 1, "unexpected FOO"],
+      ["1 + 1", 1, 1, 'unexpected "1"'],
+      ["SELECT 1; FOO", 1, 11, "unexpected FOO"],
+      ["SELECT 1;\n(1 + 2)", 2, 1, 'unexpected "("'],
+    ];
+    for (const dialect of dialects) {
+      for (const [sql, line, column, reason] of cases) {
+        const error = { line, column, reason };
+        expect(parser.parse(sql, dialect), `${dialect}: ${sql}`).toEqual({ ok: false, error });
+        expect(parser.check(sql, dialect), `${dialect}: ${sql}`).toEqual(error);
+      }
+    }
+  });
+
+  it("keeps accepting statements the engine parses as commands, and parenthesised queries", () => {
+    for (const [sql, dialect] of [
+      ["(SELECT 1) UNION (SELECT 2)", "mysql"],
+      ["((SELECT 1))", "oracle"],
+      ["PRINT 'x'", "sqlserver"],
+      ["VACUUM", "sqlite"],
+      ["BEGIN TRANSACTION", "snowflake"],
+    ] as const) {
+      expect(parser.parse(sql, dialect).ok, sql).toBe(true);
+      expect(parser.check(sql, dialect), sql).toBeUndefined();
+    }
+  });
+});
+
+describe("isPolyglotStatementNode", () => {
+  it("takes statement variants and queries in parentheses, not expressions", () => {
+    expect(isPolyglotStatementNode({ select: {} })).toBe(true);
+    expect(
+      isPolyglotStatementNode({ subquery: { this: { paren: { this: { union: {} } } } } }),
+    ).toBe(true);
+    expect(isPolyglotStatementNode({ alias: {} })).toBe(false);
+    expect(isPolyglotStatementNode({ column: {} })).toBe(false);
+    expect(isPolyglotStatementNode({ paren: { this: { add: {} } } })).toBe(false);
+    expect(isPolyglotStatementNode({ paren: { this: null } })).toBe(false);
+    expect(isPolyglotStatementNode({})).toBe(false);
   });
 });
 

@@ -183,6 +183,23 @@ describe("RoutingSqlParser", () => {
     );
   }, 120_000);
 
+  it("rejects garbage that reads as an expression in every dialect, at the offending token", () => {
+    const cases: [string, number, number][] = [
+      ["SELEC * FRM t", 1, 1],
+      ["FOO BAR", 1, 1],
+      ["1 + 1", 1, 1],
+      ["SELECT 1; FOO", 1, 11],
+    ];
+    for (const dialect of SQL_DIALECTS) {
+      for (const [sql, line, column] of cases) {
+        const parsed = parser.parse(sql, dialect);
+        expect(parsed.ok, `${dialect}: ${sql}`).toBe(false);
+        if (!parsed.ok) expect(parsed.error, `${dialect}: ${sql}`).toMatchObject({ line, column });
+        expect(parser.check(sql, dialect), `${dialect}: ${sql}`).toMatchObject({ line, column });
+      }
+    }
+  });
+
   it("gives the same verdicts from check() as from parse()", () => {
     const samples = [
       ...PORTABLE_SQL.slice(0, 5),
