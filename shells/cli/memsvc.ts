@@ -143,6 +143,10 @@ async function serve(configPath: string | undefined): Promise<void> {
     logger,
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
+  // server is not the side closing an idle keep-alive socket a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   let address: AddressInfo;
   try {
     address = await listen(server, config);
