@@ -249,6 +249,8 @@ async function main(): Promise<void> {
     console.log(
       `service RSS (Node process only, VmRSS): idle ${fmt(rssIdle)} MB, after load ${fmt(rssLoaded)} MB, peak during queries ${fmt(rssPeak)} MB`,
     );
+    if (retries > 0)
+      console.log(`${retries} request(s) retried after ECONNRESET on a reused socket`);
     console.log(
       `concurrency ${CONCURRENCY} keep-alive clients; ${N} memories over ${PROJECTS} projects (50% project, 20% permanent, 20% session, 10% ttl)`,
     );
