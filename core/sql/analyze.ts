@@ -83,7 +83,7 @@ export function analyzeSql(
   );
   run(
     "format",
-    () => formatSql(sql),
+    () => formatSql(sql, {}, tokensOnce()),
     (v) => (report.format = v),
   );
   if (Object.keys(errors).length > 0) report.errors = errors;

@@ -1,3 +1,4 @@
+import type { Token } from "./token.js";
 import { tokenize } from "./tokenizer.js";
 
 /** A line that holds only clause words (`SELECT`, `GROUP BY`, `insert into`, `union all`). */
@@ -8,14 +9,19 @@ const CLAUSE_LINE = /^\s*[A-Za-z]+(?: [A-Za-z]+)*$/;
  * deeper throughout (no nested block) and no comment or multi-line token is involved, so joining
  * changes only whitespace: `SELECT\n  id,\n  name\nFROM\n  users` becomes
  * `SELECT id, name\nFROM users`, the reference server's layout. With `indent_size` 0 the levels
- * cannot be told apart, so each statement's lines are joined.
+ * cannot be told apart, so each statement's lines are joined. `tokens`, the tokens of `text` when
+ * the caller has them (format's guard does), spare a second tokenisation.
  *
  * @example
  * compactClauses("SELECT\n  id\nFROM\n  users", 2); // "SELECT id\nFROM users"
  */
-export function compactClauses(text: string, indentSize: number): string {
+export function compactClauses(
+  text: string,
+  indentSize: number,
+  tokens: readonly Token[] = tokenize(text),
+): string {
   const lines = text.split("\n");
-  const unsafe = unsafeLines(text, lines.length);
+  const unsafe = unsafeLines(tokens, lines.length);
   if (indentSize === 0) return joinStatements(lines, unsafe);
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -41,9 +47,9 @@ export function compactClauses(text: string, indentSize: number): string {
 }
 
 /** Lines that hold a comment or part of a token spanning lines: never join them. */
-function unsafeLines(text: string, count: number): boolean[] {
+function unsafeLines(tokens: readonly Token[], count: number): boolean[] {
   const unsafe = new Array<boolean>(count).fill(false);
-  for (const t of tokenize(text)) {
+  for (const t of tokens) {
     if (t.kind === "newline" || t.kind === "whitespace") continue;
     const breaks = countNewlines(t.text);
     const comment = t.kind === "line_comment" || t.kind === "block_comment";

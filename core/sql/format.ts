@@ -1,4 +1,14 @@
-import { format as sqlFormat, type SqlLanguage } from "sql-formatter";
+import {
+  formatDialect,
+  mysql,
+  plsql,
+  postgresql,
+  snowflake,
+  sql as standardSql,
+  sqlite,
+  transactsql,
+  type DialectOptions,
+} from "sql-formatter";
 import { AgentServicesError } from "../errors.js";
 import type { FormatOptions, FormatResult, ToolOutcome } from "./results.js";
 import type { Token } from "./token.js";
@@ -19,15 +29,17 @@ export const MAX_INDENT_SIZE = 16;
 /**
  * Languages tried when the preferred one cannot tokenise the text. PostgreSQL's is the broadest
  * (`::`, `$1`, dollar quoting, JSON operators); the others cover `[names]`, backticks, `#` comments.
+ * The dialect objects are passed as they are (`formatDialect`), so sql-formatter's per-object
+ * cache of its tokenizer always hits.
  */
-const FALLBACK_LANGUAGES: readonly SqlLanguage[] = [
-  "postgresql",
-  "transactsql",
-  "mysql",
-  "plsql",
-  "snowflake",
-  "sqlite",
-  "sql",
+const FALLBACK_LANGUAGES: readonly DialectOptions[] = [
+  postgresql,
+  transactsql,
+  mysql,
+  plsql,
+  snowflake,
+  sqlite,
+  standardSql,
 ];
 
 /**
@@ -48,9 +60,11 @@ const FALLBACK_LANGUAGES: readonly SqlLanguage[] = [
 export function formatSql(
   sql: string,
   options: Partial<FormatOptions> = {},
+  sqlTokens?: readonly Token[],
 ): ToolOutcome<FormatResult> {
   const opts = resolveOptions(options);
-  const tokens = tokenize(sql);
+  // analyze_sql passes the tokens it already has for `sql`.
+  const tokens = sqlTokens ?? tokenize(sql);
   const unterminated = tokens.find((t) => t.unterminated === true);
   if (unterminated !== undefined) {
     const what =
@@ -78,7 +92,7 @@ export function formatSql(
   const laidOut = layOut(source, sourceTokens, opts);
   const text =
     laidOut !== undefined
-      ? compactClauses(laidOut, opts.indent_size)
+      ? compactClauses(laidOut.text, opts.indent_size, laidOut.tokens)
       : plainLayout(sourceTokens, opts.uppercase_keywords);
   return { ok: true, result: { formatted_sql: text, options: opts } };
 }
@@ -125,34 +139,40 @@ function isCode(t: Token): boolean {
 }
 
 /** The language whose tokenizer matches the text's features best. */
-function preferredLanguage(tokens: readonly Token[]): SqlLanguage {
+function preferredLanguage(tokens: readonly Token[]): DialectOptions {
   for (const t of tokens) {
-    if (t.kind === "line_comment" && t.text.startsWith("#")) return "mysql";
+    if (t.kind === "line_comment" && t.text.startsWith("#")) return mysql;
     if (t.kind === "quoted_identifier") {
-      if (t.text.startsWith("`")) return "mysql";
-      if (t.text.startsWith("[")) return "transactsql";
+      if (t.text.startsWith("`")) return mysql;
+      if (t.text.startsWith("[")) return transactsql;
     }
-    if (t.upper === "PRAGMA") return "sqlite";
-    if (t.upper === "CONNECT" || t.upper === "PRIOR") return "plsql";
+    if (t.upper === "PRAGMA") return sqlite;
+    if (t.upper === "CONNECT" || t.upper === "PRIOR") return plsql;
   }
-  return "postgresql";
+  return postgresql;
+}
+
+/** A layout that passed the guard, with its tokens (the clause layout reuses them). */
+interface LaidOut {
+  readonly text: string;
+  readonly tokens: readonly Token[];
 }
 
 /**
  * sql-formatter's layout in the first language that both parses the text and keeps its tokens,
  * or undefined when none does (its grammar rejects some text our tokenizer reads fine).
  */
-function layOut(sql: string, tokens: readonly Token[], opts: FormatOptions): string | undefined {
+function layOut(sql: string, tokens: readonly Token[], opts: FormatOptions): LaidOut | undefined {
   const preferred = preferredLanguage(tokens);
-  for (const language of [preferred, ...FALLBACK_LANGUAGES.filter((l) => l !== preferred)]) {
+  const config = {
+    tabWidth: opts.indent_size,
+    keywordCase: opts.uppercase_keywords ? ("upper" as const) : ("preserve" as const),
+    linesBetweenQueries: 1,
+  };
+  for (const dialect of [preferred, ...FALLBACK_LANGUAGES.filter((l) => l !== preferred)]) {
     let text: string;
     try {
-      text = sqlFormat(sql, {
-        language,
-        tabWidth: opts.indent_size,
-        keywordCase: opts.uppercase_keywords ? "upper" : "preserve",
-        linesBetweenQueries: 1,
-      });
+      text = formatDialect(sql, { ...config, dialect });
     } catch {
       continue;
     }
@@ -163,19 +183,23 @@ function layOut(sql: string, tokens: readonly Token[], opts: FormatOptions): str
 }
 
 /**
- * The formatted text if it has the same tokens as the source apart from whitespace and keyword
- * case (the guarantee that formatting never changes meaning), else undefined. Boolean literals
- * keep their source spelling: `uppercase_keywords` is about keywords, and `true` is a value.
+ * The formatted text and its tokens if it has the same tokens as the source apart from
+ * whitespace and keyword case (the guarantee that formatting never changes meaning), else
+ * undefined. Boolean literals keep their source spelling: `uppercase_keywords` is about keywords,
+ * and `true` is a value. Respelling a boolean changes only letter case, so the tokens stay valid
+ * for the returned text (same offsets and lines).
  */
-function sameTokens(source: readonly Token[], text: string): string | undefined {
-  const before = source.filter(isSignificantOrComment);
-  const after = tokenize(text).filter(isSignificantOrComment);
-  if (before.length !== after.length) return undefined;
+function sameTokens(source: readonly Token[], text: string): LaidOut | undefined {
+  const after = tokenize(text);
   let out = "";
   let copied = 0;
-  for (let i = 0; i < before.length; i++) {
-    const a = before[i] as Token;
-    const b = after[i] as Token;
+  let j = 0;
+  // Two cursors over the source's and the layout's tokens, skipping layout (no filtered copies).
+  for (const a of source) {
+    if (isLayout(a)) continue;
+    while (j < after.length && isLayout(after[j] as Token)) j++;
+    const b = after[j++];
+    if (b === undefined) return undefined;
     if (a.text === b.text) continue;
     const wordLike = a.kind === "keyword" || a.kind === "identifier";
     if (wordLike && a.upper === b.upper) {
@@ -189,11 +213,13 @@ function sameTokens(source: readonly Token[], text: string): string | undefined 
     if (comment && a.text.trimEnd() === b.text.trimEnd()) continue;
     return undefined;
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  while (j < after.length && isLayout(after[j] as Token)) j++;
+  if (j !== after.length) return undefined;
+  return { text: copied === 0 ? text : out + text.slice(copied), tokens: after };
 }
 
-function isSignificantOrComment(t: Token): boolean {
-  return t.kind !== "whitespace" && t.kind !== "newline";
+function isLayout(t: Token): boolean {
+  return t.kind === "whitespace" || t.kind === "newline";
 }
 
 /** `sql` with `;` after its last statement's last token, unless it already ends with one. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compactClauses } from "../../../core/sql/clause-layout.js";
+import { tokenize } from "../../../core/sql/tokenizer.js";
 
 describe("compactClauses", () => {
   it("puts a one-level clause body on the clause's line", () => {
@@ -28,5 +29,14 @@ describe("compactClauses", () => {
 
   it("keeps a statement with a comment as it is when indent_size is 0", () => {
     expect(compactClauses("SELECT\na -- c\nFROM\nt", 0)).toBe("SELECT\na -- c\nFROM\nt");
+  });
+
+  it("uses the tokens it is given for the text instead of tokenising it again", () => {
+    const text = "select\n  a -- note\nfrom\n  t";
+    expect(compactClauses(text, 2, tokenize(text))).toBe("select\n  a -- note\nfrom t");
+    // The tokens decide which lines are safe to join: without the comment token, they are.
+    expect(compactClauses(text, 2, tokenize("select\n  a\nfrom\n  t"))).toBe(
+      "select a -- note\nfrom t",
+    );
   });
 });

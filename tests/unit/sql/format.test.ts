@@ -29,6 +29,21 @@ describe("formatSql", () => {
     ).toBe("SELECT id, name\nFROM users\nWHERE active = true");
   });
 
+  it("gives the same result from tokens the caller already has as from the text alone", () => {
+    for (const sql of [...PORTABLE_SQL, "select true, FALSE from t -- note", "SELECT a,b"]) {
+      for (const options of [{}, { uppercase_keywords: true, add_semicolon: true }]) {
+        expect(formatSql(sql, options, tokenize(sql)), sql).toEqual(formatSql(sql, options));
+      }
+    }
+  });
+
+  it("keeps boolean spelling when upper-casing keywords, and keeps an empty statement's semicolon", () => {
+    expect(formatted("select true, FALSE from t", { uppercase_keywords: true })).toBe(
+      "SELECT true, FALSE\nFROM t",
+    );
+    expect(formatted("select a from t;;", { add_semicolon: true })).toMatch(/;\s*;$/);
+  });
+
   it("preserves keyword case unless asked to upper-case keywords", () => {
     expect(formatted("select id from users")).toBe("select id\nfrom users");
     expect(formatted("select id from users", { uppercase_keywords: true })).toBe(
