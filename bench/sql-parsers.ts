@@ -1,12 +1,14 @@
 /**
  * Per-call cost of the SQL tools on one-line, 5-line and 60-line queries, per dialect route.
- * Run: `npx tsx bench/sql-parsers.ts` (prints µs per call; no assertions).
+ * Run: `npx tsx bench/sql-parsers.ts` (prints µs per call; no assertions). Each figure is the
+ * median of 5 rounds of 80 ms, so one noisy moment on a shared machine moves it less.
  */
 import { createDefaultSqlParser } from "../adapters/sql/index.js";
 import type { SqlDialect } from "../core/sql/dialects.js";
 import { formatSql } from "../core/sql/format.js";
 import { extractMetadata } from "../core/sql/metadata.js";
 import { parseSql } from "../core/sql/parse.js";
+import { createSqlToolkit } from "../core/sql/sql-toolkit.js";
 import { validateSql } from "../core/sql/validate.js";
 
 const ONE_LINE = "SELECT id, name FROM users WHERE active = 1";
@@ -30,23 +32,29 @@ const QUERIES: Record<string, string> = {
   "60 lines": SIXTY_LINES,
 };
 
-function microseconds(fn: () => unknown, budgetMs = 400): number {
+function microseconds(fn: () => unknown, rounds = 5, roundMs = 80): number {
   for (let i = 0; i < 20; i++) fn();
-  let runs = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < budgetMs) {
-    fn();
-    runs++;
-    now = performance.now();
+  const perCall: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let runs = 0;
+    const start = performance.now();
+    let now = start;
+    while (now - start < roundMs) {
+      fn();
+      runs++;
+      now = performance.now();
+    }
+    perCall.push(((now - start) * 1000) / runs);
   }
-  return ((now - start) * 1000) / runs;
+  perCall.sort((a, b) => a - b);
+  return perCall[Math.floor(rounds / 2)] ?? 0;
 }
 
 const parser = createDefaultSqlParser();
 const loadStart = performance.now();
 await parser.load();
 console.log(`load: ${(performance.now() - loadStart).toFixed(0)} ms (libpg-query + polyglot)`);
+const tools = createSqlToolkit(parser);
 
 const dialects: SqlDialect[] = ["generic", "postgresql", "mysql", "sqlserver", "oracle"];
 for (const [label, sql] of Object.entries(QUERIES)) {
@@ -59,5 +67,6 @@ for (const [label, sql] of Object.entries(QUERIES)) {
   rows.push(`parse ${microseconds(() => parseSql(parser, sql)).toFixed(0)}`);
   rows.push(`metadata ${microseconds(() => extractMetadata(parser, sql)).toFixed(0)}`);
   rows.push(`format ${microseconds(() => formatSql(sql)).toFixed(0)}`);
+  rows.push(`analyze ${microseconds(() => tools.analyze(sql)).toFixed(0)}`);
   console.log(`${label.padEnd(9)} µs/call: ${rows.join(", ")}`);
 }
