@@ -15,6 +15,9 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.ts"],
           environment: "node",
+          // The layers run one after another (unit, integration, e2e): on two cores, running
+          // them side by side only makes the process-spawning layers slower and flakier.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -22,6 +25,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/chroma-global-setup.ts"],
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -30,6 +34,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // End-to-end files each start real processes; two cores, so keep the fan-out small.
