@@ -103,4 +103,42 @@ describe("memsvc lifecycle", () => {
     expect(message).toContain("local-hash-v1:1024");
     expect(message).toContain("local-hash-v1:256");
   });
+
+  it("warns at startup when authentication is off on a non-loopback address, and not on loopback", async () => {
+    const open = await startMemsvc({ env: { MEMSVC_API_LISTEN_ADDR: ":0" } });
+    const local = await startMemsvc();
+    const logged = async (svc: typeof open, text: string) => {
+      for (let i = 0; i < 50 && !svc.stderr().includes(text); i++)
+        await new Promise((r) => setTimeout(r, 100));
+    };
+    // The warning is logged right after the startup line; stderr may arrive a little later.
+    await Promise.all([logged(open, "authentication is off"), logged(local, '"msg":"listening"')]);
+    try {
+      expect(open.stderr()).toMatch(
+        /"level":"warn","msg":"authentication is off and the API listens on :0/,
+      );
+      expect((await fetch(`${open.baseUrl}/healthz`)).status).toBe(200);
+      expect(local.stderr()).not.toContain("authentication is off");
+    } finally {
+      await Promise.all([open.stop(), local.stop()]);
+    }
+  });
+
+  it("deletes expired memories with the periodic sweep", async () => {
+    const svc = await startMemsvc({ env: { MEMSVC_MEMORY_SWEEP_INTERVAL_SECONDS: "1" } });
+    const stored = await json(`${svc.baseUrl}/v1/remember`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ content: "short lived", scope: "ttl", ttl_seconds: 1 }),
+    });
+    expect(stored.status).toBe(200);
+    for (let i = 0; i < 100 && !svc.stderr().includes('"msg":"expired memories deleted"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(svc.stderr()).toContain('"msg":"expired memories deleted","deleted":1');
+    expect((await fetch(`${svc.baseUrl}/v1/memories/${String(stored.body["id"])}`)).status).toBe(
+      404,
+    );
+    expect(await svc.stop()).toEqual({ code: 0, signal: null });
+  });
 });
