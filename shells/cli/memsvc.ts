@@ -120,21 +120,56 @@ async function drain(server: Server, logger: Logger): Promise<void> {
   }
 }
 
-function onSignals(handler: (signal: string) => Promise<void>): void {
-  let started = false;
+/**
+ * Traps SIGINT/SIGTERM from the very start, so a signal that arrives while Chroma starts or just
+ * after the startup line is printed is never the default "die at once": it is remembered and
+ * handed to the shutdown routine as soon as that exists. Only the first signal counts.
+ */
+function trapSignals() {
+  let handler: ((signal: string) => Promise<void>) | undefined;
+  let pending: string | undefined;
+  let fired = false;
+  const fire = (signal: string) => {
+    if (fired || handler === undefined) return;
+    fired = true;
+    void handler(signal);
+  };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
-      if (started) return;
-      started = true;
-      void handler(signal);
+      pending ??= signal;
+      fire(signal);
     });
   }
+  return {
+    /** A signal received so far, if any. */
+    pending: () => pending,
+    /** Installs the shutdown routine; runs it at once if a signal already arrived. */
+    onSignal(routine: (signal: string) => Promise<void>) {
+      handler = routine;
+      if (pending !== undefined) fire(pending);
+    },
+  };
+}
+
+/** Exits 0 when a signal arrived while starting up (nothing to drain yet). */
+async function abortIfSignalled(
+  signals: ReturnType<typeof trapSignals>,
+  runtime: MemsvcRuntime,
+  logger: Logger,
+) {
+  const signal = signals.pending();
+  if (signal === undefined) return;
+  logger.info("shutting down during startup", { signal });
+  await runtime.close();
+  process.exit(0);
 }
 
 async function serve(configPath: string | undefined): Promise<void> {
+  const signals = trapSignals();
   const { config, logger } = configure(configPath);
   const version = packageVersion();
   const runtime = await build(config, logger);
+  await abortIfSignalled(signals, runtime, logger);
   const app = createMemoryApp({
     memory: runtime.memory,
     version,
@@ -159,6 +194,15 @@ async function serve(configPath: string | undefined): Promise<void> {
     );
   }
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  // Installed before the startup line: a client may signal as soon as it reads that line.
+  signals.onSignal(async (signal) => {
+    logger.info("shutting down", { signal });
+    await drain(server, logger);
+    await sweep.stop();
+    await runtime.close();
+    logger.info("stopped");
+    process.exit(0);
+  });
   const bound = formatHostPort(address.address, address.port);
   process.stdout.write(
     `memsvc ${version} listening on http://${bound} (store: ${runtime.storeDescription}; embedder: ${runtime.embedderDescription})\n`,
@@ -173,17 +217,10 @@ async function serve(configPath: string | undefined): Promise<void> {
       `authentication is off and the API listens on ${config.api.listenText}, reachable from other machines; set api.auth_token (MEMSVC_API_AUTH_TOKEN)`,
     );
   }
-  onSignals(async (signal) => {
-    logger.info("shutting down", { signal });
-    await drain(server, logger);
-    await sweep.stop();
-    await runtime.close();
-    logger.info("stopped");
-    process.exit(0);
-  });
 }
 
 async function mcp(configPath: string | undefined): Promise<void> {
+  const signals = trapSignals();
   const { config, logger } = configure(configPath);
   // Loaded here, not at the top: `serve` loads the MCP SDK only when /mcp is first used.
   const [{ createMemoryTools }, { serveMcpStdio }, { createToolCatalog }] = await Promise.all([
@@ -206,7 +243,7 @@ async function mcp(configPath: string | undefined): Promise<void> {
     await runtime.close();
     process.exit(0);
   };
-  onSignals(stop);
+  signals.onSignal(stop);
   logger.info("serving MCP on stdio", {
     store: runtime.storeDescription,
     embedder: runtime.embedderDescription,

@@ -1,5 +1,13 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { cleanupMemsvc, isAlive, makeTempDir, startMemsvc } from "../support/spawn-memsvc.js";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { spawn } from "node:child_process";
+import {
+  cleanupMemsvc,
+  isAlive,
+  makeTempDir,
+  MEMSVC_BIN,
+  memsvcEnv,
+  startMemsvc,
+} from "../support/spawn-memsvc.js";
 
 afterAll(cleanupMemsvc);
 
@@ -140,5 +148,32 @@ describe("memsvc lifecycle", () => {
       404,
     );
     expect(await svc.stop()).toEqual({ code: 0, signal: null });
+  });
+
+  it("exits 0 and stops its Chroma when signalled while still starting up", async () => {
+    const dataDir = makeTempDir();
+    const child = spawn(process.execPath, [MEMSVC_BIN, "serve"], {
+      cwd: dataDir,
+      env: memsvcEnv(dataDir),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal })),
+    );
+    // Not started through startMemsvc, so make sure it cannot outlive a failing test.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
+    const chromaPid = await new Promise<number>((resolve) =>
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+        const pid = /"msg":"embedded Chroma started".*?"pid":(\d+)/.exec(stderr)?.[1];
+        if (pid !== undefined) resolve(Number(pid));
+      }),
+    );
+    child.kill("SIGTERM");
+    expect(await ended).toEqual({ code: 0, signal: null });
+    expect(await waitUntilGone(chromaPid)).toBe(true);
   });
 });
