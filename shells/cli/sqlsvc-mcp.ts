@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { availableParallelism } from "node:os";
 import { isAgentServicesError } from "../../core/errors.js";
-import { packageVersion } from "../sql/package-version.js";
+import { packageVersion } from "../package-version.js";
 import { loadSqlsvcConfig, type SqlsvcConfig } from "../sql/sqlsvc-config.js";
 
 const USAGE = `Usage: sqlsvc-mcp [--stdio] [--help] [--version]

@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { toSqlDialect } from "../../core/sql/dialects.js";
 import type { SqlToolkit } from "../../core/sql/results.js";
-import { packageVersion } from "../sql/package-version.js";
+import { packageVersion } from "../package-version.js";
 
 const USAGE = `Usage: sqlsvc <command> [options] FILE...
 

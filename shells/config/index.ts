@@ -15,4 +15,4 @@ export type { ListenAddress } from "./listen-address.js";
 export { loadConfig } from "./load-config.js";
 export type { LoadConfigOptions, LoadConfigResult } from "./load-config.js";
 export type { EmbedderConfig, LogLevel, MemsvcConfig, VectorStoreConfig } from "./memsvc-config.js";
-export { packageVersion } from "./package-version.js";
+export { packageVersion } from "../package-version.js";
