@@ -1,0 +1,193 @@
+/**
+ * Micro-benchmark of `ChromaVectorStore` against a real embedded Chroma (started in a temp dir),
+ * so the cost of each store call can be read off directly: sequential and concurrent single
+ * upserts, concurrent metadata updates, get, and similarity queries at 1,000 and 10,000 records
+ * with and without a metadata filter. Prints one table row per measurement.
+ *
+ * Run:
+ *   npx tsx bench/chroma-store.ts [--dims 1024] [--reps 40]
+ * `--reps` is the number of calls per query/get measurement (and per worker for writes).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmbeddedChroma } from "../adapters/chroma/chroma-launcher.js";
+import { ChromaVectorStore } from "../adapters/chroma/chroma-vector-store.js";
+import type { VectorFilter, VectorRecord } from "../core/ports/vector-store.js";
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at === -1) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} expects a positive integer`);
+  return value;
+}
+
+const DIMS = option("dims", 1024);
+const REPS = option("reps", 40);
+const PROJECTS = 20;
+const NOW = Date.now();
+const FOREVER = 8_640_000_000_000_000;
+
+/** A deterministic pseudo-random generator, so runs are comparable. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(7);
+
+function vector(): number[] {
+  const v = Array.from({ length: DIMS }, () => random() * 2 - 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+let sequence = 0;
+/** A memory-shaped record: project, scope, expiry (10% already expired), type, counters. */
+function record(id = `r${sequence++}`): VectorRecord {
+  const permanent = random() < 0.2;
+  return {
+    id,
+    vector: vector(),
+    document: `memory ${id} about deploys, billing and the on-call runbook`,
+    metadata: {
+      project: `p${Math.floor(random() * PROJECTS)}`,
+      scope: permanent ? "permanent" : "project",
+      expires_at_ms: permanent ? FOREVER : NOW + (random() < 0.1 ? -1 : 1) * 86_400_000,
+      type: "fact",
+      access_count: 0,
+      created_at_ms: NOW,
+    },
+  };
+}
+
+interface Row {
+  readonly name: string;
+  readonly ops: number;
+  readonly ms: number;
+  /** Mean latency of one call as its caller sees it (differs from ms/op under concurrency). */
+  readonly latencyMs: number;
+}
+const rows: Row[] = [];
+
+/** Runs `workers` loops of `perWorker` calls each and records throughput and mean latency. */
+async function measure(
+  name: string,
+  workers: number,
+  perWorker: number,
+  call: () => Promise<unknown>,
+): Promise<void> {
+  let latency = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let i = 0; i < perWorker; i += 1) {
+        const t = performance.now();
+        await call();
+        latency += performance.now() - t;
+      }
+    }),
+  );
+  const ms = performance.now() - start;
+  const ops = workers * perWorker;
+  rows.push({ name, ops, ms, latencyMs: latency / ops });
+  console.error(`  ${name}: ${(ms / ops).toFixed(2)} ms/op`);
+}
+
+async function loadTo(store: ChromaVectorStore, target: number): Promise<void> {
+  while (sequence < target) {
+    const batch = Array.from({ length: Math.min(1000, target - sequence) }, () => record());
+    await store.upsert(batch);
+  }
+}
+
+async function queries(store: ChromaVectorStore, size: string): Promise<void> {
+  const filters: [string, VectorFilter | undefined][] = [
+    ["no filter", undefined],
+    ["expires_at_ms gt now", { field: "expires_at_ms", op: "gt", value: NOW }],
+    [
+      "or(project eq, scope eq permanent)",
+      {
+        or: [
+          { field: "project", op: "eq", value: "p3" },
+          { field: "scope", op: "eq", value: "permanent" },
+        ],
+      },
+    ],
+  ];
+  for (const topK of [10, 50]) {
+    for (const [label, filter] of filters) {
+      const q = vector();
+      await measure(`${size}: query top-${topK}, ${label}`, 1, REPS, () =>
+        store.query({ vector: q, topK, ...(filter === undefined ? {} : { filter }) }),
+      );
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-chroma-store-"));
+  const chroma = await startEmbeddedChroma({ path: join(dir, "data") });
+  const store = new ChromaVectorStore({ url: chroma.url, collection: "bench" });
+  try {
+    await store.bind({ embedderId: "bench", dimensions: DIMS });
+    console.error(`embedded Chroma at ${chroma.url}, ${DIMS} dims, ${REPS} reps`);
+
+    await measure("upsert 1 new record, sequential", 1, REPS, () => store.upsert([record()]));
+    await measure("upsert 1 existing record, sequential", 1, REPS, () =>
+      store.upsert([record("r0")]),
+    );
+    await measure("upsert 1 new record, 8 concurrent", 8, REPS, () => store.upsert([record()]));
+    await measure("upsert 1 new record, 32 concurrent", 32, Math.ceil(REPS / 2), () =>
+      store.upsert([record()]),
+    );
+    await measure("upsert batch of 50 new records (per call)", 1, 5, () =>
+      store.upsert(Array.from({ length: 50 }, () => record())),
+    );
+    const ids = (n: number) => Array.from({ length: n }, () => `r${Math.floor(random() * 500)}`);
+    await measure("updateMetadata 1 id, sequential", 1, REPS, () =>
+      store.updateMetadata([{ id: ids(1)[0] ?? "r0", metadata: { access_count: 1 } }]),
+    );
+    await measure("updateMetadata 10 ids, 8 concurrent", 8, REPS, () =>
+      store.updateMetadata(ids(10).map((id) => ({ id, metadata: { last_accessed_ms: NOW } }))),
+    );
+
+    await loadTo(store, 1_000);
+    await measure("1k: get 1 id", 1, REPS, () => store.get(ids(1)));
+    await measure("1k: get 10 ids", 1, REPS, () => store.get(ids(10)));
+    await queries(store, "1k");
+    await loadTo(store, 10_000);
+    await queries(store, "10k");
+    await measure("10k: query top-10, no filter, 8 concurrent", 8, REPS, () =>
+      store.query({ vector: vector(), topK: 10 }),
+    );
+  } finally {
+    await store.close();
+    await chroma.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const width = Math.max(...rows.map((r) => r.name.length));
+  console.log(
+    `| ${"measurement".padEnd(width)} |  ops | ms/op |  ops/s | mean latency ms |\n` +
+      `| ${"-".repeat(width)} | ---: | ----: | -----: | --------------: |`,
+  );
+  for (const row of rows) {
+    console.log(
+      `| ${row.name.padEnd(width)} | ${String(row.ops).padStart(4)} | ${(row.ms / row.ops)
+        .toFixed(2)
+        .padStart(5)} | ${((row.ops * 1000) / row.ms).toFixed(0).padStart(6)} | ${row.latencyMs
+        .toFixed(2)
+        .padStart(15)} |`,
+    );
+  }
+}
+
+await main();
