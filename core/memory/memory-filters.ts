@@ -23,25 +23,36 @@ export function expiredFilter(nowMs: number): VectorFilter {
 }
 
 /**
+ * The project clause of recall and search: with a project, that project's memories plus
+ * `permanent` ones (global rules apply everywhere); `undefined` for `""` (no project filter).
+ * Liveness is left out on purpose: recall and search check it in process (see
+ * {@link candidateFilter}).
+ *
+ * @example
+ * await store.query({ vector, topK: 58, filter: projectFilter("billing") });
+ */
+export function projectFilter(project: string): VectorFilter | undefined {
+  if (project === "") return undefined;
+  return {
+    or: [
+      { field: "project", op: "eq", value: project },
+      { field: "scope", op: "eq", value: "permanent" },
+    ],
+  };
+}
+
+/**
  * Recall and search candidates: live memories, and with a project only that project's memories
- * plus `permanent` ones (global rules apply everywhere). `""` means no project filter.
+ * plus `permanent` ones. `""` means no project filter. Only the fallback query uses it: the
+ * expiry predicate makes Chroma evaluate the filter over every record instead of walking its
+ * index (6-8x slower), so the first query leaves it out.
  *
  * @example
  * await store.query({ vector, topK: 50, filter: candidateFilter(nowMs, "billing") });
  */
 export function candidateFilter(nowMs: number, project: string): VectorFilter {
-  if (project === "") return liveFilter(nowMs);
-  return {
-    and: [
-      liveFilter(nowMs),
-      {
-        or: [
-          { field: "project", op: "eq", value: project },
-          { field: "scope", op: "eq", value: "permanent" },
-        ],
-      },
-    ],
-  };
+  const projects = projectFilter(project);
+  return projects === undefined ? liveFilter(nowMs) : { and: [liveFilter(nowMs), projects] };
 }
 
 /** What makes two memories duplicates, besides their normalised content. */

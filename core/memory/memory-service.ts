@@ -3,12 +3,16 @@ import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { StoredRecord, VectorStore } from "../ports/vector-store.js";
 import { packContext } from "../tokens/pack-context.js";
-import { contentHash, normaliseContent } from "./content-key.js";
-import { expiresAtMs, isLive, NEVER_EXPIRES_MS } from "./expiry.js";
+import { AccessRecorder } from "./access-recorder.js";
+import { queryLiveCandidates } from "./candidate-query.js";
+import { contentHash } from "./content-key.js";
+import { findDuplicate } from "./duplicate-lookup.js";
+import { expiresAtMs } from "./expiry.js";
 import { KeyedLock } from "./keyed-lock.js";
-import { candidateFilter, duplicateFilter, expiredFilter, liveFilter } from "./memory-filters.js";
+import { expiredFilter, liveFilter } from "./memory-filters.js";
+import { memoryIsLive } from "./memory-liveness.js";
 import { decodeMemory, encodeMemoryMetadata } from "./memory-metadata.js";
-import { accessMetadata, duplicateMergeMetadata, uniqueTags } from "./metadata-updates.js";
+import { duplicateMergeMetadata, uniqueTags } from "./metadata-updates.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   validateMemoryServiceOptions,
@@ -46,8 +50,6 @@ export interface MemoryServiceDeps {
 
 /** Records deleted per round trip by the sweep (well under Chroma's batch limit). */
 const SWEEP_BATCH = 1000;
-/** Duplicate candidates read per remember; more than one only after a race with another process. */
-const DUPLICATE_CANDIDATES = 10;
 
 interface Candidate {
   readonly memory: Memory;
@@ -61,8 +63,9 @@ interface Candidate {
  * expiry sweep. Time comes only from the injected clock.
  *
  * Consistency within one process: identical concurrent `remember` calls yield one memory, and
- * concurrent recalls never lose an access-count increment (read-modify-write is serialised per
- * memory id by a {@link KeyedLock}). Across processes the store offers no such guarantee.
+ * concurrent recalls never lose an access-count increment (access updates are batched by one
+ * {@link AccessRecorder} and read-modify-write is serialised per memory id by a
+ * {@link KeyedLock}). Across processes the store offers no such guarantee.
  *
  * @example
  * const service = new MemoryService({ store, embedder, clock: new SystemClock() });
@@ -78,6 +81,7 @@ export class MemoryService implements MemoryApi {
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #lock = new KeyedLock();
+  readonly #accesses: AccessRecorder;
 
   constructor(deps: MemoryServiceDeps) {
     const options: MemoryServiceOptions = { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ...deps.options };
@@ -88,6 +92,13 @@ export class MemoryService implements MemoryApi {
     this.#embedder = deps.embedder;
     this.#clock = deps.clock;
     this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
+    this.#accesses = new AccessRecorder({
+      store: this.#store,
+      lock: this.#lock,
+      lockKey: idLockKey,
+      options,
+      warn: (message, cause) => this.#warn(message, cause),
+    });
   }
 
   /**
@@ -113,7 +124,18 @@ export class MemoryService implements MemoryApi {
     const key = ["remember", hash, body.type, body.scope, body.project].join("\u0000");
     return this.#lock.run(key, async () => {
       const nowMs = this.#nowMs();
-      const duplicate = await this.#findDuplicate(body, hash, nowMs);
+      const duplicate = await findDuplicate(
+        this.#store,
+        {
+          hash,
+          type: body.type,
+          scope: body.scope,
+          project: body.project,
+          content: body.content,
+          nowMs,
+        },
+        (record) => this.#decodeOrWarn(record),
+      );
       if (duplicate !== undefined && (await this.#mergeDuplicate(duplicate, body))) {
         return { id: duplicate, stored: true, deduplicated: true };
       }
@@ -125,10 +147,11 @@ export class MemoryService implements MemoryApi {
     const body = parseInput(recallInputSchema, input);
     const vector = await this.#embedder.embedQuery(body.message);
     const nowMs = this.#nowMs();
-    const matches = await this.#store.query({
+    const matches = await queryLiveCandidates(this.#store, {
       vector,
       topK: this.options.recallCandidates,
-      filter: candidateFilter(nowMs, body.project),
+      project: body.project,
+      nowMs,
     });
     const context = {
       nowMs,
@@ -149,8 +172,8 @@ export class MemoryService implements MemoryApi {
       body.budget,
     );
     const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
-    // Awaited so the caller's next read sees the access; failures only warn (see #recordAccess).
-    await Promise.all(returned.map((id) => this.#recordAccess(id, nowMs)));
+    // Awaited so the caller's next read sees the access; a failure is only a warning.
+    await this.#accesses.record(returned, nowMs);
     return {
       context: packed.context,
       memory_count: packed.included.length,
@@ -161,10 +184,11 @@ export class MemoryService implements MemoryApi {
   async search(input: SearchInput): Promise<SearchResult> {
     const body = parseInput(searchInputSchema, input);
     const vector = await this.#embedder.embedQuery(body.message);
-    const matches = await this.#store.query({
+    const matches = await queryLiveCandidates(this.#store, {
       vector,
       topK: body.limit,
-      filter: candidateFilter(this.#nowMs(), body.project),
+      project: body.project,
+      nowMs: this.#nowMs(),
     });
     const results = [];
     for (const match of matches) {
@@ -185,7 +209,7 @@ export class MemoryService implements MemoryApi {
 
   async delete(id: string): Promise<{ deleted: true }> {
     const memoryId = parseMemoryId(id);
-    return this.#lock.run(`id\u0000${memoryId}`, async () => {
+    return this.#lock.run(idLockKey(memoryId), async () => {
       if ((await this.#getLive(memoryId, this.#nowMs())) === undefined) throw notFound(memoryId);
       await this.#store.delete([memoryId]);
       return { deleted: true } as const;
@@ -239,27 +263,9 @@ export class MemoryService implements MemoryApi {
     return memoryIsLive(memory, nowMs) ? memory : undefined;
   }
 
-  async #findDuplicate(
-    body: ParsedRememberInput,
-    hash: string,
-    nowMs: number,
-  ): Promise<string | undefined> {
-    const records = await this.#store.find(
-      duplicateFilter(nowMs, { hash, type: body.type, scope: body.scope, project: body.project }),
-      DUPLICATE_CANDIDATES,
-    );
-    const normalised = normaliseContent(body.content);
-    const same = records
-      .filter((r) => normaliseContent(r.document) === normalised)
-      .map((r) => this.#decodeOrWarn(r))
-      .filter((m): m is Memory => m !== undefined)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-    return same[0]?.id;
-  }
-
   /** Merges into an existing memory; false when it vanished meanwhile (deleted or swept). */
   async #mergeDuplicate(id: string, body: ParsedRememberInput): Promise<boolean> {
-    return this.#lock.run(`id\u0000${id}`, async () => {
+    return this.#lock.run(idLockKey(id), async () => {
       const nowMs = this.#nowMs();
       const current = await this.#getLive(id, nowMs);
       if (current === undefined) return false;
@@ -304,24 +310,6 @@ export class MemoryService implements MemoryApi {
     return id;
   }
 
-  /**
-   * Counts one access: reads the current metadata inside the per-id lock so concurrent recalls
-   * each add one. Never throws: the recall has its answer already, so a failure is a warning.
-   */
-  async #recordAccess(id: string, nowMs: number): Promise<void> {
-    try {
-      await this.#lock.run(`id\u0000${id}`, async () => {
-        const current = await this.#getLive(id, nowMs);
-        if (current === undefined) return;
-        await this.#store.updateMetadata([
-          { id, metadata: accessMetadata(current, nowMs, this.options) },
-        ]);
-      });
-    } catch (error) {
-      this.#warn(`failed to update access metadata of memory ${id}`, error);
-    }
-  }
-
   #decodeOrWarn(record: StoredRecord): Memory | undefined {
     try {
       return decodeMemory(record);
@@ -349,11 +337,9 @@ function byScore(a: Candidate, b: Candidate): number {
   );
 }
 
-function memoryIsLive(memory: Memory, nowMs: number): boolean {
-  return isLive(
-    memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at),
-    nowMs,
-  );
+/** The lock key of one memory: access updates, merges and deletes of it take turns. */
+function idLockKey(id: string): string {
+  return `id\u0000${id}`;
 }
 
 function notFound(id: string): AgentServicesError {

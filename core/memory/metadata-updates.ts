@@ -4,9 +4,10 @@ import { encodeExpiry, encodeInstant, encodeTags } from "./memory-metadata.js";
 import type { Memory } from "./types.js";
 
 /**
- * The metadata keys a recall access changes: `access_count + 1`, `last_accessed`, and for a
- * `session` memory its expiry (last access + idle window). A `ttl` memory's expiry is fixed at
- * creation. Recalls may finish out of order, so `last_accessed` never moves backwards.
+ * The metadata keys a recall access changes: `access_count + accesses` (one by default),
+ * `last_accessed`, and for a `session` memory its expiry (last access + idle window). A `ttl`
+ * memory's expiry is fixed at creation. Recalls may finish out of order, so `last_accessed` never
+ * moves backwards. `accesses` lets one write count several recalls that returned the memory.
  *
  * @example
  * await store.updateMetadata([{ id, metadata: accessMetadata(current, nowMs, options) }]);
@@ -15,6 +16,7 @@ export function accessMetadata(
   current: Memory,
   accessedAtMs: number,
   options: ExpiryOptions,
+  accesses = 1,
 ): Metadata {
   const lastAccessedMs = Math.max(accessedAtMs, Date.parse(current.last_accessed));
   const expires =
@@ -25,7 +27,7 @@ export function accessMetadata(
         )
       : null;
   return {
-    access_count: current.access_count + 1,
+    access_count: current.access_count + accesses,
     ...encodeInstant("last_accessed", new Date(lastAccessedMs).toISOString()),
     ...(expires === null ? {} : encodeExpiry(new Date(expires).toISOString())),
   };
