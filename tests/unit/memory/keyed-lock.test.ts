@@ -73,4 +73,47 @@ describe("KeyedLock", () => {
     await Promise.resolve();
     expect(lock.size).toBe(0);
   });
+
+  it("starts a multi-key task only after earlier tasks of every one of its keys", async () => {
+    const lock = new KeyedLock();
+    const events: string[] = [];
+    const a = gate();
+    const b = gate();
+    const onA = lock.run("a", async () => {
+      await a.opened;
+      events.push("a");
+    });
+    const onB = lock.run("b", async () => {
+      await b.opened;
+      events.push("b");
+    });
+    const both = lock.runAll(["b", "a"], async () => {
+      events.push("both");
+    });
+    const afterBoth = lock.run("a", async () => {
+      events.push("a again");
+    });
+    a.open();
+    await onA;
+    await Promise.resolve();
+    expect(events).toEqual(["a"]);
+    b.open();
+    await Promise.all([onB, both, afterBoth]);
+    expect(events).toEqual(["a", "b", "both", "a again"]);
+  });
+
+  it("never deadlocks two multi-key tasks that name the same keys in opposite orders", async () => {
+    const lock = new KeyedLock();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        lock.runAll(i % 2 === 0 ? ["x", "y", "z"] : ["z", "y", "x"], async () => {
+          await Promise.resolve();
+          return i;
+        }),
+      ),
+    );
+    expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    await Promise.resolve();
+    expect(lock.size).toBe(0);
+  });
 });
