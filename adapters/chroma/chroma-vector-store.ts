@@ -11,6 +11,7 @@ import type {
   VectorStore,
 } from "../../core/ports/vector-store.js";
 import { toChromaWhere } from "./chroma-where.js";
+import { WriteBatcher, type MetadataUpdate } from "./write-batcher.js";
 
 /** Options of {@link ChromaVectorStore}. */
 export interface ChromaVectorStoreOptions {
@@ -37,6 +38,11 @@ const DIMENSIONS_KEY = "dimensions";
  * spaces. Chroma's own embedding functions are never used: vectors always come from the caller.
  * Every vendor failure becomes `AgentServicesError("store_unavailable")` with the cause attached.
  *
+ * Writes (upsert, updateMetadata, delete) go through one {@link WriteBatcher} per store: Chroma
+ * serialises writes and each write call costs about the same whatever its size, so concurrent
+ * writers share calls (group commit) instead of contending. A write resolves only once the Chroma
+ * call holding it succeeded, so a read issued after it sees it. Reads run concurrently.
+ *
  * @example
  * const store = new ChromaVectorStore({ url: "http://127.0.0.1:8000", collection: "memories" });
  * await store.bind({ embedderId: embedder.id, dimensions: embedder.dimensions });
@@ -49,6 +55,14 @@ export class ChromaVectorStore implements VectorStore {
   #collection: Promise<Collection> | undefined;
   #dimensions: number | undefined;
   #closed = false;
+  readonly #writes = new WriteBatcher(
+    {
+      upsert: (batch) => this.#writeUpserts(batch),
+      update: (batch) => this.#writeUpdates(batch),
+      delete: (batch) => this.#writeDeletes(batch),
+    },
+    { maxBatch: CHROMA_MAX_BATCH },
+  );
 
   constructor(options: ChromaVectorStoreOptions) {
     let url: URL;
@@ -108,22 +122,8 @@ export class ChromaVectorStore implements VectorStore {
         );
       }
     }
-    // The last write of an id wins, as in a sequence of single upserts; Chroma rejects duplicates.
-    const unique = [...new Map(records.map((r) => [r.id, r])).values()];
-    for (const batch of chunks(unique, CHROMA_MAX_BATCH)) {
-      await this.#call(async (collection) => {
-        await this.#dropStaleKeys(collection, batch);
-        await collection.upsert({
-          ids: batch.map((r) => r.id),
-          embeddings: batch.map((r) => [...r.vector]),
-          documents: batch.map((r) => r.document),
-          // Chroma rejects `{}` but accepts null for "no metadata".
-          metadatas: batch.map((r) =>
-            isEmpty(r.metadata) ? null : { ...r.metadata },
-          ) as ChromaMetadata[],
-        });
-      });
-    }
+    this.#assertOpen();
+    await this.#writes.upsert(records);
   }
 
   async query(query: VectorQuery): Promise<VectorMatch[]> {
@@ -174,29 +174,13 @@ export class ChromaVectorStore implements VectorStore {
   }
 
   async updateMetadata(updates: readonly { id: string; metadata: Metadata }[]): Promise<void> {
-    // Chroma's update merges keys into the stored metadata and ignores unknown ids: exactly the
-    // port's semantics, in one round trip and without a read-modify-write race.
-    const merged = new Map<string, Record<string, string | number | boolean>>();
-    for (const { id, metadata } of updates) merged.set(id, { ...merged.get(id), ...metadata });
-    const entries = [...merged].filter(([, metadata]) => !isEmpty(metadata));
-    for (const batch of chunks(entries, CHROMA_MAX_BATCH)) {
-      await this.#call((collection) =>
-        collection.update({ ids: batch.map(([id]) => id), metadatas: batch.map(([, m]) => m) }),
-      );
-    }
+    this.#assertOpen();
+    await this.#writes.updateMetadata(updates);
   }
 
   async delete(ids: readonly string[]): Promise<number> {
-    let deleted = 0;
-    for (const batch of chunks([...new Set(ids)], CHROMA_MAX_BATCH)) {
-      // Chroma's delete always reports 0, so count what exists first.
-      deleted += await this.#call(async (collection) => {
-        const existing = (await collection.get({ ids: batch, include: [] })).ids;
-        if (existing.length > 0) await collection.delete({ ids: existing });
-        return existing.length;
-      });
-    }
-    return deleted;
+    this.#assertOpen();
+    return this.#writes.delete(ids);
   }
 
   async count(filter?: VectorFilter): Promise<number> {
@@ -215,23 +199,59 @@ export class ChromaVectorStore implements VectorStore {
     });
   }
 
+  /** Refuses new calls, then waits for the writes already queued (they were promised). */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#writes.idle();
   }
 
   /**
+   * One batch of the write queue: unique ids, at most {@link CHROMA_MAX_BATCH} of them.
+   *
    * Chroma's upsert merges metadata into an existing record, so a key the new record no longer
-   * has would survive. Records with such keys are deleted first to get the port's replace
-   * semantics; the common case (same keys) costs one read.
+   * has would survive (a `null` value does not remove a key on server 1.0.0 either). One read of
+   * the batch's stored metadata finds the records that carry such keys; they are deleted before
+   * the upsert to get the port's replace semantics. The common case (new ids, or the same keys)
+   * costs that one read per batch, however many callers share it.
    */
-  async #dropStaleKeys(collection: Collection, batch: readonly VectorRecord[]): Promise<void> {
-    const stored = await collection.get({ ids: batch.map((r) => r.id), include: ["metadatas"] });
-    const incoming = new Map(batch.map((r) => [r.id, r.metadata]));
-    const stale = stored.ids.filter((id, i) => {
-      const next = incoming.get(id) ?? {};
-      return Object.keys(stored.metadatas[i] ?? {}).some((key) => !Object.hasOwn(next, key));
+  #writeUpserts(batch: readonly VectorRecord[]): Promise<void> {
+    return this.#request(async (collection) => {
+      const stored = await collection.get({ ids: batch.map((r) => r.id), include: ["metadatas"] });
+      const incoming = new Map(batch.map((r) => [r.id, r.metadata]));
+      const stale = stored.ids.filter((id, i) => {
+        const next = incoming.get(id) ?? {};
+        return Object.keys(stored.metadatas[i] ?? {}).some((key) => !Object.hasOwn(next, key));
+      });
+      if (stale.length > 0) await collection.delete({ ids: stale });
+      await collection.upsert({
+        ids: batch.map((r) => r.id),
+        embeddings: batch.map((r) => [...r.vector]),
+        documents: batch.map((r) => r.document),
+        // Chroma rejects `{}` but accepts null for "no metadata".
+        metadatas: batch.map((r) =>
+          isEmpty(r.metadata) ? null : { ...r.metadata },
+        ) as ChromaMetadata[],
+      });
     });
-    if (stale.length > 0) await collection.delete({ ids: stale });
+  }
+
+  /** Chroma's update merges keys and ignores unknown ids: exactly the port's semantics. */
+  #writeUpdates(batch: readonly MetadataUpdate[]): Promise<void> {
+    return this.#request((collection) =>
+      collection.update({
+        ids: batch.map((u) => u.id),
+        metadatas: batch.map((u) => ({ ...u.metadata })),
+      }),
+    );
+  }
+
+  /** Chroma's delete always reports 0, so the ids that exist are read first. */
+  #writeDeletes(batch: readonly string[]): Promise<readonly string[]> {
+    return this.#request(async (collection) => {
+      const existing = (await collection.get({ ids: [...batch], include: [] })).ids;
+      if (existing.length > 0) await collection.delete({ ids: existing });
+      return existing;
+    });
   }
 
   #openCollection(): Promise<Collection> {
@@ -259,13 +279,22 @@ export class ChromaVectorStore implements VectorStore {
     return opening;
   }
 
-  async #call<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
+  #assertOpen(): void {
     if (this.#closed) {
       throw new AgentServicesError(
         "store_unavailable",
         "vector store unavailable: store is closed",
       );
     }
+  }
+
+  async #call<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
+    this.#assertOpen();
+    return this.#request(operation);
+  }
+
+  /** One request with a deadline, vendor errors mapped; writes queued before close() use it. */
+  async #request<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(

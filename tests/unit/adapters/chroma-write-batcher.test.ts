@@ -81,6 +81,12 @@ class FakeSink implements WriteSink {
   }
 }
 
+/** The ids an upsert call carried (fails the test if the call is not an upsert). */
+function upsertedIds(call: Call | undefined): string[] {
+  if (call?.kind !== "upsert") throw new Error(`expected an upsert call, got ${call?.kind}`);
+  return call.records.map((r) => r.id);
+}
+
 function rec(id: string, document = id, metadata: Metadata = {}): VectorRecord {
   return { id, vector: [1, 0], document, metadata };
 }
@@ -128,7 +134,7 @@ describe("WriteBatcher", () => {
     await turn();
     expect(sink.calls).toHaveLength(2);
     expect(sink.calls[1]).toMatchObject({ kind: "upsert" });
-    expect((sink.calls[1] as { records: VectorRecord[] }).records).toHaveLength(8);
+    expect(upsertedIds(sink.calls[1])).toHaveLength(8);
     sink.release();
     await Promise.all(later);
     expect(sink.maxInFlight).toBe(1);
@@ -244,18 +250,10 @@ describe("WriteBatcher", () => {
     const big = settledState(writes.upsert(["a", "b", "c", "d", "e"].map((id) => rec(id))));
     const small = settledState(writes.upsert([rec("f")]));
     await turn();
-    expect((sink.calls[0] as { records: VectorRecord[] }).records.map((r) => r.id)).toEqual([
-      "a",
-      "b",
-      "c",
-    ]);
+    expect(upsertedIds(sink.calls[0])).toEqual(["a", "b", "c"]);
     sink.release(new Error("first part failed"));
     await turn();
-    expect((sink.calls[1] as { records: VectorRecord[] }).records.map((r) => r.id)).toEqual([
-      "d",
-      "e",
-      "f",
-    ]);
+    expect(upsertedIds(sink.calls[1])).toEqual(["d", "e", "f"]);
     sink.release();
     await turn();
     expect(big.error).toEqual(new Error("first part failed"));
