@@ -151,6 +151,101 @@ describe("ChromaVectorStore on a real Chroma", () => {
     expect(await subject.store.query({ vector: [1, 0], topK: 0 })).toEqual([]);
   });
 
+  it("acknowledges each of many concurrent single-record upserts only once it is readable", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    const seen = await Promise.all(
+      ids.map(async (id, i) => {
+        await subject.store.upsert([
+          { id, vector: [Math.cos(i), Math.sin(i)], document: id, metadata: { n: i } },
+        ]);
+        return (await subject.store.get([id])).map((r) => r.metadata);
+      }),
+    );
+    expect(seen).toEqual(ids.map((_, i) => [{ n: i }]));
+    expect(await subject.store.count()).toBe(40);
+  });
+
+  it("applies concurrent writes of different kinds in the order they were issued", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    const r = (id: string, metadata: Record<string, number | string>) => ({
+      id,
+      vector: [1, 0],
+      document: id,
+      metadata,
+    });
+    const [, deletedGone, , , deletedBack] = await Promise.all([
+      subject.store.upsert([r("gone", { n: 1 })]),
+      subject.store.delete(["gone"]),
+      subject.store.upsert([r("kept", { n: 1, stale: "x" })]),
+      subject.store.updateMetadata([{ id: "kept", metadata: { n: 2 } }]),
+      subject.store.delete(["back"]),
+      subject.store.upsert([r("back", { n: 3 })]),
+      subject.store.upsert([r("kept", { n: 4 })]),
+      subject.store.updateMetadata([{ id: "kept", metadata: { m: 5 } }]),
+    ]);
+    expect(deletedGone).toBe(1);
+    expect(deletedBack).toBe(0);
+    expect(await subject.store.get(["gone", "kept", "back"])).toEqual([
+      { id: "kept", document: "kept", metadata: { n: 4, m: 5 } },
+      { id: "back", document: "back", metadata: { n: 3 } },
+    ]);
+  });
+
+  it("keeps the last of concurrent upserts of one id and still drops the keys it lacks", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    await subject.store.upsert([
+      { id: "a", vector: [1, 0], document: "v0", metadata: { old: true, n: 0 } },
+    ]);
+    await Promise.all(
+      [1, 2, 3].map((n) =>
+        subject.store.upsert([
+          {
+            id: "a",
+            vector: [1, 0],
+            document: `v${n}`,
+            metadata: { n, ...(n < 3 ? { old: true } : {}) },
+          },
+        ]),
+      ),
+    );
+    expect(await subject.store.get(["a"])).toEqual([
+      { id: "a", document: "v3", metadata: { n: 3 } },
+    ]);
+  });
+
+  it("counts an id removed by concurrent deletes once, for the first of them", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    await subject.store.upsert([
+      { id: "a", vector: [1, 0], document: "a", metadata: {} },
+      { id: "b", vector: [0, 1], document: "b", metadata: {} },
+    ]);
+    expect(
+      await Promise.all([
+        subject.store.delete(["a"]),
+        subject.store.delete(["a", "b"]),
+        subject.store.delete(["b", "missing"]),
+      ]),
+    ).toEqual([1, 1, 0]);
+    expect(await subject.store.count()).toBe(0);
+  });
+
+  it("finishes writes already queued when it is closed, and refuses new ones", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    const queued = Array.from({ length: 10 }, (_, i) =>
+      subject.store.upsert([{ id: `q${i}`, vector: [1, 0], document: "q", metadata: { i } }]),
+    );
+    await subject.store.close();
+    await expect(Promise.all(queued)).resolves.toHaveLength(10);
+    const error = await rejection(
+      subject.store.upsert([{ id: "late", vector: [1, 0], document: "late", metadata: {} }]),
+    );
+    expect(isAgentServicesError(error, "store_unavailable")).toBe(true);
+    const reopened = new ChromaVectorStore({ url: chromaUrl, collection: subject.name });
+    expect(await reopened.count()).toBe(10);
+    await reopened.close();
+  });
+
   it("fails with store_unavailable after close", async () => {
     await subject.store.close();
     const error = await rejection(subject.store.count());
@@ -179,6 +274,18 @@ describe("ChromaVectorStore when the server goes away", () => {
     expect((error as Error).message).toBe("vector store unavailable");
     expect((error as Error).cause).toBeInstanceOf(Error);
     expect(isAgentServicesError(await rejection(store.ping()), "store_unavailable")).toBe(true);
+    const writes = await Promise.all([
+      rejection(store.upsert([{ id: "a", vector: [1, 0], document: "a", metadata: {} }])),
+      rejection(store.upsert([{ id: "b", vector: [0, 1], document: "b", metadata: {} }])),
+      rejection(store.updateMetadata([{ id: "a", metadata: { n: 1 } }])),
+      rejection(store.delete(["a"])),
+    ]);
+    expect(writes.map((e) => isAgentServicesError(e, "store_unavailable"))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     await store.close();
   });
 
