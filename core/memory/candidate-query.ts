@@ -1,4 +1,4 @@
-import type { VectorMatch, VectorStore } from "../ports/vector-store.js";
+import type { StoredRecord, VectorMatch, VectorStore } from "../ports/vector-store.js";
 import { candidateFilter, projectFilter } from "./memory-filters.js";
 import { recordIsLive } from "./memory-liveness.js";
 
@@ -11,6 +11,11 @@ export interface CandidateQuery {
   readonly project: string;
   /** The instant liveness is judged at. */
   readonly nowMs: number;
+  /**
+   * Whether a hit is live at `nowMs`; default {@link recordIsLive}, the store filter's rule. The
+   * service also counts accesses it has not written yet (they extend session memories).
+   */
+  readonly isLive?: (record: StoredRecord, nowMs: number) => boolean;
 }
 
 /**
@@ -45,10 +50,11 @@ export async function queryLiveCandidates(
   query: CandidateQuery,
 ): Promise<VectorMatch[]> {
   const { vector, topK, project, nowMs } = query;
+  const isLive = query.isLive ?? ((record: StoredRecord) => recordIsLive(record.metadata, nowMs));
   const pageSize = topK + overFetch(topK);
   const filter = projectFilter(project);
   const page = await store.query({ vector, topK: pageSize, ...(filter ? { filter } : {}) });
-  const live = page.filter((match) => recordIsLive(match.metadata, nowMs));
+  const live = page.filter((match) => isLive(match, nowMs));
   // A short page holds every candidate there is, so nothing live can be missing from it.
   if (live.length >= topK || page.length < pageSize) return live.slice(0, topK);
   return store.query({ vector, topK, filter: candidateFilter(nowMs, project) });

@@ -9,7 +9,7 @@ import { contentHash } from "./content-key.js";
 import { findDuplicate } from "./duplicate-lookup.js";
 import { expiresAtMs } from "./expiry.js";
 import { KeyedLock } from "./keyed-lock.js";
-import { expiredFilter, liveFilter } from "./memory-filters.js";
+import { expiredFilter } from "./memory-filters.js";
 import { memoryIsLive } from "./memory-liveness.js";
 import { decodeMemory, encodeMemoryMetadata } from "./memory-metadata.js";
 import { duplicateMergeMetadata, uniqueTags } from "./metadata-updates.js";
@@ -20,15 +20,13 @@ import {
 import { parseInput, parseMemoryId } from "./parse-input.js";
 import { recallInputSchema, rememberInputSchema, searchInputSchema } from "./schemas.js";
 import type { ParsedRememberInput } from "./schemas.js";
+import { countMemoryStats } from "./memory-stats.js";
 import { scoreMemory } from "./scoring.js";
-import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 import type {
   Memory,
   MemoryApi,
-  MemoryScope,
   MemoryServiceOptions,
   MemoryStats,
-  MemoryType,
   RecallInput,
   RecallResult,
   RememberInput,
@@ -82,6 +80,8 @@ export class MemoryService implements MemoryApi {
   readonly #newId: () => string;
   readonly #lock = new KeyedLock();
   readonly #accesses: AccessRecorder;
+  readonly #isLive = (record: StoredRecord, nowMs: number): boolean =>
+    this.#accesses.isLive(record, nowMs);
 
   constructor(deps: MemoryServiceDeps) {
     const options: MemoryServiceOptions = { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ...deps.options };
@@ -134,7 +134,10 @@ export class MemoryService implements MemoryApi {
           content: body.content,
           nowMs,
         },
-        (record) => this.#decodeOrWarn(record),
+        (record) => {
+          const memory = this.#decodeOrWarn(record);
+          return memory === undefined ? undefined : this.#accesses.overlay(memory);
+        },
       );
       if (duplicate !== undefined && (await this.#mergeDuplicate(duplicate, body))) {
         return { id: duplicate, stored: true, deduplicated: true };
@@ -152,6 +155,7 @@ export class MemoryService implements MemoryApi {
       topK: this.options.recallCandidates,
       project: body.project,
       nowMs,
+      isLive: this.#isLive,
     });
     const context = {
       nowMs,
@@ -161,8 +165,10 @@ export class MemoryService implements MemoryApi {
     };
     const candidates: Candidate[] = [];
     for (const match of matches) {
-      const memory = this.#decodeOrWarn(match);
-      if (memory === undefined) continue;
+      const decoded = this.#decodeOrWarn(match);
+      if (decoded === undefined) continue;
+      // Rank with the accesses not written yet, as a later read of the store would.
+      const memory = this.#accesses.overlay(decoded);
       const { score } = scoreMemory(memory, match.similarity, context);
       candidates.push({ memory, similarity: match.similarity, score });
     }
@@ -172,8 +178,9 @@ export class MemoryService implements MemoryApi {
       body.budget,
     );
     const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
-    // Awaited so the caller's next read sees the access; a failure is only a warning.
-    await this.#accesses.record(returned, nowMs);
+    // Written behind the answer (a batched write costs ~1 ms per memory in Chroma, more than the
+    // whole recall otherwise); reads in this process see it at once, a failure only warns.
+    void this.#accesses.record(returned, nowMs);
     return {
       context: packed.context,
       memory_count: packed.included.length,
@@ -189,6 +196,7 @@ export class MemoryService implements MemoryApi {
       topK: body.limit,
       project: body.project,
       nowMs: this.#nowMs(),
+      isLive: this.#isLive,
     });
     const results = [];
     for (const match of matches) {
@@ -202,7 +210,11 @@ export class MemoryService implements MemoryApi {
 
   async get(id: string): Promise<Memory> {
     const memoryId = parseMemoryId(id);
-    const memory = await this.#getLive(memoryId, this.#nowMs());
+    // Under the id lock, so an access write of this memory is either done or not begun, and the
+    // unwritten accesses added by #getLive are counted exactly once.
+    const memory = await this.#lock.run(idLockKey(memoryId), () =>
+      this.#getLive(memoryId, this.#nowMs()),
+    );
     if (memory === undefined) throw notFound(memoryId);
     return memory;
   }
@@ -217,39 +229,33 @@ export class MemoryService implements MemoryApi {
   }
 
   async stats(): Promise<MemoryStats> {
-    const live = liveFilter(this.#nowMs());
-    const count = (field: string, value: string) =>
-      this.#store.count({ and: [live, { field, op: "eq", value }] });
-    const [total, types, scopes] = await Promise.all([
-      this.#store.count(live),
-      Promise.all(MEMORY_TYPES.map((type) => count("type", type))),
-      Promise.all(MEMORY_SCOPES.map((scope) => count("scope", scope))),
-    ]);
-    return {
-      total_memories: total,
-      by_type: Object.fromEntries(MEMORY_TYPES.map((type, i) => [type, types[i] ?? 0])) as Record<
-        MemoryType,
-        number
-      >,
-      by_scope: Object.fromEntries(
-        MEMORY_SCOPES.map((scope, i) => [scope, scopes[i] ?? 0]),
-      ) as Record<MemoryScope, number>,
-    };
+    return countMemoryStats(this.#store, this.#nowMs());
   }
 
   async sweepExpired(): Promise<number> {
     const filter = expiredFilter(this.#nowMs());
-    const deleted = new Set<string>();
+    const seen = new Set<string>();
+    let deleted = 0;
     for (;;) {
-      const batch = (await this.#store.find(filter, SWEEP_BATCH)).filter((r) => !deleted.has(r.id));
+      const batch = (await this.#store.find(filter, SWEEP_BATCH)).filter((r) => !seen.has(r.id));
       // A store that keeps returning what it was told to delete must not loop forever.
       if (batch.length === 0) break;
-      const ids = batch.map((r) => r.id);
-      await this.#store.delete(ids);
-      for (const id of ids) deleted.add(id);
+      for (const record of batch) seen.add(record.id);
+      // A recall just returned these and its access, not written yet, may extend them: next time.
+      const ids = batch.map((r) => r.id).filter((id) => !this.#accesses.hasUnwritten(id));
+      if (ids.length > 0) await this.#store.delete(ids);
+      deleted += ids.length;
       if (batch.length < SWEEP_BATCH) break;
     }
-    return deleted.size;
+    return deleted;
+  }
+
+  /**
+   * Resolves once every recall access recorded so far is written to the store (recall answers
+   * before writing them). Call before closing the store at shutdown; tests call it too.
+   */
+  async flushAccessUpdates(): Promise<void> {
+    await this.#accesses.flush();
   }
 
   #nowMs(): number {
@@ -259,7 +265,7 @@ export class MemoryService implements MemoryApi {
   async #getLive(id: string, nowMs: number): Promise<Memory | undefined> {
     const [record] = await this.#store.get([id]);
     if (record === undefined) return undefined;
-    const memory = decodeMemory(record);
+    const memory = this.#accesses.overlay(decodeMemory(record));
     return memoryIsLive(memory, nowMs) ? memory : undefined;
   }
 

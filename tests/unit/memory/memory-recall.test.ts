@@ -235,6 +235,7 @@ describe("recall access updates", () => {
     const { id } = await service.remember({ content: "Deploys run on Fridays" });
     const result = await service.recall({ message: "deploys" });
     expect(result.memory_count).toBe(1);
+    await service.flushAccessUpdates();
     expect(warnings).toEqual([
       {
         message: `failed to update access metadata of memory ${id}`,

@@ -50,7 +50,7 @@ class RecordingStore extends InMemoryVectorStore {
   }
 }
 
-async function fixtureWith(count: number, scope = "permanent") {
+async function fixtureWith(count: number, scope: "permanent" | "session" = "permanent") {
   const store = new RecordingStore();
   const fixture = await memoryFixture({}, store);
   const ids: string[] = [];
@@ -66,6 +66,7 @@ describe("recall access updates in the store", () => {
     const { service, store, ids } = await fixtureWith(30);
     const result = await service.recall({ message: "deploy note" });
     expect(result.memory_count).toBe(30);
+    await service.flushAccessUpdates();
     expect(store.named("get")).toHaveLength(1);
     expect(store.named("updateMetadata")).toHaveLength(1);
     expect((store.named("updateMetadata")[0] as string[]).sort()).toEqual([...ids].sort());
@@ -75,6 +76,7 @@ describe("recall access updates in the store", () => {
   it("merges the accesses of recalls that arrive during a write into the next write", async () => {
     const { service, store, ids } = await fixtureWith(5);
     await Promise.all(Array.from({ length: 12 }, () => service.recall({ message: "deploy" })));
+    await service.flushAccessUpdates();
     // The first recall writes alone; the other eleven queue behind it and share one write.
     expect(store.named("updateMetadata")).toHaveLength(2);
     for (const id of ids) expect((await service.get(id)).access_count).toBe(12);
@@ -92,6 +94,7 @@ describe("recall access updates in the store", () => {
       await service.remember({ content });
     }
     expect((await service.recall({ message: "deploy" })).memory_count).toBe(3);
+    await service.flushAccessUpdates();
     expect(warnings.map((w) => w.message)).toEqual([
       "failed to update access metadata of 3 memories",
     ]);
@@ -107,6 +110,7 @@ describe("recall access updates in the store", () => {
       return hits;
     };
     expect((await service.recall({ message: "deploy note" })).memory_count).toBe(2);
+    await service.flushAccessUpdates();
     expect(store.named("updateMetadata")).toEqual([[kept]]);
     expect(warnings).toEqual([]);
     expect(await store.count()).toBe(1);

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import type { Metadata } from "../../../core/ports/index.js";
+import { InMemoryVectorStore } from "../../../core/testing/index.js";
+import { HOUR, memoryFixture, T0 } from "./memory-fixture.js";
+
+const T0_MS = Date.parse(T0);
+
+/**
+ * A store whose access writes answer only when the test opens the gate. They land at once, like
+ * a networked store's whose response is still on its way after the commit, or with
+ * `landAfterGate` only when the gate opens. `writes` counts them.
+ */
+class GatedWrites extends InMemoryVectorStore {
+  writes = 0;
+  landAfterGate = false;
+  #open: (() => void) | undefined;
+  #gate: Promise<void> | undefined;
+
+  closeGate(): void {
+    this.#gate = new Promise<void>((resolve) => (this.#open = resolve));
+  }
+
+  openGate(): void {
+    this.#open?.();
+    this.#gate = undefined;
+  }
+
+  override async updateMetadata(
+    updates: readonly { id: string; metadata: Metadata }[],
+  ): Promise<void> {
+    this.writes += 1;
+    if (this.landAfterGate) await this.#gate;
+    await super.updateMetadata(updates);
+    await this.#gate;
+  }
+}
+
+/** Lets every queued promise continuation and I/O callback run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+async function gatedFixture(options = {}) {
+  const store = new GatedWrites();
+  const fixture = await memoryFixture(options, store);
+  return { ...fixture, store };
+}
+
+describe("recall access updates written behind the answer", () => {
+  it("answers before the access is written, and a get right after still counts it", async () => {
+    const { service, store } = await gatedFixture();
+    const { id } = await service.remember({ content: "Deploys run on Fridays" });
+    store.closeGate();
+    expect((await service.recall({ message: "deploys" })).memory_count).toBe(1);
+    expect((await service.recall({ message: "deploys" })).memory_count).toBe(1);
+    const reading = service.get(id);
+    store.openGate();
+    expect((await reading).access_count).toBe(2);
+    await service.flushAccessUpdates();
+    const [record] = await store.get([id]);
+    expect(record?.metadata["access_count"]).toBe(2);
+  });
+
+  it("counts each access once for a get that runs while the write has landed but not answered", async () => {
+    const { service, store } = await gatedFixture();
+    const { id } = await service.remember({ content: "Deploys run on Fridays" });
+    store.closeGate();
+    await Promise.all(Array.from({ length: 20 }, () => service.recall({ message: "deploys" })));
+    await settle();
+    // The first write has landed in the store and waits at the gate; the rest are queued.
+    expect(store.writes).toBe(1);
+    const reading = service.get(id);
+    await settle();
+    store.openGate();
+    expect((await reading).access_count).toBe(20);
+    await service.flushAccessUpdates();
+    expect((await service.get(id)).access_count).toBe(20);
+    expect(store.writes).toBe(2);
+  });
+
+  it("keeps a session memory visible while the access that extends it is still being written", async () => {
+    const { service, store, clock } = await gatedFixture({ sessionIdleHours: 10 });
+    store.landAfterGate = true;
+    const { id } = await service.remember({ content: "current ticket" });
+    clock.set(T0_MS + 5 * HOUR);
+    store.closeGate();
+    expect((await service.recall({ message: "current ticket" })).memory_count).toBe(1);
+    // Past the stored expiry (T0 + 10 h), before the extended one (T0 + 15 h).
+    clock.set(T0_MS + 12 * HOUR);
+    const { results } = await service.search({ message: "current ticket" });
+    expect(results.map((r) => r.memory.id)).toEqual([id]);
+    expect(await service.sweepExpired()).toBe(0);
+    store.openGate();
+    await service.flushAccessUpdates();
+    expect(await service.get(id)).toMatchObject({
+      expires_at: new Date(T0_MS + 15 * HOUR).toISOString(),
+    });
+    clock.set(T0_MS + 15 * HOUR);
+    expect(await service.sweepExpired()).toBe(1);
+  });
+});
