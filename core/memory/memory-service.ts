@@ -7,12 +7,10 @@ import { AccessRecorder } from "./access-recorder.js";
 import { queryLiveCandidates } from "./candidate-query.js";
 import { contentHash } from "./content-key.js";
 import { findDuplicate } from "./duplicate-lookup.js";
-import { expiresAtMs } from "./expiry.js";
 import { KeyedLock } from "./keyed-lock.js";
-import { expiredFilter } from "./memory-filters.js";
 import { memoryIsLive } from "./memory-liveness.js";
 import { decodeMemory, encodeMemoryMetadata } from "./memory-metadata.js";
-import { duplicateMergeMetadata, uniqueTags } from "./metadata-updates.js";
+import { duplicateMergeMetadata } from "./metadata-updates.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   validateMemoryServiceOptions,
@@ -21,7 +19,9 @@ import { parseInput, parseMemoryId } from "./parse-input.js";
 import { recallInputSchema, rememberInputSchema, searchInputSchema } from "./schemas.js";
 import type { ParsedRememberInput } from "./schemas.js";
 import { countMemoryStats } from "./memory-stats.js";
+import { newMemory } from "./new-memory.js";
 import { scoreMemory } from "./scoring.js";
+import { sweepExpiredMemories } from "./sweep-expired.js";
 import type {
   Memory,
   MemoryApi,
@@ -45,9 +45,6 @@ export interface MemoryServiceDeps {
   /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
   readonly newId?: () => string;
 }
-
-/** Records deleted per round trip by the sweep (well under Chroma's batch limit). */
-const SWEEP_BATCH = 1000;
 
 interface Candidate {
   readonly memory: Memory;
@@ -233,21 +230,10 @@ export class MemoryService implements MemoryApi {
   }
 
   async sweepExpired(): Promise<number> {
-    const filter = expiredFilter(this.#nowMs());
-    const seen = new Set<string>();
-    let deleted = 0;
-    for (;;) {
-      const batch = (await this.#store.find(filter, SWEEP_BATCH)).filter((r) => !seen.has(r.id));
-      // A store that keeps returning what it was told to delete must not loop forever.
-      if (batch.length === 0) break;
-      for (const record of batch) seen.add(record.id);
-      // A recall just returned these and its access, not written yet, may extend them: next time.
-      const ids = batch.map((r) => r.id).filter((id) => !this.#accesses.hasUnwritten(id));
-      if (ids.length > 0) await this.#store.delete(ids);
-      deleted += ids.length;
-      if (batch.length < SWEEP_BATCH) break;
-    }
-    return deleted;
+    // A recall just returned the kept ones and its access, not written yet, may extend them.
+    return sweepExpiredMemories(this.#store, this.#nowMs(), (id) =>
+      this.#accesses.hasUnwritten(id),
+    );
   }
 
   /**
@@ -286,30 +272,7 @@ export class MemoryService implements MemoryApi {
     const [vector] = await this.#embedder.embedDocuments([body.content]);
     if (vector === undefined) throw new Error("embedder returned no vector for one document");
     const id = this.#newId();
-    const now = new Date(nowMs).toISOString();
-    const expires = expiresAtMs(
-      {
-        scope: body.scope,
-        createdAtMs: nowMs,
-        lastAccessedMs: nowMs,
-        ttlSeconds: body.ttl_seconds,
-      },
-      this.options,
-    );
-    const memory: Memory = {
-      id,
-      content: body.content,
-      type: body.type,
-      scope: body.scope,
-      tags: uniqueTags(body.tags),
-      project: body.project,
-      confidence: body.confidence,
-      created_at: now,
-      updated_at: now,
-      last_accessed: now,
-      access_count: 0,
-      expires_at: expires === null ? null : new Date(expires).toISOString(),
-    };
+    const memory = newMemory(body, id, nowMs, this.options);
     await this.#store.upsert([
       { id, vector, document: body.content, metadata: encodeMemoryMetadata(memory, hash) },
     ]);
