@@ -16,6 +16,11 @@ export interface AccessRecorderDeps {
   readonly options: ExpiryOptions;
   /** Called when an access update fails: it is never the recall's failure. */
   readonly warn: (message: string, cause: unknown) => void;
+  /**
+   * Awaited before each write, so accesses recorded meanwhile join it (default: none). See
+   * `MemoryServiceDeps.accessWriteDelay`.
+   */
+  readonly delay?: () => Promise<void>;
 }
 
 interface PendingAccess {
@@ -131,6 +136,13 @@ export class AccessRecorder {
   async #drain(): Promise<void> {
     try {
       while (this.#pending.size > 0) {
+        if (this.#deps.delay !== undefined) {
+          try {
+            await this.#deps.delay();
+          } catch {
+            // A failing delay only means writing sooner.
+          }
+        }
         const batch = this.#pending;
         const done = this.#nextWrite;
         this.#pending = new Map();

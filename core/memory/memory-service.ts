@@ -44,6 +44,17 @@ export interface MemoryServiceDeps {
   readonly options?: Partial<MemoryServiceOptions>;
   /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
   readonly newId?: () => string;
+  /**
+   * Awaited before each write of recall accesses (default: none, write as soon as the previous
+   * one is done). Recalls answer before their accesses are written, so a delay costs them
+   * nothing; it merges more recalls into each write, so the store spends less time writing and
+   * more answering queries (each Chroma write also slows the queries running beside it). The
+   * price: other processes see an access, and a crash loses it, that much later.
+   *
+   * @example
+   * new MemoryService({ store, embedder, clock, accessWriteDelay: () => sleep(250) });
+   */
+  readonly accessWriteDelay?: () => Promise<void>;
 }
 
 interface Candidate {
@@ -95,6 +106,7 @@ export class MemoryService implements MemoryApi {
       lockKey: idLockKey,
       options,
       warn: (message, cause) => this.#warn(message, cause),
+      ...(deps.accessWriteDelay === undefined ? {} : { delay: deps.accessWriteDelay }),
     });
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Metadata } from "../../../core/ports/index.js";
-import { InMemoryVectorStore } from "../../../core/testing/index.js";
+import { MemoryService } from "../../../core/memory/index.js";
+import { FakeEmbedder, InMemoryVectorStore, ManualClock } from "../../../core/testing/index.js";
 import { HOUR, memoryFixture, T0 } from "./memory-fixture.js";
 
 const T0_MS = Date.parse(T0);
@@ -95,5 +96,34 @@ describe("recall access updates written behind the answer", () => {
     });
     clock.set(T0_MS + 15 * HOUR);
     expect(await service.sweepExpired()).toBe(1);
+  });
+});
+
+describe("access write delay", () => {
+  it("merges the accesses of recalls made during the delay into one write", async () => {
+    let release: () => void = () => undefined;
+    const delays: Promise<void>[] = [];
+    const store = new GatedWrites();
+    const { service } = await memoryFixture({}, store);
+    const delayed = new MemoryService({
+      store,
+      embedder: new FakeEmbedder({ dimensions: 8 }),
+      clock: new ManualClock(T0),
+      accessWriteDelay: () => {
+        const delay = new Promise<void>((resolve) => (release = resolve));
+        delays.push(delay);
+        return delay;
+      },
+    });
+    const { id } = await service.remember({ content: "Deploys run on Fridays" });
+    for (let i = 0; i < 3; i++) await delayed.recall({ message: "deploys" });
+    await settle();
+    expect(store.writes).toBe(0);
+    expect((await delayed.get(id)).access_count).toBe(3);
+    release();
+    await delayed.flushAccessUpdates();
+    expect(store.writes).toBe(1);
+    expect(delays).toHaveLength(1);
+    expect((await service.get(id)).access_count).toBe(3);
   });
 });
