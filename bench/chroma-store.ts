@@ -2,7 +2,8 @@
  * Micro-benchmark of `ChromaVectorStore` against a real embedded Chroma (started in a temp dir),
  * so the cost of each store call can be read off directly: sequential and concurrent single
  * upserts, concurrent metadata updates, get, and similarity queries at 1,000 and 10,000 records
- * with and without a metadata filter. Prints one table row per measurement.
+ * with and without a metadata filter, and the exact-match `find` the memory core's duplicate
+ * lookup makes. Prints one table row per measurement.
  *
  * Run:
  *   npx tsx bench/chroma-store.ts [--dims 1024] [--reps 40]
@@ -62,6 +63,7 @@ function record(id = `r${sequence++}`): VectorRecord {
       scope: permanent ? "permanent" : "project",
       expires_at_ms: permanent ? FOREVER : NOW + (random() < 0.1 ? -1 : 1) * 86_400_000,
       type: "fact",
+      content_hash: `h${id}`,
       access_count: 0,
       created_at_ms: NOW,
     },
@@ -109,6 +111,10 @@ async function loadTo(store: ChromaVectorStore, target: number): Promise<void> {
 }
 
 async function queries(store: ChromaVectorStore, size: string): Promise<void> {
+  // The memory core's duplicate lookup on remember: an exact-match metadata read, no vectors.
+  await measure(`${size}: find content_hash eq (duplicate lookup)`, 1, REPS, () =>
+    store.find({ field: "content_hash", op: "eq", value: `hr${Math.floor(random() * 900)}` }, 20),
+  );
   const filters: [string, VectorFilter | undefined][] = [
     ["no filter", undefined],
     ["expires_at_ms gt now", { field: "expires_at_ms", op: "gt", value: NOW }],
