@@ -92,15 +92,26 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
           store: c.resolve(TOKENS.vectorStore),
           embedder: c.resolve(TOKENS.embedder),
           clock: c.resolve(TOKENS.clock),
-          options: c.resolve(TOKENS.config).memory,
+          options: {
+            ...c.resolve(TOKENS.config).memory,
+            // The core reports what it survives (a failed access update) but cannot log.
+            onWarning: (message, cause) => logger.warn(message, { error: String(cause) }),
+          },
         }),
     ),
   });
 
   const store = container.resolve(TOKENS.vectorStore);
+  let memoryBuilt: MemoryService | undefined;
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
+      // Recall writes access metadata behind its answer: land those writes before the store goes.
+      await memoryBuilt
+        ?.flushAccessUpdates()
+        .catch((error: unknown) =>
+          logger.warn("flushing access updates failed", { error: String(error) }),
+        );
       await store
         .close()
         .catch((error: unknown) =>
@@ -110,6 +121,7 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
     })());
   try {
     const memory = container.resolve(TOKENS.memory);
+    memoryBuilt = memory;
     await memory.init();
     const embedder = container.resolve(TOKENS.embedder);
     return {

@@ -43,6 +43,27 @@ describe("memsvc lifecycle", () => {
     expect(svc.stderr()).toContain('"msg":"stopped"');
   });
 
+  it("writes the access updates of a recall answered just before SIGTERM before it exits", async () => {
+    const dataDir = makeTempDir();
+    const first = await startMemsvc({ dataDir });
+    const post = (path: string, body: unknown) =>
+      json(`${first.baseUrl}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const stored = await post("/v1/remember", { content: "the release train leaves on Thursdays" });
+    const id = stored.body.id as string;
+    const recalled = await post("/v1/recall", { message: "release train Thursdays" });
+    expect(recalled.body.memory_count).toBe(1);
+    // Recall answers before its access write lands; shutdown must flush it, not drop it.
+    expect(await first.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    const second = await startMemsvc({ dataDir });
+    const memory = await json(`${second.baseUrl}/v1/memories/${id}`);
+    expect(memory.body.access_count).toBe(1);
+    await second.stop("SIGTERM");
+  });
+
   it("exits 0 on SIGINT too", async () => {
     const svc = await startMemsvc();
     expect(await svc.stop("SIGINT")).toEqual({ code: 0, signal: null });
