@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AgentServicesError } from "../../../core/errors.js";
+import { PROJECT_OVERFETCH_FACTOR } from "../../../core/memory/candidate-query.js";
+import { projectFilter } from "../../../core/memory/memory-filters.js";
 import { liveFilter } from "../../../core/memory/index.js";
 import type {
   Metadata,
@@ -118,23 +120,18 @@ describe("recall access updates in the store", () => {
 });
 
 describe("candidate queries in the store", () => {
-  it("queries without the expiry predicate and over-fetches a margin", async () => {
+  it("queries without any filter and over-fetches a margin, a wider one with a small project topK", async () => {
     const { service, store } = await fixtureWith(3);
     await service.search({ message: "deploy", limit: 10 });
     await service.recall({ message: "deploy" });
-    await service.search({ message: "deploy", project: "billing", limit: 40 });
+    await service.search({ message: "deploy", project: "billing", limit: 20 });
+    // 50 candidates would need a 400-hit unfiltered page, dearer than the filtered query.
+    await service.recall({ message: "deploy", project: "billing" });
     expect(store.named("query")).toEqual([
       { topK: 18, filter: undefined },
       { topK: 63, filter: undefined },
-      {
-        topK: 50,
-        filter: {
-          or: [
-            { field: "project", op: "eq", value: "billing" },
-            { field: "scope", op: "eq", value: "permanent" },
-          ],
-        },
-      },
+      { topK: 20 * PROJECT_OVERFETCH_FACTOR, filter: undefined },
+      { topK: 63, filter: projectFilter("billing") },
     ]);
   });
 
