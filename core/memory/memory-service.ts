@@ -6,7 +6,7 @@ import { packContext } from "../tokens/pack-context.js";
 import { AccessRecorder } from "./access-recorder.js";
 import { queryLiveCandidates } from "./candidate-query.js";
 import { contentHash } from "./content-key.js";
-import { findDuplicate } from "./duplicate-lookup.js";
+import { DuplicateLookup } from "./duplicate-lookup.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { memoryIsLive } from "./memory-liveness.js";
 import { decodeMemory, encodeMemoryMetadata } from "./memory-metadata.js";
@@ -87,6 +87,7 @@ export class MemoryService implements MemoryApi {
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #lock = new KeyedLock();
+  readonly #duplicates: DuplicateLookup;
   readonly #accesses: AccessRecorder;
   readonly #isLive = (record: StoredRecord, nowMs: number): boolean =>
     this.#accesses.isLive(record, nowMs);
@@ -100,6 +101,7 @@ export class MemoryService implements MemoryApi {
     this.#embedder = deps.embedder;
     this.#clock = deps.clock;
     this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
+    this.#duplicates = new DuplicateLookup(this.#store);
     this.#accesses = new AccessRecorder({
       store: this.#store,
       lock: this.#lock,
@@ -133,8 +135,7 @@ export class MemoryService implements MemoryApi {
     const key = ["remember", hash, body.type, body.scope, body.project].join("\u0000");
     return this.#lock.run(key, async () => {
       const nowMs = this.#nowMs();
-      const duplicate = await findDuplicate(
-        this.#store,
+      const duplicate = await this.#duplicates.find(
         {
           hash,
           type: body.type,
