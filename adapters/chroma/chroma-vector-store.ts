@@ -57,7 +57,7 @@ export class ChromaVectorStore implements VectorStore {
   #closed = false;
   readonly #writes = new WriteBatcher(
     {
-      upsert: (batch) => this.#writeUpserts(batch),
+      upsert: (batch, fresh) => this.#writeUpserts(batch, fresh),
       update: (batch) => this.#writeUpdates(batch),
       delete: (batch) => this.#writeDeletes(batch),
     },
@@ -113,7 +113,10 @@ export class ChromaVectorStore implements VectorStore {
     });
   }
 
-  async upsert(records: readonly VectorRecord[]): Promise<void> {
+  async upsert(
+    records: readonly VectorRecord[],
+    options: { readonly fresh?: boolean } = {},
+  ): Promise<void> {
     for (const record of records) {
       if (this.#dimensions !== undefined && record.vector.length !== this.#dimensions) {
         throw new AgentServicesError(
@@ -123,7 +126,7 @@ export class ChromaVectorStore implements VectorStore {
       }
     }
     this.#assertOpen();
-    await this.#writes.upsert(records);
+    await this.#writes.upsert(records, options);
   }
 
   async query(query: VectorQuery): Promise<VectorMatch[]> {
@@ -212,11 +215,17 @@ export class ChromaVectorStore implements VectorStore {
    * has would survive (a `null` value does not remove a key on server 1.0.0 either). One read of
    * the batch's stored metadata finds the records that carry such keys; they are deleted before
    * the upsert to get the port's replace semantics. The common case (new ids, or the same keys)
-   * costs that one read per batch, however many callers share it.
+   * costs that one read per batch, however many callers share it. Ids in `fresh` (every caller
+   * promised they are not stored, e.g. new random UUIDs) are left out of it: the read could not
+   * find them, and a batch of only fresh ids makes no read at all.
    */
-  #writeUpserts(batch: readonly VectorRecord[]): Promise<void> {
+  #writeUpserts(batch: readonly VectorRecord[], fresh: ReadonlySet<string>): Promise<void> {
     return this.#request(async (collection) => {
-      const stored = await collection.get({ ids: batch.map((r) => r.id), include: ["metadatas"] });
+      const check = batch.filter((r) => !fresh.has(r.id)).map((r) => r.id);
+      const stored =
+        check.length === 0
+          ? { ids: [], metadatas: [] }
+          : await collection.get({ ids: check, include: ["metadatas"] });
       const incoming = new Map(batch.map((r) => [r.id, r.metadata]));
       const stale = stored.ids.filter((id, i) => {
         const next = incoming.get(id) ?? {};

@@ -11,7 +11,11 @@ export interface MetadataUpdate {
  * them, and must resolve only once the write is durable.
  */
 export interface WriteSink {
-  upsert(records: readonly VectorRecord[]): Promise<void>;
+  /**
+   * `fresh` holds the ids every merged caller upserted with `fresh: true` (guaranteed not stored
+   * yet): the sink may skip the work of replacing them.
+   */
+  upsert(records: readonly VectorRecord[], fresh: ReadonlySet<string>): Promise<void>;
   /** Merges the keys into existing records; unknown ids are ignored. */
   update(updates: readonly MetadataUpdate[]): Promise<void>;
   /** Deletes the ids; resolves with those of them that existed. */
@@ -29,6 +33,7 @@ type Operation =
   | {
       readonly kind: "upsert";
       readonly records: readonly VectorRecord[];
+      readonly fresh: boolean;
       readonly done: Pending<void>;
     }
   | {
@@ -68,12 +73,19 @@ export class WriteBatcher {
     }
   }
 
-  /** Inserts or replaces records; duplicate ids keep the last record. */
-  upsert(records: readonly VectorRecord[]): Promise<void> {
+  /**
+   * Inserts or replaces records; duplicate ids keep the last record. `fresh: true` promises that
+   * none of the ids is stored yet (see `VectorStore.upsert`).
+   */
+  upsert(
+    records: readonly VectorRecord[],
+    options: { readonly fresh?: boolean } = {},
+  ): Promise<void> {
     const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+    const fresh = options.fresh === true;
     return this.#all(
       chunks(unique, this.#maxBatch).map((part) =>
-        this.#enqueue<void>((done) => ({ kind: "upsert", records: part, done })),
+        this.#enqueue<void>((done) => ({ kind: "upsert", records: part, fresh, done })),
       ),
     ).then(() => undefined);
   }
@@ -152,9 +164,18 @@ export class WriteBatcher {
       const kind = batch[0]?.kind;
       if (kind === "upsert") {
         const records = new Map<string, VectorRecord>();
-        for (const op of batch)
-          if (op.kind === "upsert") for (const r of op.records) records.set(r.id, r);
-        await this.#sink.upsert([...records.values()]);
+        // An id is fresh only if every upsert of it in the batch said so: one that did not may
+        // replace a stored record and needs the work a fresh one skips.
+        const replaced = new Set<string>();
+        for (const op of batch) {
+          if (op.kind !== "upsert") continue;
+          for (const r of op.records) {
+            records.set(r.id, r);
+            if (!op.fresh) replaced.add(r.id);
+          }
+        }
+        const fresh = new Set([...records.keys()].filter((id) => !replaced.has(id)));
+        await this.#sink.upsert([...records.values()], fresh);
         for (const op of batch) if (op.kind === "upsert") op.done.resolve();
       } else if (kind === "update") {
         await this.#sink.update(

@@ -42,7 +42,10 @@ export interface MemoryServiceDeps {
   readonly clock: Clock;
   /** Overrides of {@link DEFAULT_MEMORY_SERVICE_OPTIONS}; validated by the constructor. */
   readonly options?: Partial<MemoryServiceOptions>;
-  /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
+  /**
+   * Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs that are not stored
+   * yet (new memories are upserted with `fresh: true`).
+   */
   readonly newId?: () => string;
   /**
    * Awaited before each write of recall accesses (default: none, write as soon as the previous
@@ -286,9 +289,11 @@ export class MemoryService implements MemoryApi {
     if (vector === undefined) throw new Error("embedder returned no vector for one document");
     const id = this.#newId();
     const memory = newMemory(body, id, nowMs, this.options);
-    await this.#store.upsert([
-      { id, vector, document: body.content, metadata: encodeMemoryMetadata(memory, hash) },
-    ]);
+    // A new random id is stored nowhere yet: the store may skip what replacing a record costs.
+    await this.#store.upsert(
+      [{ id, vector, document: body.content, metadata: encodeMemoryMetadata(memory, hash) }],
+      { fresh: true },
+    );
     return id;
   }
 

@@ -84,8 +84,17 @@ export interface VectorStore {
    * embedder id or dimension throws `embedder_mismatch` naming both.
    */
   bind(space: VectorSpace): Promise<void>;
-  /** Inserts or replaces records by id. Resolves once the write is durable. */
-  upsert(records: readonly VectorRecord[]): Promise<void>;
+  /**
+   * Inserts or replaces records by id. Resolves once the write is durable.
+   *
+   * `fresh: true`: the caller guarantees none of these ids is stored (e.g. freshly generated
+   * UUIDs): the store may skip work it does to replace existing records; an existing id is still
+   * replaced, but metadata keys it had may survive.
+   *
+   * @example
+   * await store.upsert([{ id: crypto.randomUUID(), vector, document, metadata }], { fresh: true });
+   */
+  upsert(records: readonly VectorRecord[], options?: { readonly fresh?: boolean }): Promise<void>;
   /** The `topK` most similar records that match the filter, most similar first. */
   query(query: VectorQuery): Promise<VectorMatch[]>;
   /** Records by id; ids that are not stored are omitted. Order follows `ids`. */

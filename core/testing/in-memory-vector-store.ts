@@ -59,7 +59,11 @@ export class InMemoryVectorStore implements VectorStore {
     }
   }
 
-  async upsert(records: readonly VectorRecord[]): Promise<void> {
+  /** `fresh` changes nothing here: replacing a Map entry already drops the old metadata. */
+  async upsert(
+    records: readonly VectorRecord[],
+    _options?: { readonly fresh?: boolean },
+  ): Promise<void> {
     this.#check();
     for (const record of records) {
       if (this.#space !== undefined && record.vector.length !== this.#space.dimensions) {

@@ -90,6 +90,22 @@ export function describeVectorStoreContract(
       expect(got).toEqual({ id: "a", document: "doc a", metadata });
     });
 
+    it("round-trips a fresh upsert of new ids", async () => {
+      await store.upsert([record("a", [1, 0, 0, 0], { kept: 1 })]);
+      await store.upsert(
+        [record("b", [0, 1, 0, 0], { v: "b", n: 2 }), record("c", [0, 0, 1, 0], { v: "c" })],
+        { fresh: true },
+      );
+      expect(await store.get(["a", "b", "c"])).toEqual([
+        { id: "a", document: "doc a", metadata: { kept: 1 } },
+        { id: "b", document: "doc b", metadata: { v: "b", n: 2 } },
+        { id: "c", document: "doc c", metadata: { v: "c" } },
+      ]);
+      const [top] = await store.query({ vector: [0, 1, 0, 0], topK: 1 });
+      expect(top?.id).toBe("b");
+      expect(await store.count({ field: "v", op: "in", values: ["b", "c"] })).toBe(2);
+    });
+
     it("replaces a record when upserting an existing id", async () => {
       await store.upsert([record("a", [1, 0, 0, 0], { v: 1 })]);
       await store.upsert([{ id: "a", vector: [0, 1, 0, 0], document: "new", metadata: { v: 2 } }]);

@@ -214,6 +214,27 @@ describe("ChromaVectorStore on a real Chroma", () => {
     ]);
   });
 
+  it("still drops the keys a replacing record lacks when it shares a batch with fresh upserts, even of its own id", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    await subject.store.upsert([
+      { id: "a", vector: [1, 0], document: "v0", metadata: { old: true, n: 0 } },
+    ]);
+    await Promise.all([
+      subject.store.upsert([{ id: "new", vector: [0, 1], document: "n", metadata: { n: 9 } }], {
+        fresh: true,
+      }),
+      // Breaks the fresh promise, then a plain upsert of the same id: the plain one needs its read.
+      subject.store.upsert([{ id: "a", vector: [1, 0], document: "v1", metadata: { old: true } }], {
+        fresh: true,
+      }),
+      subject.store.upsert([{ id: "a", vector: [1, 0], document: "v2", metadata: { n: 2 } }]),
+    ]);
+    expect(await subject.store.get(["a", "new"])).toEqual([
+      { id: "a", document: "v2", metadata: { n: 2 } },
+      { id: "new", document: "n", metadata: { n: 9 } },
+    ]);
+  });
+
   it("counts an id removed by concurrent deletes once, for the first of them", async () => {
     await subject.store.bind({ embedderId: "e", dimensions: 2 });
     await subject.store.upsert([

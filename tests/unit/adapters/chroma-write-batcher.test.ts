@@ -8,7 +8,7 @@ import {
 import type { Metadata, VectorRecord } from "../../../core/ports/vector-store.js";
 
 type Call =
-  | { kind: "upsert"; records: readonly VectorRecord[] }
+  | { kind: "upsert"; records: readonly VectorRecord[]; fresh: ReadonlySet<string> }
   | { kind: "update"; updates: readonly MetadataUpdate[] }
   | { kind: "delete"; ids: readonly string[] };
 
@@ -41,8 +41,8 @@ class FakeSink implements WriteSink {
     return this.#held.length;
   }
 
-  async upsert(records: readonly VectorRecord[]): Promise<void> {
-    await this.#enter({ kind: "upsert", records });
+  async upsert(records: readonly VectorRecord[], fresh: ReadonlySet<string>): Promise<void> {
+    await this.#enter({ kind: "upsert", records, fresh });
     for (const r of records) this.state.set(r.id, { document: r.document, metadata: r.metadata });
   }
 
@@ -118,6 +118,24 @@ describe("WriteBatcher", () => {
     expect(sink.calls[0]).toMatchObject({ kind: "upsert" });
     expect(sink.state.get("a")?.document).toBe("a2");
     expect([...sink.state.keys()].sort()).toEqual(["a", "b"]);
+  });
+
+  it("tells the sink an id is fresh only when every upsert of it merged into the call said so", async () => {
+    const sink = new FakeSink();
+    const writes = new WriteBatcher(sink);
+    await Promise.all([
+      writes.upsert([rec("new1"), rec("new2")], { fresh: true }),
+      writes.upsert([rec("old")]),
+      writes.upsert([rec("both")], { fresh: true }),
+      writes.upsert([rec("both", "replacing")], { fresh: false }),
+      writes.upsert([rec("new3")], { fresh: true }),
+    ]);
+    expect(sink.calls).toHaveLength(1);
+    const [call] = sink.calls;
+    if (call?.kind !== "upsert") throw new Error("expected one upsert call");
+    expect(call.records.map((r) => r.id).sort()).toEqual(["both", "new1", "new2", "new3", "old"]);
+    expect([...call.fresh].sort()).toEqual(["new1", "new2", "new3"]);
+    expect(sink.state.get("both")?.document).toBe("replacing");
   });
 
   it("keeps at most one sink call in flight and merges everything queued meanwhile into the next", async () => {
@@ -318,7 +336,10 @@ describe("WriteBatcher", () => {
               if (kind === "upsert") {
                 const records = ids.map((i) => rec(i, `${i}${n}`, { n }));
                 pending.push(writes.upsert(records));
-                await reference.upsert([...new Map(records.map((r) => [r.id, r])).values()]);
+                await reference.upsert(
+                  [...new Map(records.map((r) => [r.id, r])).values()],
+                  new Set(),
+                );
               } else if (kind === "update") {
                 const updates = ids.map((i) => ({ id: i, metadata: { m: n } }));
                 pending.push(writes.updateMetadata(updates));
