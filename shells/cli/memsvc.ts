@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import "reflect-metadata";
+// Before the other modules load: V8 reads these flags as the heap grows (see heap-flags.ts).
+import "./apply-heap-flags.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
