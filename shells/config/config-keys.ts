@@ -1,3 +1,5 @@
+import { DEFAULT_MEMORY_SERVICE_OPTIONS as MEMORY } from "../../core/memory/index.js";
+
 /** How an environment value is read before validation. */
 export type ConfigKeyKind = "string" | "integer" | "number";
 
@@ -46,17 +48,42 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   key("embedder.cohere.dimensions", "integer", 1024, "Cohere output dimension"),
   key("embedder.cohere.timeout_seconds", "number", 10, "Per-call timeout of one Cohere request"),
   key("embedder.cohere.max_retries", "integer", 2, "Retries on 429/5xx/network errors"),
-  key("memory.ttl_hours", "number", 720, "Lifetime of a `ttl` memory"),
-  key("memory.session_idle_hours", "number", 24, "A `session` memory idle this long expires"),
+  key("memory.ttl_hours", "number", MEMORY.ttlHours, "Lifetime of a `ttl` memory"),
+  key(
+    "memory.session_idle_hours",
+    "number",
+    MEMORY.sessionIdleHours,
+    "A `session` memory idle this long expires",
+  ),
   key("memory.sweep_interval_seconds", "integer", 300, "How often expired memories are deleted"),
-  key("recall.candidates", "integer", 50, "Candidates taken by similarity before re-ranking"),
-  key("recall.half_life_hours", "number", 168, "Half-life of the recency factor"),
-  key("recall.weights.similarity", "number", 0.5, "Weight of cosine similarity"),
-  key("recall.weights.recency", "number", 0.15, "Weight of recency of last access"),
-  key("recall.weights.frequency", "number", 0.1, "Weight of access count"),
-  key("recall.weights.type", "number", 0.1, "Weight of the memory type"),
-  key("recall.weights.scope", "number", 0.05, "Weight of the scope match"),
-  key("recall.weights.confidence", "number", 0.1, "Weight of the stored confidence"),
+  key(
+    "recall.candidates",
+    "integer",
+    MEMORY.recallCandidates,
+    "Candidates taken by similarity before re-ranking",
+  ),
+  key("recall.half_life_hours", "number", MEMORY.halfLifeHours, "Half-life of the recency factor"),
+  key(
+    "recall.weights.similarity",
+    "number",
+    MEMORY.weights.similarity,
+    "Weight of cosine similarity",
+  ),
+  key(
+    "recall.weights.recency",
+    "number",
+    MEMORY.weights.recency,
+    "Weight of recency of last access",
+  ),
+  key("recall.weights.frequency", "number", MEMORY.weights.frequency, "Weight of access count"),
+  key("recall.weights.type", "number", MEMORY.weights.type, "Weight of the memory type"),
+  key("recall.weights.scope", "number", MEMORY.weights.scope, "Weight of the scope match"),
+  key(
+    "recall.weights.confidence",
+    "number",
+    MEMORY.weights.confidence,
+    "Weight of the stored confidence",
+  ),
   key("log.level", "string", "info", "`debug`, `info`, `warn` or `error`"),
 ];
 

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { MAX_RECALL_CANDIDATES } from "../../core/memory/index.js";
+import { DEFAULT_RECALL_WEIGHTS, MAX_RECALL_CANDIDATES } from "../../core/memory/index.js";
 import { parseListenAddress } from "./listen-address.js";
 
 const text = (what: string) =>
@@ -24,16 +24,6 @@ const weight = () =>
       v.maxValue(1, "expected a number in [0, 1]"),
     ),
   );
-/** The documented default recall weights (memory-service decisions). */
-export const DEFAULT_RECALL_WEIGHTS = {
-  similarity: 0.5,
-  recency: 0.15,
-  frequency: 0.1,
-  type: 0.1,
-  scope: 0.05,
-  confidence: 0.1,
-} as const;
-
 function withDefaults(w: Partial<Record<keyof typeof DEFAULT_RECALL_WEIGHTS, number | undefined>>) {
   const out: Record<string, number> = { ...DEFAULT_RECALL_WEIGHTS };
   for (const [k, value] of Object.entries(w)) if (typeof value === "number") out[k] = value;

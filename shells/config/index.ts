@@ -8,7 +8,7 @@
  */
 export { CONFIG_KEYS, CONFIG_PATH_ENV, COHERE_KEY_ENV_FALLBACKS } from "./config-keys.js";
 export type { ConfigKey, ConfigKeyKind } from "./config-keys.js";
-export { DEFAULT_RECALL_WEIGHTS, RawConfigSchema } from "./config-schema.js";
+export { RawConfigSchema } from "./config-schema.js";
 export { applyEnvOverrides } from "./env-overrides.js";
 export { formatHostPort, isLoopbackHost, parseListenAddress } from "./listen-address.js";
 export type { ListenAddress } from "./listen-address.js";

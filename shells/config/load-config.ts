@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { parseDocument } from "yaml";
 import { COHERE_KEY_ENV_FALLBACKS, CONFIG_PATH_ENV } from "./config-keys.js";
-import { DEFAULT_RECALL_WEIGHTS, RawConfigSchema, type RawConfig } from "./config-schema.js";
+import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../core/memory/index.js";
+import { RawConfigSchema, type RawConfig } from "./config-schema.js";
 import { applyEnvOverrides } from "./env-overrides.js";
 import { parseListenAddress } from "./listen-address.js";
 import type { EmbedderConfig, MemsvcConfig, VectorStoreConfig } from "./memsvc-config.js";
@@ -103,11 +104,13 @@ function resolveConfig(
     vectorStore,
     embedder,
     memory: {
-      ttlHours: raw.memory.ttl_hours ?? 720,
-      sessionIdleHours: raw.memory.session_idle_hours ?? 24,
-      recallCandidates: raw.recall.candidates ?? 50,
-      halfLifeHours: raw.recall.half_life_hours ?? 168,
-      weights: { ...DEFAULT_RECALL_WEIGHTS, ...definedOnly(raw.recall.weights) },
+      // The core owns these defaults; the config only overrides what the file or env sets.
+      ttlHours: raw.memory.ttl_hours ?? DEFAULT_MEMORY_SERVICE_OPTIONS.ttlHours,
+      sessionIdleHours:
+        raw.memory.session_idle_hours ?? DEFAULT_MEMORY_SERVICE_OPTIONS.sessionIdleHours,
+      recallCandidates: raw.recall.candidates ?? DEFAULT_MEMORY_SERVICE_OPTIONS.recallCandidates,
+      halfLifeHours: raw.recall.half_life_hours ?? DEFAULT_MEMORY_SERVICE_OPTIONS.halfLifeHours,
+      weights: { ...DEFAULT_MEMORY_SERVICE_OPTIONS.weights, ...definedOnly(raw.recall.weights) },
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
     log: { level: raw.log.level ?? "info" },
