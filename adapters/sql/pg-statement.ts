@@ -1,5 +1,5 @@
-import type { ParsedStatement } from "../../core/ports/sql-parser.js";
-import { MetadataCollector, type StatementNames } from "./metadata-collector.js";
+import { LazyStatement } from "./lazy-statement.js";
+import type { MetadataCollector } from "./metadata-collector.js";
 import { readNameParts, type SourceText } from "./source-text.js";
 
 /** A node of libpg-query's JSON tree: `{ NodeType: { ...fields } }` or plain field objects. */
@@ -65,42 +65,19 @@ export function pgStatementKind(stmt: PgNode): string {
  * s.kind; // "Select"
  * s.tables; // ["users"] (walked now, once)
  */
-export class PgStatement implements ParsedStatement {
-  readonly kind: string;
-  private names: StatementNames | undefined;
+export class PgStatement extends LazyStatement {
+  override readonly kind: string;
 
   constructor(
     private readonly stmt: PgNode,
     private readonly source: SourceText,
   ) {
+    super();
     this.kind = pgStatementKind(stmt);
   }
 
-  get tables(): readonly string[] {
-    return this.collect().tables;
-  }
-
-  get columns(): readonly string[] {
-    return this.collect().columns;
-  }
-
-  get functions(): readonly string[] {
-    return this.collect().functions;
-  }
-
-  /** The neutral model as plain data (the vendor tree stays private). */
-  toJSON(): ParsedStatement {
-    const { tables, columns, functions } = this.collect();
-    return { kind: this.kind, tables, columns, functions };
-  }
-
-  private collect(): StatementNames {
-    if (this.names === undefined) {
-      const collector = new MetadataCollector();
-      walk(this.stmt, collector, this.source);
-      this.names = collector.result();
-    }
-    return this.names;
+  protected override collectInto(out: MetadataCollector): void {
+    walk(this.stmt, out, this.source);
   }
 }
 

@@ -1,5 +1,5 @@
-import type { ParsedStatement } from "../../core/ports/sql-parser.js";
-import { MetadataCollector, type StatementNames } from "./metadata-collector.js";
+import { LazyStatement } from "./lazy-statement.js";
+import type { MetadataCollector } from "./metadata-collector.js";
 import {
   FUNCTION_ALIASES,
   normaliseFunctionName,
@@ -55,43 +55,20 @@ export function polyglotStatementKind(node: PgNode): string {
  * const s = new PolyglotStatement(parse(sql, "tsql").ast[0], sql);
  * s.functions; // ["UPPER"] for `SELECT UPPER(name) FROM t`
  */
-export class PolyglotStatement implements ParsedStatement {
-  readonly kind: string;
-  private names: StatementNames | undefined;
+export class PolyglotStatement extends LazyStatement {
+  override readonly kind: string;
 
   constructor(
     private readonly node: PgNode,
     private readonly text: string,
     private readonly sites: () => readonly CallSite[],
   ) {
+    super();
     this.kind = polyglotStatementKind(node);
   }
 
-  get tables(): readonly string[] {
-    return this.collect().tables;
-  }
-
-  get columns(): readonly string[] {
-    return this.collect().columns;
-  }
-
-  get functions(): readonly string[] {
-    return this.collect().functions;
-  }
-
-  /** The neutral model as plain data (the vendor tree stays private). */
-  toJSON(): ParsedStatement {
-    const { tables, columns, functions } = this.collect();
-    return { kind: this.kind, tables, columns, functions };
-  }
-
-  private collect(): StatementNames {
-    if (this.names === undefined) {
-      const collector = new MetadataCollector();
-      new Walker(collector, this.sites).walk(this.node);
-      this.names = collector.result();
-    }
-    return this.names;
+  protected override collectInto(out: MetadataCollector): void {
+    new Walker(out, this.sites).walk(this.node);
   }
 }
 
