@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { startEmbeddedChroma } from "../adapters/chroma/chroma-launcher.js";
 import { ChromaVectorStore } from "../adapters/chroma/chroma-vector-store.js";
 import type { VectorFilter, VectorRecord } from "../core/ports/vector-store.js";
+import { seededRandom } from "./support/seeded-random.js";
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -31,18 +32,7 @@ const PROJECTS = 20;
 const NOW = Date.now();
 const FOREVER = 8_640_000_000_000_000;
 
-/** A deterministic pseudo-random generator, so runs are comparable. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(7);
+const random = seededRandom(7);
 
 function vector(): number[] {
   const v = Array.from({ length: DIMS }, () => random() * 2 - 1);

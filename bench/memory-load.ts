@@ -15,6 +15,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "./support/seeded-random.js";
 
 const BIN = fileURLToPath(new URL("../dist/shells/cli/memsvc.js", import.meta.url));
 
@@ -34,18 +35,7 @@ const RECALL_QUERIES = option("recall-queries", Math.min(QUERIES, 200));
 const CONCURRENCY = option("concurrency", 8);
 const PROJECTS = 20;
 
-/** A deterministic pseudo-random generator, so runs are comparable. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(42);
+const random = seededRandom(42);
 const WORDS = (
   "deploy release build test staging production database postgres redis cache queue worker " +
   "api gateway auth token session user account billing invoice payment refund customer order " +

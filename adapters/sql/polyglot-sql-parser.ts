@@ -104,7 +104,7 @@ export class PolyglotSqlParser implements SqlParser {
       if (!isPolyglotStatementNode(record)) {
         return { ok: false, error: notAStatement(sql, dialect, i, ast.length) };
       }
-      statements.push(new PolyglotStatement(record, sql, callSites));
+      statements.push(new PolyglotStatement(record, callSites));
     }
     if (statements.length === 0) {
       return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };

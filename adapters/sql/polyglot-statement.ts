@@ -52,7 +52,7 @@ export function polyglotStatementKind(node: PgNode): string {
  * recovered from the call sites in the text.
  *
  * @example
- * const s = new PolyglotStatement(parse(sql, "tsql").ast[0], sql);
+ * const s = new PolyglotStatement(parse(sql, "tsql").ast[0], () => findCallSites(sql));
  * s.functions; // ["UPPER"] for `SELECT UPPER(name) FROM t`
  */
 export class PolyglotStatement extends LazyStatement {
@@ -60,7 +60,6 @@ export class PolyglotStatement extends LazyStatement {
 
   constructor(
     private readonly node: PgNode,
-    private readonly text: string,
     private readonly sites: () => readonly CallSite[],
   ) {
     super();
