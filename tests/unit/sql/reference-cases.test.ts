@@ -16,10 +16,11 @@ interface ReferenceCase {
   note?: string;
 }
 
-// ../shared sits beside the repository (in CI too): read it directly.
+// A copy of ../shared/reference/gosqlx-v1.10.0-cases.json kept in the repository: tests read
+// nothing outside it (a fresh clone has no ../shared beside it).
 const CASES = JSON.parse(
   readFileSync(
-    new URL("../../../../shared/reference/gosqlx-v1.10.0-cases.json", import.meta.url),
+    new URL("../../fixtures/reference/gosqlx-v1.10.0-cases.json", import.meta.url),
     "utf8",
   ),
 ) as ReferenceCase[];
