@@ -1,0 +1,62 @@
+/**
+ * The seam between the memory engine (which memories are live, which pass a filter) and retrieval
+ * (how relevant each one is to a message). Pure and synchronous: an index lives in process and
+ * answers exactly, with no approximate structure between a stored memory and the query that
+ * should find it.
+ */
+
+/** One document to index: a memory's id, its content and its embedding. */
+export interface IndexedDocument {
+  readonly id: string;
+  readonly text: string;
+  /** The embedder's L2-normalised vector of `text`. */
+  readonly vector: readonly number[];
+}
+
+/** A ranked query over the indexed documents. */
+export interface RetrievalQuery {
+  /** The message as the user wrote it (for the lexical side). */
+  readonly text: string;
+  /** The embedder's query vector of `text` (for the vector side). */
+  readonly vector: readonly number[];
+  /** How many hits to return at most. */
+  readonly topK: number;
+  /**
+   * Only documents for which this returns true are ranked (the engine's exact filters: liveness,
+   * project, type, scope, tags). Omitted: every document.
+   */
+  readonly accept?: (id: string) => boolean;
+}
+
+/** One ranked document. */
+export interface RetrievalHit {
+  readonly id: string;
+  /**
+   * Fused relevance in [0, 1], comparable within one query only: 1 for the best document, 0 for
+   * none. Recall's similarity factor and search's `score`.
+   */
+  readonly relevance: number;
+  /** Cosine similarity of the document and query vectors, in [-1, 1]. */
+  readonly similarity: number;
+}
+
+/**
+ * An exact in-process retrieval index.
+ *
+ * @example
+ * index.add({ id, text: "Deploys run on Fridays", vector });
+ * const [best] = index.query({ text: "when do we deploy?", vector: queryVector, topK: 5 });
+ */
+export interface RetrievalIndex {
+  /** Number of indexed documents. */
+  readonly size: number;
+  /** Indexes a document; an id already indexed is replaced. */
+  add(document: IndexedDocument): void;
+  /** Removes a document; false when the id was not indexed. */
+  remove(id: string): boolean;
+  /**
+   * The `topK` most relevant accepted documents, most relevant first; ties by id (ascending), so
+   * equal inputs give equal answers. Documents with relevance 0 may be omitted.
+   */
+  query(query: RetrievalQuery): RetrievalHit[];
+}
