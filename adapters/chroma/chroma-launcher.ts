@@ -76,7 +76,7 @@ process.exit(${CLI_RETURNED});
  * await chroma.stop();
  */
 export async function startEmbeddedChroma(options: EmbeddedChromaOptions): Promise<EmbeddedChroma> {
-  const bindingPath = resolveBinding();
+  const binding = resolveBinding();
   mkdirSync(options.path, { recursive: true });
   const host = options.host ?? "127.0.0.1";
   const timeoutMs = options.startTimeoutMs ?? 30_000;
@@ -86,34 +86,61 @@ export async function startEmbeddedChroma(options: EmbeddedChromaOptions): Promi
   for (let attempt = 1; ; attempt += 1) {
     const port = requested === 0 ? await freePort(host) : requested;
     try {
-      return await launch(bindingPath, options, host, port, timeoutMs);
+      return await launch(binding.path, options, host, port, timeoutMs);
     } catch (error) {
       const retry =
         attempt < attempts && error instanceof ChildExitedError && error.exitCode === CLI_RETURNED;
-      if (!retry) throw unwrap(error);
+      if (!retry) throw unwrap(error, binding);
     }
   }
 }
 
-/** The platform package that carries Chroma's native binding for this machine. */
-function bindingPackageName(): string {
+/**
+ * The package that carries the Chroma binary we run: an alias of the platform binding pinned in
+ * our own `optionalDependencies` (`chroma-server` = `chromadb-js-bindings-linux-x64-gnu@1.0.5`,
+ * the newest that loads on glibc 2.34+). A pin in `overrides` would not reach projects that
+ * install this package, so the launcher resolves the alias, not the name chromadb depends on.
+ */
+const PINNED_BINDING = "chroma-server";
+const PINNED_BINDING_TARGET = "chromadb-js-bindings-linux-x64-gnu@1.0.5";
+
+/** The platform package that chromadb itself depends on for this machine (a fallback). */
+function platformBindingName(): string {
   const { platform, arch } = process;
   if (platform === "linux") return `chromadb-js-bindings-linux-${arch}-gnu`;
   if (platform === "win32") return `chromadb-js-bindings-win32-${arch}-msvc`;
   return `chromadb-js-bindings-${platform}-${arch}`;
 }
 
-function resolveBinding(): string {
-  const name = bindingPackageName();
-  try {
-    return createRequire(import.meta.url).resolve(name);
-  } catch (cause) {
-    throw new Error(
-      `cannot start embedded Chroma: the platform package ${name} is not installed ` +
-        `(it is an optional dependency of chromadb; install it or set a Chroma server URL)`,
-      { cause },
-    );
+/** The binding that was resolved: its file and a name for messages. */
+interface ResolvedBinding {
+  readonly path: string;
+  readonly label: string;
+}
+
+/**
+ * Our pinned alias when it is installed (Linux x64 with glibc); otherwise chromadb's own platform
+ * package (macOS, Windows, arm64), which npm installs as chromadb's optional dependency.
+ */
+function resolveBinding(): ResolvedBinding {
+  const require = createRequire(import.meta.url);
+  const candidates = [
+    { name: PINNED_BINDING, label: `${PINNED_BINDING} (npm:${PINNED_BINDING_TARGET})` },
+    { name: platformBindingName(), label: platformBindingName() },
+  ];
+  for (const { name, label } of candidates) {
+    try {
+      return { path: require.resolve(name), label };
+    } catch {
+      // Not installed here: try the next one.
+    }
   }
+  throw new Error(
+    `cannot start embedded Chroma: no Chroma binary is installed for ${process.platform}-${process.arch} ` +
+      `(looked for ${candidates.map((c) => c.label).join(" and ")}, optional dependencies of ` +
+      `agent-services and chromadb; reinstall without --omit=optional, or set ` +
+      `vector_store.chroma.url to a running Chroma server)`,
+  );
 }
 
 class ChildExitedError extends Error {
@@ -125,12 +152,12 @@ class ChildExitedError extends Error {
   }
 }
 
-function unwrap(error: unknown): unknown {
+function unwrap(error: unknown, binding: ResolvedBinding): unknown {
   if (!(error instanceof ChildExitedError)) return error;
   if (error.exitCode === BINDING_LOAD_FAILED) {
     return new Error(
-      `cannot start embedded Chroma: the native binding ${bindingPackageName()} failed to load ` +
-        `(on glibc < 2.38 only versions up to 1.0.5 load). ${error.message}`,
+      `cannot start embedded Chroma: the native binding ${binding.label} failed to load ` +
+        `(bindings after 1.0.5 need glibc 2.38+; ${PINNED_BINDING_TARGET} needs 2.34). ${error.message}`,
     );
   }
   if (error.exitCode === CLI_RETURNED) {
