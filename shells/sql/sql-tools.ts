@@ -28,7 +28,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         dialect: dialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, dialect }) => ({ ok: true, result: toolkit.validate(sql, dialect) }),
+      handler: ({ sql, dialect }) => toolkit.validate(sql, dialect),
     }),
     defineMcpTool({
       name: "format_sql",
@@ -89,7 +89,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "strings and comments, so keywords inside literals are not flagged. Works on any text.",
       input: v.object({ sql: sqlParam("The SQL (or SQL-bearing input) to scan.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.scan(sql) }),
+      handler: ({ sql }) => toolkit.scan(sql),
     }),
     defineMcpTool({
       name: "lint_sql",
@@ -102,7 +102,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "does not parse.",
       input: v.object({ sql: sqlParam("The SQL to lint.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.lint(sql) }),
+      handler: ({ sql }) => toolkit.lint(sql),
     }),
     defineMcpTool({
       name: "analyze_sql",
@@ -114,7 +114,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "other parts are still returned. Prefer it for a first look at unknown SQL.",
       input: v.object({ sql: sqlParam("The SQL to analyse.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.analyze(sql) }),
+      handler: ({ sql }) => toolkit.analyze(sql),
     }),
   ];
 }

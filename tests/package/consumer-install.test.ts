@@ -157,20 +157,18 @@ await store.upsert([{ id: "a", vector: [1, 0, 0], document: "hello", metadata: {
 const count = await store.count();
 await store.close();
 await chroma.stop();
-const parser = createDefaultSqlParser();
-await parser.load();
-const tools = createSqlToolkit(parser);
+const tools = createSqlToolkit(await createDefaultSqlParser());
 console.log(JSON.stringify({
   count,
   mysql: tools.validate("SELECT * FROM t LIMIT 5", "mysql"),
-  postgresql: tools.validate("SELEC 1", "postgresql").valid,
+  postgresql: tools.validate("SELEC 1", "postgresql").result.valid,
 }));
 `,
     );
     const { stdout } = await run(process.execPath, [script], { cwd: app, env: userEnv() });
     expect(JSON.parse(stdout)).toMatchObject({
       count: 1,
-      mysql: { valid: true, dialect: "mysql" },
+      mysql: { ok: true, result: { valid: true, dialect: "mysql" } },
       postgresql: false,
     });
   });
