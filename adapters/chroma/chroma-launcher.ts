@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, fstatSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 
@@ -77,7 +77,7 @@ process.exit(${CLI_RETURNED});
  */
 export async function startEmbeddedChroma(options: EmbeddedChromaOptions): Promise<EmbeddedChroma> {
   const binding = resolveBinding();
-  mkdirSync(options.path, { recursive: true });
+  prepareDataDirectory(options.path);
   const host = options.host ?? "127.0.0.1";
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   const requested = options.port ?? 0;
@@ -143,6 +143,34 @@ function resolveBinding(): ResolvedBinding {
   );
 }
 
+/** Creates the data directory, or says plainly why it cannot be one. */
+function prepareDataDirectory(path: string): void {
+  let existing;
+  try {
+    existing = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    // ENOTDIR (a parent is a file) and the like: mkdirSync below says which.
+  }
+  if (existing !== undefined && !existing.isDirectory()) {
+    throw new Error(
+      `cannot start embedded Chroma: its data path ${path} exists and is not a directory ` +
+        `(set vector_store.chroma.path to a directory)`,
+    );
+  }
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOTDIR" || code === "EEXIST"
+        ? "a parent of it is a file, not a directory"
+        : code === "EACCES" || code === "EPERM"
+          ? "permission denied"
+          : String((cause as Error).message);
+    throw new Error(`cannot create the embedded Chroma data directory ${path}: ${why}`);
+  }
+}
+
 class ChildExitedError extends Error {
   constructor(
     message: string,
@@ -174,6 +202,8 @@ async function launch(
   timeoutMs: number,
 ): Promise<EmbeddedChroma> {
   const argv = ["chroma", "run", "--path", options.path, "--host", host, "--port", String(port)];
+  // The log is appended to across starts: only what this start wrote explains its failure.
+  const logStart = options.logFile === undefined ? 0 : fileSize(options.logFile);
   const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, "a");
   let child: ChildProcess;
   try {
@@ -207,9 +237,11 @@ async function launch(
   process.on("exit", onParentExit);
 
   let exitCode: number | null | undefined;
+  let exitSignal: NodeJS.Signals | null = null;
   const exited = new Promise<void>((resolve) => {
-    child.once("exit", (code) => {
+    child.once("exit", (code, signal) => {
       exitCode = code;
+      exitSignal = signal;
       process.off("exit", onParentExit);
       resolve();
     });
@@ -234,13 +266,14 @@ async function launch(
     if (Date.now() >= deadline) {
       await stop();
       throw new Error(
-        `embedded Chroma did not answer ${url}/api/v2/heartbeat within ${timeoutMs} ms${logTail(options.logFile)}`,
+        `embedded Chroma did not answer ${url}/api/v2/heartbeat within ${timeoutMs} ms${explainFromLog(options, logStart)}`,
       );
     }
     await Promise.race([exited, sleep(POLL_INTERVAL_MS)]);
   }
   throw new ChildExitedError(
-    `embedded Chroma exited with code ${String(exitCode)} before answering on ${url}${logTail(options.logFile)}`,
+    `embedded Chroma ${exitSignal === null ? `exited with code ${String(exitCode)}` : `was ended by ${String(exitSignal)}`} ` +
+      `before answering on ${url}${explainFromLog(options, logStart)}`,
     exitCode,
   );
 }
@@ -273,21 +306,57 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The last lines of the log, for error messages; a hint when there is no log. */
-function logTail(logFile: string | undefined): string {
+function fileSize(file: string): number {
+  return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+}
+
+/**
+ * Why Chroma failed, from what it wrote to the log since `from`: the panic message when there is
+ * one (a Rust panic prints its cause first, then a backtrace of ~80 lines that would push the
+ * cause out of any tail), with a hint for a store that is not an SQLite database; else the last
+ * lines. A hint to set `logFile` when there is no log.
+ */
+function explainFromLog(options: EmbeddedChromaOptions, from: number): string {
+  const { logFile } = options;
   if (logFile === undefined) return " (set logFile to keep Chroma's output)";
+  const output = readFrom(logFile, from);
+  if (output === undefined) return "";
+  const lines = output.split("\n");
+  const panic = lines.findIndex((line) => / panicked at /.test(line));
+  if (panic >= 0) {
+    const rest = lines.slice(panic + 1);
+    const end = rest.findIndex((line) => /^\s*(note: |stack backtrace:|\d+: )/.test(line));
+    const message = rest
+      .slice(0, end < 0 ? 3 : Math.min(end, 3))
+      .join(" ")
+      .trim();
+    let hint = "";
+    if (/file is not a database|database disk image is malformed/.test(message)) {
+      hint =
+        `. The store ${options.path}/chroma.sqlite3 is corrupted or is not a Chroma database: ` +
+        `restore it from a backup, or move the directory away to start empty`;
+    }
+    return `: Chroma failed: ${message}${hint} (full output in ${logFile})`;
+  }
+  const tail = output.length > 2_000 ? output.slice(-2_000) : output;
+  return `; last lines of ${logFile}:\n${tail}`;
+}
+
+/** The file's content from byte `from` on (at most the first 64 KiB of it). */
+function readFrom(file: string, from: number): string | undefined {
   try {
-    const fd = openSync(logFile, "r");
+    const fd = openSync(file, "r");
     try {
       const size = fstatSync(fd).size;
-      const length = Math.min(size, 2_000);
+      const start = from <= size ? from : 0;
+      const length = Math.min(size - start, 65_536);
       const buffer = Buffer.alloc(length);
-      readSync(fd, buffer, 0, length, size - length);
-      return `; last lines of ${logFile}:\n${buffer.toString("utf8")}`;
+      readSync(fd, buffer, 0, length, start);
+      return buffer.toString("utf8");
     } finally {
       closeSync(fd);
     }
   } catch {
-    return "";
+    return undefined;
   }
 }
