@@ -1,0 +1,71 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RoutingSqlParser } from "../../../adapters/sql/index.js";
+import { SQL_DIALECTS } from "../../../core/sql/dialects.js";
+import { extractMetadata } from "../../../core/sql/metadata.js";
+import { parseSql } from "../../../core/sql/parse.js";
+import { validateSql } from "../../../core/sql/validate.js";
+import { loadedParser } from "./loaded-parser.js";
+
+let parser: RoutingSqlParser;
+beforeAll(async () => {
+  parser = await loadedParser();
+});
+
+describe("missing operands (issue 8)", () => {
+  it("rejects WHERE AND and WHERE OR in every dialect with the position of the word", () => {
+    for (const dialect of SQL_DIALECTS) {
+      for (const word of ["AND", "OR"]) {
+        const result = validateSql(parser, `SELECT id FROM users WHERE ${word}`, dialect);
+        expect(result.valid, `${dialect} ${word}`).toBe(false);
+        expect(result.error, dialect).toMatch(
+          new RegExp(`^invalid SQL: line 1, column 28: unexpected ${word}`),
+        );
+      }
+    }
+    expect(validateSql(parser, "SELECT id FROM users WHERE AND", "mysql").error).toBe(
+      "invalid SQL: line 1, column 28: unexpected AND, expected a condition",
+    );
+    expect(validateSql(parser, "SELECT a FROM t GROUP BY a HAVING OR", "oracle").valid).toBe(false);
+    expect(validateSql(parser, "SELECT * FROM a JOIN b ON AND", "snowflake").valid).toBe(false);
+  });
+
+  it("rejects an empty IN list everywhere but SQLite, which allows it", () => {
+    for (const dialect of SQL_DIALECTS) {
+      const result = validateSql(parser, "SELECT id FROM users WHERE x IN ()", dialect);
+      expect(result.valid, dialect).toBe(dialect === "sqlite");
+      if (dialect !== "sqlite") expect(result.error, dialect).toMatch(/column 34: unexpected "\)"/);
+    }
+    expect(validateSql(parser, "SELECT id FROM users WHERE x NOT IN ()", "sqlserver").error).toBe(
+      'invalid SQL: line 1, column 38: unexpected ")", IN needs at least one value',
+    );
+  });
+
+  it("never parses AND or OR as a column for parse_sql and extract_metadata", () => {
+    for (const sql of [
+      "SELECT id FROM users WHERE AND",
+      "SELECT id FROM users WHERE OR",
+      "SELECT id FROM users WHERE x IN ()",
+    ]) {
+      expect(parseSql(parser, sql).ok, sql).toBe(false);
+      const metadata = extractMetadata(parser, sql);
+      expect(metadata.ok, sql).toBe(false);
+      if (!metadata.ok) expect(metadata.error, sql).toMatch(/^parse failed: line 1, column \d+: /);
+    }
+  });
+
+  it("still accepts AND and OR as operators, BETWEEN … AND, OR REPLACE and non-empty IN lists", () => {
+    for (const dialect of SQL_DIALECTS) {
+      for (const sql of [
+        "SELECT * FROM t WHERE a BETWEEN 1 AND 2 AND b = 1 OR c IN (1, 2)",
+        "SELECT * FROM t WHERE (a = 1 OR b = 2) AND NOT c = 3",
+      ]) {
+        expect(validateSql(parser, sql, dialect), `${dialect}: ${sql}`).toMatchObject({
+          valid: true,
+        });
+      }
+    }
+    expect(validateSql(parser, "CREATE OR REPLACE VIEW v AS SELECT 1 FROM dual", "oracle")).toEqual(
+      { valid: true, dialect: "oracle" },
+    );
+  });
+});
