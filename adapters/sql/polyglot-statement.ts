@@ -19,6 +19,8 @@ const KIND_BY_KEY: Record<string, string> = {
   set_statement: "Set",
   refresh: "RefreshMaterializedView",
   command: "Command",
+  // Oracle and Snowflake `INSERT ALL|FIRST … SELECT`: one INSERT into several tables.
+  multitable_inserts: "Insert",
 };
 
 /**

@@ -201,10 +201,13 @@ const ROW_COUNT = (_: Token | undefined, after: Token | undefined) =>
 const DESCRIBE: Dialects = ["mysql", "oracle", "snowflake"];
 const FETCH_FIRST: Dialects = ["postgresql", "sqlserver", "oracle", "snowflake"];
 const APPLY: Dialects = ["sqlserver", "oracle"];
+const MULTITABLE_INSERT: Dialects = ["oracle", "snowflake"];
 
 const PHRASES: readonly Phrase[] = [
   { words: ["REPLACE", "INTO"], atStart: true, validIn: ["mysql", "sqlite"], message: "REPLACE INTO is not supported in {d}; use MERGE or an upsert clause" },
   { words: ["INSERT", "OR"], validIn: ["sqlite"], message: "INSERT OR … conflict clauses are not supported in {d}" },
+  { words: ["INSERT", "ALL"], atStart: true, validIn: MULTITABLE_INSERT, message: "multi-table INSERT ALL is not supported in {d}" },
+  { words: ["INSERT", "FIRST"], atStart: true, validIn: MULTITABLE_INSERT, message: "multi-table INSERT FIRST is not supported in {d}" },
   { words: ["ON", "DUPLICATE", "KEY"], validIn: ["mysql"], message: "ON DUPLICATE KEY UPDATE is not supported in {d}" },
   { words: ["ON", "CONFLICT"], validIn: ["postgresql", "sqlite"], message: "ON CONFLICT is not supported in {d}" },
   { words: ["SHOW"], atStart: true, validIn: ["mysql", "postgresql", "snowflake"], message: "SHOW statements are not supported in {d}" },

@@ -69,3 +69,40 @@ describe("missing operands (issue 8)", () => {
     );
   });
 });
+
+describe("Oracle multi-table inserts (issue 8)", () => {
+  const insertAll = "INSERT ALL INTO t1 (a) VALUES (x) INTO t2 (b) VALUES (y) SELECT x, y FROM src";
+  const insertFirst =
+    "INSERT FIRST WHEN x > 10 THEN INTO t1 VALUES (x) ELSE INTO t2 VALUES (x) SELECT x FROM src";
+
+  it("accepts INSERT ALL … SELECT and INSERT FIRST WHEN … in Oracle, Snowflake and generic", () => {
+    for (const sql of [insertAll, insertFirst]) {
+      for (const dialect of ["oracle", "snowflake"]) {
+        expect(validateSql(parser, sql, dialect), `${dialect}: ${sql}`).toEqual({
+          valid: true,
+          dialect,
+        });
+      }
+      expect(validateSql(parser, sql)).toEqual({ valid: true });
+    }
+  });
+
+  it("rejects them with a named reason in dialects without multi-table inserts", () => {
+    expect(validateSql(parser, insertAll, "mysql").error).toBe(
+      "invalid SQL: line 1, column 1: multi-table INSERT ALL is not supported in MySQL",
+    );
+    expect(validateSql(parser, insertFirst, "sqlserver").error).toBe(
+      "invalid SQL: line 1, column 1: multi-table INSERT FIRST is not supported in SQL Server",
+    );
+    expect(validateSql(parser, insertAll, "postgresql").valid).toBe(false);
+  });
+
+  it("parses a multi-table insert as one InsertStatement with every target table", () => {
+    expect(parseSql(parser, insertAll)).toEqual({
+      ok: true,
+      result: { statement_count: 1, statement_types: ["*ast.InsertStatement"] },
+    });
+    const metadata = extractMetadata(parser, insertAll);
+    expect(metadata.ok && metadata.result.tables).toEqual(["t1", "t2", "src"]);
+  });
+});
