@@ -106,3 +106,55 @@ describe("Oracle multi-table inserts (issue 8)", () => {
     expect(metadata.ok && metadata.result.tables).toEqual(["t1", "t2", "src"]);
   });
 });
+
+describe("metadata names (issue 8)", () => {
+  function metadata(sql: string) {
+    const outcome = extractMetadata(parser, sql);
+    if (!outcome.ok) throw new Error(outcome.error);
+    return outcome.result;
+  }
+
+  it("does not report AT of AT TIME ZONE as a function", () => {
+    expect(metadata("SELECT created_at AT TIME ZONE 'UTC', now() FROM events")).toEqual({
+      tables: ["events"],
+      columns: ["created_at"],
+      functions: ["now"],
+    });
+  });
+
+  it("does not report T-SQL variables or ROWNUM as columns, in either grammar", () => {
+    // PostgreSQL's grammar reads `@id` as its `@` operator on a column `id`.
+    expect(metadata("SELECT name FROM users WHERE id = @id").columns).toEqual(["name", "id"]);
+    expect(metadata("SELECT name FROM users WHERE code = @code").columns).toEqual(["name", "code"]);
+    expect(metadata("SELECT name FROM users WHERE code = @other").columns).toEqual([
+      "name",
+      "code",
+    ]);
+    // `SELECT TOP` is T-SQL only: the multi-dialect grammar answers.
+    expect(metadata("SELECT TOP 5 name FROM users WHERE code = @code").columns).toEqual([
+      "name",
+      "code",
+    ]);
+    expect(metadata("SELECT id FROM users WHERE ROWNUM <= 10").columns).toEqual(["id"]);
+    expect(metadata("SELECT TOP 5 id FROM users WHERE ROWNUM <= 10").columns).toEqual(["id"]);
+  });
+
+  it("keeps a column once per table: twice across a UNION of two tables, once per alias", () => {
+    expect(metadata("SELECT email FROM customers UNION SELECT email FROM subscribers")).toEqual({
+      tables: ["customers", "subscribers"],
+      columns: ["email", "email"],
+      functions: [],
+    });
+    expect(
+      metadata("SELECT TOP 5 email FROM customers UNION SELECT email FROM subscribers").columns,
+    ).toEqual(["email", "email"]);
+    expect(metadata("SELECT u.id, id, users.id FROM users u").columns).toEqual(["id"]);
+    expect(metadata("SELECT users.id, id FROM users").columns).toEqual(["id"]);
+    expect(
+      metadata("SELECT email FROM customers UNION SELECT email FROM customers").columns,
+    ).toEqual(["email"]);
+    expect(
+      metadata("SELECT id FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id)").columns,
+    ).toEqual(["id", "a_id"]);
+  });
+});
