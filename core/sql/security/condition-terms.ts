@@ -19,6 +19,8 @@ const TERM_STARTERS: ReadonlySet<string> = new Set([
   "WHEN",
   "(",
   "&&",
+  // MySQL's OR (elsewhere concatenation: the tautology detector only trusts comparisons after it).
+  "||",
 ]);
 /** Tokens that end a term at its own depth. */
 const TERM_ENDERS: ReadonlySet<string> = new Set([
