@@ -120,10 +120,16 @@ export type ToolOutcome<T> =
 export interface SqlToolkit {
   /** `dialect` as the caller gave it (echoed verbatim), or undefined for generic without echo. */
   validate(sql: string, dialect?: string): ValidateResult;
-  format(sql: string, options?: Partial<FormatOptions>): ToolOutcome<FormatResult>;
+  /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
+  format(
+    sql: string,
+    options?: Partial<FormatOptions>,
+    dialect?: string,
+  ): ToolOutcome<FormatResult>;
   parse(sql: string): ToolOutcome<ParseResult>;
   metadata(sql: string): ToolOutcome<MetadataResult>;
   scan(sql: string): SecurityScanResult;
-  lint(sql: string): LintResult;
+  /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
+  lint(sql: string, dialect?: string): LintResult;
   analyze(sql: string): AnalyzeResult;
 }
