@@ -128,10 +128,16 @@ export interface ToolSuccess<T> {
 export interface SqlToolkit {
   /** `dialect` as the caller gave it (echoed verbatim), or undefined for generic without echo. */
   validate(sql: string, dialect?: string): ToolSuccess<ValidateResult>;
-  format(sql: string, options?: Partial<FormatOptions>): ToolOutcome<FormatResult>;
+  /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
+  format(
+    sql: string,
+    options?: Partial<FormatOptions>,
+    dialect?: string,
+  ): ToolOutcome<FormatResult>;
   parse(sql: string): ToolOutcome<ParseResult>;
   metadata(sql: string): ToolOutcome<MetadataResult>;
   scan(sql: string): ToolSuccess<SecurityScanResult>;
-  lint(sql: string): ToolSuccess<LintResult>;
+  /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
+  lint(sql: string, dialect?: string): ToolSuccess<LintResult>;
   analyze(sql: string): ToolSuccess<AnalyzeResult>;
 }

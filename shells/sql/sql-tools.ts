@@ -1,7 +1,13 @@
 import * as v from "valibot";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { defineMcpTool, READ_ONLY_TOOL, type McpTool } from "../mcp/mcp-tool.js";
-import { dialectParam, flagParam, indentSizeParam, sqlParam } from "./sql-tool-params.js";
+import {
+  dialectParam,
+  flagParam,
+  indentSizeParam,
+  sqlParam,
+  textDialectParam,
+} from "./sql-tool-params.js";
 
 /**
  * The seven SQL tools of `sqlsvc-mcp` over a toolkit: `validate_sql`, `format_sql`, `parse_sql`,
@@ -49,10 +55,11 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
           "add_semicolon",
           "End every statement with a semicolon (default false).",
         ),
+        dialect: textDialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, indent_size, uppercase_keywords, add_semicolon }) =>
-        toolkit.format(sql, { indent_size, uppercase_keywords, add_semicolon }),
+      handler: ({ sql, indent_size, uppercase_keywords, add_semicolon, dialect }) =>
+        toolkit.format(sql, { indent_size, uppercase_keywords, add_semicolon }, dialect),
     }),
     defineMcpTool({
       name: "parse_sql",
@@ -100,9 +107,9 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "aliasing, redundant whitespace). Returns {violation_count, violations[{rule, rule_name, " +
         "severity, message, line, column, suggestion}]} sorted by position; works on SQL that " +
         "does not parse.",
-      input: v.object({ sql: sqlParam("The SQL to lint.") }),
+      input: v.object({ sql: sqlParam("The SQL to lint."), dialect: textDialectParam }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => toolkit.lint(sql),
+      handler: ({ sql, dialect }) => toolkit.lint(sql, dialect),
     }),
     defineMcpTool({
       name: "analyze_sql",

@@ -181,6 +181,35 @@ describe("createSqlTools", () => {
     ]);
   });
 
+  it("passes format_sql's and lint_sql's dialect through and rejects an unknown one (issue 8)", () => {
+    const { toolkit } = recordingToolkit();
+    const seen: unknown[] = [];
+    const catalog = createToolCatalog(
+      createSqlTools({
+        ...toolkit,
+        format: (sql, options, dialect) => (
+          seen.push(["format", dialect]),
+          { ok: true, result: { formatted_sql: sql, options: options as FormatOptions } }
+        ),
+        lint: (_sql, dialect) => (
+          seen.push(["lint", dialect]),
+          { violation_count: 0, violations: [] }
+        ),
+      }),
+    );
+    catalog.call("format_sql", { sql: "select 1", dialect: "MySQL" });
+    catalog.call("lint_sql", { sql: "select 1", dialect: "mysql" });
+    catalog.call("lint_sql", { sql: "select 1" });
+    expect(seen).toEqual([
+      ["format", "MySQL"],
+      ["lint", "mysql"],
+      ["lint", undefined],
+    ]);
+    expect(
+      invalidParams(() => catalog.call("lint_sql", { sql: "select 1", dialect: "db2" })),
+    ).toMatch(/^parameter 'dialect' must be one of generic, mysql/);
+  });
+
   it.each([
     [{ indent_size: 2.5 }, "parameter 'indent_size' must be an integer from 0 to 16, got 2.5"],
     [{ indent_size: 17 }, "parameter 'indent_size' must be an integer from 0 to 16, got 17"],
