@@ -37,7 +37,7 @@ describe("createSqlToolkit", () => {
 
   it("reads MySQL backslash escapes in format_sql and lint_sql when the dialect is mysql (issue 8)", () => {
     const sql = "INSERT INTO t (name) VALUES ('O\\'Reilly')";
-    expect(tools.validate(sql, "mysql").valid).toBe(true);
+    expect(tools.validate(sql, "mysql").result.valid).toBe(true);
     expect(tools.format(sql, {}, "MySQL")).toEqual({
       ok: true,
       result: {
@@ -51,8 +51,8 @@ describe("createSqlToolkit", () => {
       error: "format failed: line 1, column 40: unterminated string",
     });
     // Linted as MySQL, the string is one token: no keyword-case finding inside it.
-    const mysqlLint = tools.lint("select 'a\\' from b'", "mysql");
-    const standardLint = tools.lint("select 'a\\' from b'");
+    const mysqlLint = tools.lint("select 'a\\' from b'", "mysql").result;
+    const standardLint = tools.lint("select 'a\\' from b'").result;
     expect(mysqlLint.violations.filter((v) => v.rule === "L007")).toHaveLength(1);
     expect(standardLint.violations.filter((v) => v.rule === "L007").length).toBeGreaterThan(1);
   });

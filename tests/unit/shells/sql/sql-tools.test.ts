@@ -193,7 +193,7 @@ describe("createSqlTools", () => {
         ),
         lint: (_sql, dialect) => (
           seen.push(["lint", dialect]),
-          { violation_count: 0, violations: [] }
+          { ok: true, result: { violation_count: 0, violations: [] } }
         ),
       }),
     );
