@@ -56,8 +56,8 @@ async function locateStore(config: MemsvcConfig, logger: Logger) {
 /**
  * The memsvc composition root: starts the embedded Chroma (unless a Chroma URL is configured),
  * registers config, logger, clock, embedder, vector store and memory service in a child tsyringe
- * container (by factory, one instance each), resolves the service and binds the store to the
- * embedder's vector space. On any failure it releases what it started and rethrows, so a wrong
+ * container (by factory, one instance each), resolves the service, binds the store to the
+ * embedder's vector space and loads every memory into the service's engine (progress logged). On any failure it releases what it started and rethrows, so a wrong
  * embedder for the data directory is a startup error naming both embedders.
  *
  * @example
@@ -97,6 +97,9 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
             // The core reports what it survives (a failed access update) but cannot log.
             onWarning: (message, cause) => logger.warn(message, { error: String(cause) }),
           },
+          // Recall's access counts reach the store at most this late (and a crash loses at most
+          // this much of them); every recall in the interval shares one write.
+          accessWriteDelay: () => sleep(ACCESS_WRITE_INTERVAL_MS),
         }),
     ),
   });
@@ -122,7 +125,18 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
   try {
     const memory = container.resolve(TOKENS.memory);
     memoryBuilt = memory;
-    await memory.init();
+    const started = performance.now();
+    let lastLogged = started;
+    const loaded = await memory.init(({ loaded, total }) => {
+      const now = performance.now();
+      if (now - lastLogged < LOAD_LOG_INTERVAL_MS) return;
+      lastLogged = now;
+      logger.info("loading memories", { loaded, total });
+    });
+    logger.info("memories loaded", {
+      memories: loaded,
+      ms: Math.round(performance.now() - started),
+    });
     const embedder = container.resolve(TOKENS.embedder);
     return {
       memory,
@@ -135,6 +149,15 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
     await close();
     throw error;
   }
+}
+
+/** How long recall's access counts may wait to be written (see docs/memory-model.md). */
+const ACCESS_WRITE_INTERVAL_MS = 1_000;
+/** Progress of the startup load is logged at most this often. */
+const LOAD_LOG_INTERVAL_MS = 2_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 async function stopChroma(chroma: EmbeddedChroma | undefined, logger: Logger): Promise<void> {
