@@ -16,12 +16,7 @@ export type { MemoryFilter } from "./engine/memory-filter.js";
 export { CosineRetrievalIndex } from "./engine/cosine-retrieval-index.js";
 export { AccessWriteBehind } from "./engine/access-write-behind.js";
 export type { AccessWriteBehindDeps } from "./engine/access-write-behind.js";
-export type {
-  IndexedDocument,
-  RetrievalHit,
-  RetrievalIndex,
-  RetrievalQuery,
-} from "./retrieval/retrieval-index.js";
+export * from "./retrieval/index.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   MAX_RECALL_CANDIDATES,

@@ -5,7 +5,6 @@ import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { packContext } from "../tokens/pack-context.js";
 import { contentHash } from "./content-key.js";
 import { AccessWriteBehind } from "./engine/access-write-behind.js";
-import { CosineRetrievalIndex } from "./engine/cosine-retrieval-index.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { encodeMemoryMetadata } from "./memory-metadata.js";
@@ -16,6 +15,7 @@ import {
 } from "./memory-service-options.js";
 import { newMemory } from "./new-memory.js";
 import { parseInput, parseMemoryId } from "./parse-input.js";
+import { createHybridIndex } from "./retrieval/hybrid-index.js";
 import type { RetrievalIndex } from "./retrieval/retrieval-index.js";
 import {
   recallInputSchema,
@@ -49,8 +49,9 @@ export interface MemoryServiceDeps {
   /** Overrides of {@link DEFAULT_MEMORY_SERVICE_OPTIONS}; validated by the constructor. */
   readonly options?: Partial<MemoryServiceOptions>;
   /**
-   * The retrieval index that ranks memories for recall and search (default: a
-   * {@link CosineRetrievalIndex}). It must be empty: `init()` fills it from the store.
+   * The retrieval index that ranks memories for recall and search (default: the hybrid index,
+   * BM25 fused with cosine, `createHybridIndex()`; `CosineRetrievalIndex` ranks by the vectors
+   * alone). It must be empty: `init()` fills it from the store.
    */
   readonly index?: RetrievalIndex;
   /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
@@ -131,7 +132,7 @@ export class MemoryService implements MemoryApi {
     this.#embedder = deps.embedder;
     this.#clock = deps.clock;
     this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
-    const index = deps.index ?? new CosineRetrievalIndex();
+    const index = deps.index ?? createHybridIndex();
     if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
     this.#engine = new MemoryEngine(index, options);
     this.#accesses = new AccessWriteBehind({

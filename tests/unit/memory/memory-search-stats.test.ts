@@ -122,3 +122,21 @@ describe("get and delete", () => {
     expect(await store.count()).toBe(0);
   });
 });
+
+describe("search with the default (hybrid) index", () => {
+  it("ranks the memory sharing the query's rare words first, with relevance 1 for the best", async () => {
+    const { service } = await memoryFixture({}, undefined, "default");
+    for (const content of [
+      "Caroline went to the charity race last weekend",
+      "Caroline likes painting",
+      "Caroline talked to Melanie about Caroline's plans",
+      "Melanie went hiking",
+    ]) {
+      await service.remember({ content });
+    }
+    const { results } = await service.search({ message: "Who went to the charity race?" });
+    expect(results[0]?.memory.content).toBe("Caroline went to the charity race last weekend");
+    expect(results[0]?.score).toBe(1);
+    for (const r of results) expect(r.score).toBeGreaterThanOrEqual(0);
+  });
+});
