@@ -13,9 +13,10 @@ import { VectorMatrix } from "./vector-matrix.js";
 
 /**
  * Weight of the vector side in the convex fusion. Measured on LoCoMo with the word-vector
- * embedder (docs/performance.md, "Retrieval quality"): 0.3-0.5 beat BM25 alone; 0.4 is the middle.
+ * embedder (docs/performance.md, "Retrieval quality"): 0.3-0.7 beat BM25 alone, 0.5 best with each
+ * conversation its own project, 0.5-0.7 with every turn visible; 0.9 and 1 lose to BM25.
  */
-export const DEFAULT_VECTOR_WEIGHT = 0.4;
+export const DEFAULT_VECTOR_WEIGHT = 0.5;
 /** How deep each list is read for reciprocal rank fusion. */
 export const DEFAULT_RRF_DEPTH = 100;
 /** Removed slots are compacted away once there are more of them than this and than live ones. */
@@ -31,7 +32,7 @@ export interface HybridIndexOptions {
    * documents of the query. `rrf`: reciprocal rank fusion of the two rankings (k = 60).
    */
   readonly fusion?: FusionMethod;
-  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.4. */
+  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.5. */
   readonly vectorWeight?: number;
   /** BM25 term-frequency saturation. Default 1.2. */
   readonly k1?: number;
@@ -41,6 +42,8 @@ export interface HybridIndexOptions {
   readonly rrfK?: number;
   /** How many of each ranking reciprocal rank fusion reads. Default 100. */
   readonly rrfDepth?: number;
+  /** The BM25 terms of a text (documents and queries alike). Default {@link lexicalTerms}. */
+  readonly terms?: (text: string) => readonly string[];
 }
 
 /**
@@ -54,7 +57,7 @@ export interface HybridIndexOptions {
  * normalised over the accepted documents, then `(1 - w) · lexical + w · vector`.
  *
  * @example
- * const index = createHybridIndex({ vectorWeight: 0.4 });
+ * const index = createHybridIndex({ vectorWeight: 0.5 });
  * index.add({ id: "a", text: "Deploys run on Fridays", vector: await embedder.embedQuery("…") });
  * const hits = index.query({ text: "when do we deploy?", vector: queryVector, topK: 10 });
  */
@@ -82,6 +85,7 @@ class HybridIndex implements RetrievalIndex {
   readonly #bm25: Bm25Parameters;
   readonly #rrfK: number;
   readonly #rrfDepth: number;
+  readonly #terms: (text: string) => readonly string[];
   readonly #postings = new LexicalPostings();
   readonly #vectors = new VectorMatrix();
   readonly #slotOf = new Map<string, number>();
@@ -93,6 +97,7 @@ class HybridIndex implements RetrievalIndex {
 
   constructor(options: HybridIndexOptions) {
     this.#fusion = options.fusion ?? "convex";
+    this.#terms = options.terms ?? lexicalTerms;
     this.#vectorWeight = checkRange(
       "vectorWeight",
       options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
@@ -119,7 +124,7 @@ class HybridIndex implements RetrievalIndex {
     this.#vectors.set(slot, document.vector);
     this.#ids.push(document.id);
     this.#slotOf.set(document.id, slot);
-    this.#postings.add(slot, lexicalTerms(document.text));
+    this.#postings.add(slot, this.#terms(document.text));
   }
 
   remove(id: string): boolean {
@@ -140,7 +145,7 @@ class HybridIndex implements RetrievalIndex {
     const slotCount = this.#ids.length;
     const isAccepted = this.#acceptor(slotCount, query.accept);
     const { touched, scores } = this.#postings.score(
-      lexicalTerms(query.text),
+      this.#terms(query.text),
       this.#bm25,
       isAccepted,
     );
