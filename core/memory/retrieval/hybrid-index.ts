@@ -13,9 +13,10 @@ import { VectorMatrix } from "./vector-matrix.js";
 
 /**
  * Weight of the vector side in the convex fusion. Measured on LoCoMo with the word-vector
- * embedder (docs/performance.md, "Retrieval quality"): 0.3-0.5 beat BM25 alone; 0.4 is the middle.
+ * embedder (docs/performance.md, "Retrieval quality"): 0.3-0.7 beat BM25 alone, 0.5 best with each
+ * conversation its own project, 0.5-0.7 with every turn visible; 0.9 and 1 lose to BM25.
  */
-export const DEFAULT_VECTOR_WEIGHT = 0.4;
+export const DEFAULT_VECTOR_WEIGHT = 0.5;
 /** How deep each list is read for reciprocal rank fusion. */
 export const DEFAULT_RRF_DEPTH = 100;
 /** Removed slots are compacted away once there are more of them than this and than live ones. */
@@ -31,7 +32,7 @@ export interface HybridIndexOptions {
    * documents of the query. `rrf`: reciprocal rank fusion of the two rankings (k = 60).
    */
   readonly fusion?: FusionMethod;
-  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.4. */
+  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.5. */
   readonly vectorWeight?: number;
   /** BM25 term-frequency saturation. Default 1.2. */
   readonly k1?: number;
@@ -41,6 +42,8 @@ export interface HybridIndexOptions {
   readonly rrfK?: number;
   /** How many of each ranking reciprocal rank fusion reads. Default 100. */
   readonly rrfDepth?: number;
+  /** The BM25 terms of a text (documents and queries alike). Default {@link lexicalTerms}. */
+  readonly terms?: (text: string) => readonly string[];
 }
 
 /**
@@ -54,7 +57,7 @@ export interface HybridIndexOptions {
  * normalised over the accepted documents, then `(1 - w) · lexical + w · vector`.
  *
  * @example
- * const index = createHybridIndex({ vectorWeight: 0.4 });
+ * const index = createHybridIndex({ vectorWeight: 0.5 });
  * index.add({ id: "a", text: "Deploys run on Fridays", vector: await embedder.embedQuery("…") });
  * const hits = index.query({ text: "when do we deploy?", vector: queryVector, topK: 10 });
  */
@@ -82,17 +85,21 @@ class HybridIndex implements RetrievalIndex {
   readonly #bm25: Bm25Parameters;
   readonly #rrfK: number;
   readonly #rrfDepth: number;
+  readonly #terms: (text: string) => readonly string[];
   readonly #postings = new LexicalPostings();
   readonly #vectors = new VectorMatrix();
   readonly #slotOf = new Map<string, number>();
   #ids: (string | undefined)[] = [];
+  /** 1 for a live slot, 0 for a removed one: the acceptance mask of a query without a filter. */
+  #alive = new Uint8Array(64);
   #removed = 0;
-  /** Per slot during a query: 0 not asked yet, 1 accepted, 2 refused. */
-  #acceptance = new Uint8Array(0);
+  /** The acceptance mask of a query with a filter (reused). */
+  #accepted = new Uint8Array(0);
   #similarities = new Float64Array(0);
 
   constructor(options: HybridIndexOptions) {
     this.#fusion = options.fusion ?? "convex";
+    this.#terms = options.terms ?? lexicalTerms;
     this.#vectorWeight = checkRange(
       "vectorWeight",
       options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
@@ -114,12 +121,19 @@ class HybridIndex implements RetrievalIndex {
   }
 
   add(document: IndexedDocument): void {
+    const terms = this.#terms(document.text);
     this.remove(document.id);
     const slot = this.#ids.length;
     this.#vectors.set(slot, document.vector);
     this.#ids.push(document.id);
     this.#slotOf.set(document.id, slot);
-    this.#postings.add(slot, lexicalTerms(document.text));
+    if (slot >= this.#alive.length) {
+      const grown = new Uint8Array(this.#alive.length * 2);
+      grown.set(this.#alive);
+      this.#alive = grown;
+    }
+    this.#alive[slot] = 1;
+    this.#postings.add(slot, terms);
   }
 
   remove(id: string): boolean {
@@ -127,6 +141,7 @@ class HybridIndex implements RetrievalIndex {
     if (slot === undefined) return false;
     this.#slotOf.delete(id);
     this.#ids[slot] = undefined;
+    this.#alive[slot] = 0;
     this.#postings.remove(slot);
     this.#removed += 1;
     if (this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size) this.#compact();
@@ -138,19 +153,20 @@ class HybridIndex implements RetrievalIndex {
     if (!(topK > 0) || this.#slotOf.size === 0) return [];
     const vector = this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
-    const isAccepted = this.#acceptor(slotCount, query.accept);
-    const { touched, scores } = this.#postings.score(
-      lexicalTerms(query.text),
-      this.#bm25,
-      isAccepted,
-    );
+    const accepted = this.#acceptedMask(slotCount, query.accept);
+    const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
     try {
       const useVectors = this.#fusion === "rrf" || this.#vectorWeight > 0;
-      if (useVectors) this.#scanVectors(slotCount, vector, isAccepted);
+      if (this.#similarities.length < slotCount) {
+        this.#similarities = new Float64Array(slotCount * 2);
+      }
+      const range = useVectors
+        ? this.#vectors.scan(vector, accepted, slotCount, this.#similarities)
+        : { min: 0, max: 0 };
       const ranked =
         this.#fusion === "rrf"
-          ? this.#rankByRrf(topK, touched, scores, slotCount, isAccepted)
-          : this.#rankByConvex(topK, touched, scores, slotCount, isAccepted, useVectors);
+          ? this.#rankByRrf(topK, lexical, slotCount, accepted)
+          : this.#rankByConvex(topK, lexical, slotCount, accepted, useVectors ? range : undefined);
       const best = ranked[0]?.score ?? 0;
       if (!(best > 0)) return [];
       return ranked
@@ -163,79 +179,63 @@ class HybridIndex implements RetrievalIndex {
             : this.#vectors.dot(hit.slot, vector),
         }));
     } finally {
-      this.#postings.clear(touched);
+      this.#postings.clear(lexical.touched);
     }
   }
 
-  #acceptor(slotCount: number, accept: ((id: string) => boolean) | undefined) {
-    if (this.#acceptance.length < slotCount) this.#acceptance = new Uint8Array(slotCount * 2);
-    else this.#acceptance.fill(0, 0, slotCount);
-    const memo = this.#acceptance;
+  /** 1 for each live slot the filter accepts (asked once per slot), else 0. */
+  #acceptedMask(slotCount: number, accept: ((id: string) => boolean) | undefined): Uint8Array {
+    if (accept === undefined) return this.#alive;
+    if (this.#accepted.length < slotCount) this.#accepted = new Uint8Array(this.#alive.length);
+    const mask = this.#accepted;
     const ids = this.#ids;
-    return (slot: number): boolean => {
-      const known = memo[slot];
-      if (known !== 0) return known === 1;
-      const id = ids[slot];
-      const ok = id !== undefined && (accept === undefined || accept(id));
-      memo[slot] = ok ? 1 : 2;
-      return ok;
-    };
-  }
-
-  #scanVectors(slotCount: number, vector: Float32Array, isAccepted: (slot: number) => boolean) {
-    if (this.#similarities.length < slotCount) this.#similarities = new Float64Array(slotCount * 2);
-    const similarities = this.#similarities;
     for (let slot = 0; slot < slotCount; slot += 1) {
-      if (isAccepted(slot)) similarities[slot] = this.#vectors.dot(slot, vector);
+      const id = ids[slot];
+      mask[slot] = id !== undefined && accept(id) ? 1 : 0;
     }
+    return mask;
   }
 
   #rankByConvex(
     topK: number,
-    touched: readonly number[],
-    scores: Float64Array,
+    { touched, scores }: { touched: readonly number[]; scores: Float64Array },
     slotCount: number,
-    isAccepted: (slot: number) => boolean,
-    useVectors: boolean,
+    accepted: Uint8Array,
+    range: { min: number; max: number } | undefined,
   ): ScoredSlot[] {
     let maxLexical = 0;
     for (const slot of touched) maxLexical = Math.max(maxLexical, scores[slot] as number);
     const best = new TopK(topK);
-    const lexical = (slot: number) => minMax(scores[slot] as number, 0, maxLexical);
-    if (!useVectors) {
-      for (const slot of touched) this.#offer(best, slot, lexical(slot));
+    if (range === undefined) {
+      for (const slot of touched)
+        this.#offer(best, slot, minMax(scores[slot] as number, 0, maxLexical));
       return best.sorted();
     }
     const similarities = this.#similarities;
-    let min = Infinity;
-    let max = -Infinity;
-    for (let slot = 0; slot < slotCount; slot += 1) {
-      if (!isAccepted(slot)) continue;
-      const s = similarities[slot] as number;
-      if (s < min) min = s;
-      if (s > max) max = s;
-    }
     const w = this.#vectorWeight;
     for (let slot = 0; slot < slotCount; slot += 1) {
-      if (!isAccepted(slot)) continue;
-      const fused = convexFusion(lexical(slot), minMax(similarities[slot] as number, min, max), w);
-      this.#offer(best, slot, fused);
+      if (accepted[slot] !== 1) continue;
+      const fused = convexFusion(
+        minMax(scores[slot] as number, 0, maxLexical),
+        minMax(similarities[slot] as number, range.min, range.max),
+        w,
+      );
+      if (best.admits(fused)) this.#offer(best, slot, fused);
     }
     return best.sorted();
   }
 
   #rankByRrf(
     topK: number,
-    touched: readonly number[],
-    scores: Float64Array,
+    { touched, scores }: { touched: readonly number[]; scores: Float64Array },
     slotCount: number,
-    isAccepted: (slot: number) => boolean,
+    accepted: Uint8Array,
   ): ScoredSlot[] {
     const lexicalTop = new TopK(this.#rrfDepth);
     for (const slot of touched) this.#offer(lexicalTop, slot, scores[slot] as number);
     const vectorTop = new TopK(this.#rrfDepth);
     for (let slot = 0; slot < slotCount; slot += 1) {
-      if (isAccepted(slot)) this.#offer(vectorTop, slot, this.#similarities[slot] as number);
+      if (accepted[slot] === 1) this.#offer(vectorTop, slot, this.#similarities[slot] as number);
     }
     const fused = new Map<number, number>();
     const addRanks = (ranked: readonly ScoredSlot[]) =>
@@ -266,6 +266,8 @@ class HybridIndex implements RetrievalIndex {
     this.#postings.remap(newSlot, ids.length);
     this.#vectors.remap(newSlot, ids.length);
     this.#ids = ids;
+    this.#alive = new Uint8Array(Math.max(64, ids.length * 2));
+    this.#alive.fill(1, 0, ids.length);
     this.#removed = 0;
   }
 }

@@ -1,4 +1,4 @@
-import { bm25Idf, bm25TermWeight, type Bm25Parameters } from "./bm25-scoring.js";
+import { bm25Idf, type Bm25Parameters } from "./bm25-scoring.js";
 
 /** One term's postings: the slots holding it and its count in each, in typed arrays. */
 interface PostingList {
@@ -15,14 +15,14 @@ const MAX_COUNT = 0xffff;
  * An inverted index of BM25 terms over numbered slots (the hybrid index's document slots).
  * Postings live in growable typed arrays (4 + 2 bytes per posting). A removed slot keeps its
  * stale postings until {@link LexicalPostings.remap} drops them; scoring skips it because the
- * caller's `accepted` check says no. Document frequencies, lengths and the document count are
+ * caller's `accepted` mask says no. Document frequencies, lengths and the document count are
  * always those of the live slots, so scores are exact BM25 over what is indexed.
  *
  * @example
  * const postings = new LexicalPostings();
  * postings.add(0, ["deploy", "friday"]);
  * postings.add(1, ["coffee", "kitchen"]);
- * const { touched, scores } = postings.score(["deploy"], { k1: 1.2, b: 0.75 }, () => true);
+ * const { touched, scores } = postings.score(["deploy"], { k1: 1.2, b: 0.75 }, Uint8Array.of(1, 1));
  * // touched = [0], scores[0] ≈ 0.69
  */
 export class LexicalPostings {
@@ -121,17 +121,19 @@ export class LexicalPostings {
   }
 
   /**
-   * BM25 of every accepted live slot holding at least one of the distinct `terms` (in the order
-   * given, so sums are reproducible). `scores` is reused by the next call: read it before then.
+   * BM25 of every accepted slot (`accepted[slot] === 1`, live slots only) holding at least one of
+   * the distinct `terms` (summed in the order given, so sums are reproducible). `scores` is
+   * reused by the next call: read it before then.
    */
   score(
     terms: readonly string[],
-    parameters: Bm25Parameters,
-    accepted: (slot: number) => boolean,
+    { k1, b }: Bm25Parameters,
+    accepted: Uint8Array,
   ): { touched: number[]; scores: Float64Array } {
     const slotCount = this.#docTerms.length;
     if (this.#scores.length < slotCount) this.#scores = new Float64Array(slotCount * 2);
     const scores = this.#scores;
+    const lengths = this.#docLengths;
     const touched: number[] = [];
     const n = this.#liveDocs;
     const averageLength = n > 0 ? this.#totalLength / n : 0;
@@ -141,17 +143,18 @@ export class LexicalPostings {
       if (id === undefined || df === 0) continue;
       const idf = bm25Idf(df, n);
       const list = this.#lists[id] as PostingList;
+      const slots = list.slots;
+      const counts = list.counts;
       for (let i = 0; i < list.length; i += 1) {
-        const slot = list.slots[i] as number;
-        if (this.#docTerms[slot] === undefined || !accepted(slot)) continue;
-        const weight = bm25TermWeight(
-          list.counts[i] as number,
-          this.#docLengths[slot] ?? 0,
-          averageLength,
-          parameters,
-        );
-        if (scores[slot] === 0) touched.push(slot);
-        scores[slot] = (scores[slot] as number) + idf * weight;
+        const slot = slots[i] as number;
+        if (accepted[slot] !== 1) continue;
+        // bm25TermWeight inlined (the hot loop): the same expression, so the same floats.
+        const tf = counts[i] as number;
+        const lengthRatio = averageLength > 0 ? (lengths[slot] as number) / averageLength : 1;
+        const weight = (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * lengthRatio));
+        const before = scores[slot] as number;
+        if (before === 0) touched.push(slot);
+        scores[slot] = before + idf * weight;
       }
     }
     return { touched, scores };

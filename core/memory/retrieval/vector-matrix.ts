@@ -52,10 +52,32 @@ export class VectorMatrix {
   dot(row: number, query: Float32Array): number {
     const data = this.#data;
     const d = this.#dimensions;
-    const offset = row * d;
-    let sum = 0;
-    for (let j = 0; j < d; j += 1) sum += (data[offset + j] as number) * (query[j] as number);
-    return sum;
+    return dotAt(data, row * d, query, d);
+  }
+
+  /**
+   * Dot products of a query with every row `r < rowCount` where `accepted[r] === 1`, into `out[r]`
+   * (others untouched); returns their minimum and maximum (`Infinity`/`-Infinity` when none).
+   * The one hot loop of a query: same summation order as {@link dot}, so the same floats.
+   */
+  scan(
+    query: Float32Array,
+    accepted: Uint8Array,
+    rowCount: number,
+    out: Float64Array,
+  ): { min: number; max: number } {
+    const data = this.#data;
+    const d = this.#dimensions;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let row = 0, offset = 0; row < rowCount; row += 1, offset += d) {
+      if (accepted[row] !== 1) continue;
+      const sum = dotAt(data, offset, query, d);
+      out[row] = sum;
+      if (sum < min) min = sum;
+      if (sum > max) max = sum;
+    }
+    return { min, max };
   }
 
   /** Moves rows to their new numbers (`newRow[old]`, -1 to drop); keeps order, shrinks storage. */
@@ -68,4 +90,22 @@ export class VectorMatrix {
     }
     this.#data = data;
   }
+}
+
+/**
+ * `Σ data[offset + j] · query[j]`, summed strictly left to right (unrolled by four for speed; one
+ * accumulator keeps the order, so every caller gets the same floats).
+ */
+function dotAt(data: Float32Array, offset: number, query: Float32Array, d: number): number {
+  let sum = 0;
+  let j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const o = offset + j;
+    sum += (data[o] as number) * (query[j] as number);
+    sum += (data[o + 1] as number) * (query[j + 1] as number);
+    sum += (data[o + 2] as number) * (query[j + 2] as number);
+    sum += (data[o + 3] as number) * (query[j + 3] as number);
+  }
+  for (; j < d; j += 1) sum += (data[offset + j] as number) * (query[j] as number);
+  return sum;
 }

@@ -10,7 +10,7 @@ import { referenceRanking, type ReferenceSettings } from "./reference-ranking.js
 
 const DEFAULTS: ReferenceSettings = {
   fusion: "convex",
-  vectorWeight: 0.4,
+  vectorWeight: 0.5,
   k1: 1.2,
   b: 0.75,
   rrfK: 60,
@@ -60,7 +60,7 @@ const queryArb = fc.record({
 });
 const settingsArb = fc.record({
   fusion: fc.constantFrom("convex" as const, "rrf" as const),
-  vectorWeight: fc.constantFrom(0, 0.3, 0.4, 1),
+  vectorWeight: fc.constantFrom(0, 0.3, 0.5, 1),
   rrfDepth: fc.constantFrom(3, 100),
 });
 
