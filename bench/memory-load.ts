@@ -11,6 +11,8 @@
  * Run (after `npm run build`):
  *   npx tsx bench/memory-load.ts [--n 10000] [--per-request 2000] [--queries 1000]
  *     [--recall-queries 500] [--stats-queries 200] [--concurrency 8] [--data DIR] [--cpu-prof DIR]
+ *     [--dims N]
+ * `--dims N` sets the local embedder's dimensions (`MEMSVC_EMBEDDER_LOCAL_DIMENSIONS`; default 1024).
  * `--data DIR` keeps the data directory (and loads only what it lacks). `--cpu-prof DIR` runs
  * the service with V8's CPU profiler (profiles written to DIR at exit). Set BENCH_LOG=info to see
  * the service's log on stderr.
@@ -225,6 +227,8 @@ async function main(): Promise<void> {
   for (const key of Object.keys(env))
     if (key.startsWith("MEMSVC_") && !["MEMSVC_API_LISTEN_ADDR", "MEMSVC_LOG_LEVEL"].includes(key))
       delete env[key];
+  const dimsAt = process.argv.indexOf("--dims");
+  if (dimsAt !== -1) env["MEMSVC_EMBEDDER_LOCAL_DIMENSIONS"] = process.argv[dimsAt + 1];
   let service = await spawnService(dir, env, profileDir);
   const stopAll = () => {
     if (service.child.exitCode === null) service.child.kill("SIGTERM");
