@@ -77,9 +77,20 @@ export class RoutingSqlParser implements SqlParser {
 
   private parseGeneric(sql: string, checkOnly: boolean): SqlParseResult {
     const first = this.postgres.parse(sql, "postgresql");
-    if (first.ok) return first;
+    if (first.ok) {
+      // PostgreSQL reads T-SQL's `SELECT TOP (@n) id` as a call of top() aliased `id`: when the
+      // text has SELECT TOP, the other grammars' reading comes first (issue 8).
+      if (!SELECT_TOP.test(sql)) return first;
+      const other = this.parseOthers(sql, checkOnly, { line: 1, column: 1, reason: "" });
+      return other.ok ? other : first;
+    }
+    return this.parseOthers(sql, checkOnly, first.error);
+  }
+
+  /** `generic` after PostgreSQL: polyglot's generic grammar, then each other dialect. */
+  private parseOthers(sql: string, checkOnly: boolean, pgError: SqlSyntaxError): SqlParseResult {
     const tokens = tokenize(sql);
-    let best = first.error;
+    let best = pgError;
     const generic = findDialectViolation(tokens, "generic");
     if (generic !== undefined) return { ok: false, error: later(best, generic) };
     const second = this.polyglot.parse(sql, "generic");
@@ -97,6 +108,9 @@ export class RoutingSqlParser implements SqlParser {
     return { ok: false, error: best };
   }
 }
+
+/** `SELECT TOP` / `SELECT DISTINCT TOP`: T-SQL's row limit, which PostgreSQL misreads as a call. */
+const SELECT_TOP = /\bselect\s+(?:distinct\s+|all\s+)?top\b/i;
 
 /** The error of the grammar that got further (ties go to the first, PostgreSQL's). */
 function later(a: SqlSyntaxError, b: SqlSyntaxError): SqlSyntaxError {

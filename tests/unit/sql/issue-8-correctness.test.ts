@@ -135,6 +135,12 @@ describe("metadata names (issue 8)", () => {
       "name",
       "code",
     ]);
+    // PostgreSQL's grammar accepts it too, as a call of top() aliased `id`: T-SQL's reading wins.
+    expect(metadata("SELECT TOP (@n) id FROM users WHERE name = @name")).toEqual({
+      tables: ["users"],
+      columns: ["id", "name"],
+      functions: [],
+    });
     expect(metadata("SELECT id FROM users WHERE ROWNUM <= 10").columns).toEqual(["id"]);
     expect(metadata("SELECT TOP 5 id FROM users WHERE ROWNUM <= 10").columns).toEqual(["id"]);
   });
