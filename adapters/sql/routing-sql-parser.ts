@@ -77,22 +77,13 @@ export class RoutingSqlParser implements SqlParser {
 
   private parseGeneric(sql: string, checkOnly: boolean): SqlParseResult {
     const first = this.postgres.parse(sql, "postgresql");
-    if (first.ok) {
-      // PostgreSQL reads T-SQL's `SELECT TOP (@n) id` as a call of top() aliased `id`: when the
-      // text has SELECT TOP, the other grammars' reading comes first (issue 8).
-      if (!SELECT_TOP.test(sql)) return first;
-      const other = this.parseOthers(sql, checkOnly, { line: 1, column: 1, reason: "" });
-      return other.ok ? other : first;
-    }
-    return this.parseOthers(sql, checkOnly, first.error);
-  }
-
-  /** `generic` after PostgreSQL: polyglot's generic grammar, then each other dialect. */
-  private parseOthers(sql: string, checkOnly: boolean, pgError: SqlSyntaxError): SqlParseResult {
+    // PostgreSQL reads T-SQL's `SELECT TOP (@n) id` as a call of top() aliased `id`: with SELECT
+    // TOP in the text the other grammars read it first, PostgreSQL's reading is the fallback.
+    if (first.ok && !SELECT_TOP.test(sql)) return first;
     const tokens = tokenize(sql);
-    let best = pgError;
+    let best = first.ok ? START_OF_INPUT : first.error;
     const generic = findDialectViolation(tokens, "generic");
-    if (generic !== undefined) return { ok: false, error: later(best, generic) };
+    if (generic !== undefined) return first.ok ? first : { ok: false, error: later(best, generic) };
     const second = this.polyglot.parse(sql, "generic");
     if (second.ok) return second;
     best = later(best, second.error);
@@ -105,9 +96,12 @@ export class RoutingSqlParser implements SqlParser {
         if (result.ok) return result;
       }
     }
-    return { ok: false, error: best };
+    return first.ok ? first : { ok: false, error: best };
   }
 }
+
+/** A position before any error (the starting point when PostgreSQL reported none). */
+const START_OF_INPUT: SqlSyntaxError = { line: 1, column: 1, reason: "" };
 
 /** `SELECT TOP` / `SELECT DISTINCT TOP`: T-SQL's row limit, which PostgreSQL misreads as a call. */
 const SELECT_TOP = /\bselect\s+(?:distinct\s+|all\s+)?top\b/i;
