@@ -64,9 +64,16 @@ export class MetadataCollector {
   /** The lists in source order, de-duplicated. */
   result(): StatementNames {
     const ctes = this.cteNames;
+    // A column read from a CTE or derived table (`SELECT s.id FROM (SELECT id FROM users) s`)
+    // passes on a column already listed inside it: it counts only when nothing else has its name.
+    const passesOn = (s: Seen): boolean => {
+      const qualifier = s.key.slice(0, s.key.indexOf("\u0000"));
+      return qualifier.startsWith("(") || ctes.has(qualifier);
+    };
+    const named = new Set(this.columns.filter((s) => !passesOn(s)).map((s) => s.value));
     return {
       tables: unique(this.tables, (s) => !(s.key.startsWith("1:") && ctes.has(s.key.slice(2)))),
-      columns: unique(this.columns),
+      columns: unique(this.columns, (s) => !passesOn(s) || !named.has(s.value)),
       functions: unique(this.functions),
     };
   }

@@ -77,11 +77,13 @@ export class RoutingSqlParser implements SqlParser {
 
   private parseGeneric(sql: string, checkOnly: boolean): SqlParseResult {
     const first = this.postgres.parse(sql, "postgresql");
-    if (first.ok) return first;
+    // PostgreSQL reads T-SQL's `SELECT TOP (@n) id` as a call of top() aliased `id`: with SELECT
+    // TOP in the text the other grammars read it first, PostgreSQL's reading is the fallback.
+    if (first.ok && !SELECT_TOP.test(sql)) return first;
     const tokens = tokenize(sql);
-    let best = first.error;
+    let best = first.ok ? START_OF_INPUT : first.error;
     const generic = findDialectViolation(tokens, "generic");
-    if (generic !== undefined) return { ok: false, error: later(best, generic) };
+    if (generic !== undefined) return first.ok ? first : { ok: false, error: later(best, generic) };
     const second = this.polyglot.parse(sql, "generic");
     if (second.ok) return second;
     best = later(best, second.error);
@@ -94,9 +96,15 @@ export class RoutingSqlParser implements SqlParser {
         if (result.ok) return result;
       }
     }
-    return { ok: false, error: best };
+    return first.ok ? first : { ok: false, error: best };
   }
 }
+
+/** A position before any error (the starting point when PostgreSQL reported none). */
+const START_OF_INPUT: SqlSyntaxError = { line: 1, column: 1, reason: "" };
+
+/** `SELECT TOP` / `SELECT DISTINCT TOP`: T-SQL's row limit, which PostgreSQL misreads as a call. */
+const SELECT_TOP = /\bselect\s+(?:distinct\s+|all\s+)?top\b/i;
 
 /** The error of the grammar that got further (ties go to the first, PostgreSQL's). */
 function later(a: SqlSyntaxError, b: SqlSyntaxError): SqlSyntaxError {

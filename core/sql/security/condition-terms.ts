@@ -1,4 +1,5 @@
 import type { Token } from "../token.js";
+import type { ConstantTerm, TermValue } from "./constant-term.js";
 import type { ScanContext } from "./scan-context.js";
 
 /** Clauses whose expressions are conditions. */
@@ -59,25 +60,6 @@ const AGGREGATES: ReadonlySet<string> = new Set([
 ]); // prettier-ignore
 /** Longest term examined: constant conditions in attacks are short, and the cap bounds the work. */
 const MAX_TERM = 64;
-
-/** What a constant condition evaluates to, when that can be decided without a database. */
-export type TermValue = "true" | "false" | "unknown";
-
-/** A condition term built only from constants (or comparing a name with itself). */
-export interface ConstantTerm {
-  /** Half-open range of indices into `ctx.sig`. */
-  readonly from: number;
-  readonly to: number;
-  /** Upper-case text of the token before the term (skipping opening parentheses), e.g. `OR`. */
-  readonly before: string;
-  /** Upper-case text of the token after the term (skipping closing parentheses), or "" at the end. */
-  readonly after: string;
-  /** The clause that holds the term: WHERE, HAVING, ON or WHEN. */
-  readonly clause: string;
-  /** True when some enclosing clause (at any depth) is a WHERE, HAVING or ON. */
-  readonly nestedInCondition: boolean;
-  readonly value: TermValue;
-}
 
 function wordOf(token: Token | undefined): string {
   if (token === undefined) return "";

@@ -1,6 +1,6 @@
 import { SQL_KEYWORDS } from "../keywords.js";
 import type { Token } from "../token.js";
-import type { ConstantTerm } from "./condition-terms.js";
+import type { ConstantTerm } from "./constant-term.js";
 import { tokenize } from "../tokenizer.js";
 
 /** Words an attacker may split with inline comments (`UN/**\/ION`) to slip past filters. */

@@ -15,7 +15,8 @@ const SYSTEM_QUALIFIERS: ReadonlySet<string> = new Set(["MYSQL", "SYS", "MASTER"
 /** Functions that reveal the server (called with parentheses). */
 const FINGERPRINT_CALLS: ReadonlySet<string> = new Set([
   "VERSION", "USER", "DATABASE", "SCHEMA", "DB_NAME", "USER_NAME", "SUSER_NAME", "SUSER_SNAME",
-  "HOST_NAME", "CURRENT_DATABASE", "SQLITE_VERSION", "CONNECTION_ID", "LOAD_FILE", "CURRENT_SETTING",
+  "HOST_NAME", "CURRENT_DATABASE", "SQLITE_VERSION", "CONNECTION_ID", "LOAD_FILE",
+  "CURRENT_SETTING",
 ]); // prettier-ignore
 /** Words and server variables that reveal the server without parentheses. */
 const FINGERPRINT_WORDS: ReadonlySet<string> = new Set([

@@ -135,6 +135,12 @@ describe("metadata names (issue 8)", () => {
       "name",
       "code",
     ]);
+    // PostgreSQL's grammar accepts it too, as a call of top() aliased `id`: T-SQL's reading wins.
+    expect(metadata("SELECT TOP (@n) id FROM users WHERE name = @name")).toEqual({
+      tables: ["users"],
+      columns: ["id", "name"],
+      functions: [],
+    });
     expect(metadata("SELECT id FROM users WHERE ROWNUM <= 10").columns).toEqual(["id"]);
     expect(metadata("SELECT TOP 5 id FROM users WHERE ROWNUM <= 10").columns).toEqual(["id"]);
   });
@@ -156,5 +162,19 @@ describe("metadata names (issue 8)", () => {
     expect(
       metadata("SELECT id FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id)").columns,
     ).toEqual(["id", "a_id"]);
+  });
+
+  it("does not repeat a column a CTE or derived table passes on", () => {
+    expect(metadata("WITH a AS (SELECT id FROM users) SELECT id FROM a").columns).toEqual(["id"]);
+    expect(metadata("SELECT s.id FROM (SELECT id FROM users) s").columns).toEqual(["id"]);
+    expect(metadata("SELECT s.total FROM (SELECT sum(x) AS total FROM t) s").columns).toEqual([
+      "total",
+      "x",
+    ]);
+    expect(
+      metadata(
+        "WITH a AS (SELECT id FROM users) SELECT a.id, o.id FROM a JOIN orders o ON o.uid = a.id",
+      ).columns,
+    ).toEqual(["id", "id", "uid"]);
   });
 });

@@ -24,16 +24,18 @@ const SCAN_LIMIT = 128;
  * (matched at the end of a qualified call, so `SYS.` or `CTXSYS.` prefixes do not matter).
  */
 const LEAKING_PACKAGE_CALLS: readonly string[] = [
-  "DRITHSX.SN", "CTX_REPORT.TOKEN_TYPE", "ORD_DICOM.GETMAPPINGXPATH", "DBMS_UTILITY.SQLID_TO_SQLHASH",
-  "DBMS_XDB_VERSION.CHECKIN", "DBMS_XDB_VERSION.MAKEVERSIONED", "DBMS_XDB_VERSION.UNCHECKOUT",
-  "DBMS_AW_XML.READAWMETADATA",
+  "DRITHSX.SN", "CTX_REPORT.TOKEN_TYPE", "ORD_DICOM.GETMAPPINGXPATH",
+  "DBMS_UTILITY.SQLID_TO_SQLHASH", "DBMS_XDB_VERSION.CHECKIN", "DBMS_XDB_VERSION.MAKEVERSIONED",
+  "DBMS_XDB_VERSION.UNCHECKOUT", "DBMS_AW_XML.READAWMETADATA",
 ]; // prettier-ignore
 
 /**
  * Error-based extraction, where the database error message carries the stolen data:
  * `EXTRACTVALUE(1, CONCAT(0x7e, version()))`, `UPDATEXML(…)`, `FLOOR(RAND(0)*2)` duplicate-key
  * errors, `EXP(~(SELECT …))` overflows, and `CONVERT(int, @@version)` / `CAST(… AS int)` over
- * server secrets, catalogs or credentials, and `1/0` division-by-zero probes.
+ * server secrets, catalogs or credentials, `1/0` division-by-zero probes, a fingerprint compared
+ * with a number (`@@version = 1`), `XMLType(…)` built from a subquery and Oracle packages that
+ * echo their argument in errors (`CTXSYS.DRITHSX.SN(1, (SELECT user FROM dual))`).
  *
  * @example
  * scanSql("SELECT * FROM t WHERE id = 1 AND EXTRACTVALUE(1, CONCAT(0x7e, version()))").findings.some((f) => f.pattern === "ERROR_BASED"); // true

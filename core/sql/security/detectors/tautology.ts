@@ -26,8 +26,8 @@ function hasComparison(sig: readonly Token[], from: number, to: number): boolean
 
 /**
  * Always-true conditions: a constant condition joined with OR (`… OR 1=1`, `' OR 'a'='a`,
- * `OR TRUE`, `OR 2>1`, `OR x=x`, MySQL's `|| 1=1`), or a WHERE/HAVING whose whole condition is always true. The
- * query-builder idiom `WHERE 1=1 AND …` is reported at MEDIUM only, and always-false conditions
+ * `OR TRUE`, `OR 2>1`, `OR x=x`, MySQL's `|| 1=1`), or a WHERE/HAVING whose whole condition is
+ * always true. The query-builder idiom `WHERE 1=1 AND …` is reported at MEDIUM only, and always-false conditions
  * (`WHERE 1=0`) are left to the boolean-based detector.
  *
  * @example

@@ -29,7 +29,8 @@ const GENERATOR_ARGUMENTS = 8;
  * Delays used for time-based blind injection: `SLEEP(5)`, `pg_sleep(5)`, `BENCHMARK(…)`,
  * `WAITFOR DELAY '0:0:5'`, `DBMS_LOCK.SLEEP(5)`, `DBMS_PIPE.RECEIVE_MESSAGE(…)`, SQLite's
  * `randomblob(100000000)` and heavy queries inside a condition (`generate_series(1, 50000000)`;
- * cross joins of catalogs are caught as subqueries over catalogs by the boolean-based detector). Words inside strings and comments do not count.
+ * cross joins of catalogs are caught as subqueries over catalogs by the boolean-based detector).
+ * Words inside strings and comments do not count.
  *
  * @example
  * scanSql("SELECT * FROM users WHERE id = 1 AND SLEEP(5)").findings[0]?.pattern; // "TIME_BASED"

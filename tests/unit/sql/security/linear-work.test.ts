@@ -34,6 +34,13 @@ function pathological(size: number): Record<string, string> {
     spaces: fill(" "),
     "leading commas": fill("\n, a"),
     "from lists": `SELECT 1 FROM ${fill("a b, ")}`,
+    // The checks added for issue 8: look-backs from EXISTS, fingerprint comparisons, comment
+    // tails, row generators and qualified package calls.
+    "exists probes": `SELECT * FROM t WHERE id = 1${fill(" AND EXISTS(SELECT 1 FROM pg_user WHERE pass LIKE 'a%'")}`,
+    "fingerprint comparisons": `SELECT * FROM t WHERE id = 1${fill(" AND version() = 'x' OR @@version = 1")}`,
+    "comment tails": fill("SELECT 1 FROM t WHERE id = 5-- AND owner_id = 9\n"),
+    "generator calls": `SELECT * FROM t WHERE 1 = ${fill("generate_series(1, 50000000, ")}`,
+    "package calls": `SELECT * FROM t WHERE 1 = ${fill("CTXSYS.DRITHSX.")}SN(1)`,
   };
 }
 
