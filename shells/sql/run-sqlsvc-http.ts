@@ -3,6 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { SqlToolkit } from "../../core/sql/results.js";
+import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
 import { createSqlsvcApp } from "./sqlsvc-app.js";
 import type { SqlsvcConfig } from "./sqlsvc-config.js";
 
@@ -111,19 +112,27 @@ async function serve(
     return 1;
   }
   if (stopper.requested()) return 0;
-  const app = createSqlsvcApp({ toolkit, version: options.version, authToken: config.authToken });
+  // Calls on large texts run in a worker thread under the per-call budget (issue 8).
+  const runner = new BudgetedSqlRunner({ inline: toolkit, budgetMs: config.callBudgetMs });
+  const app = createSqlsvcApp({
+    toolkit,
+    runner,
+    version: options.version,
+    authToken: config.authToken,
+  });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
     await listen(server, config.host, config.port);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     onFatal(`sqlsvc-mcp: cannot listen on ${config.host}:${config.port}: ${reason}`);
+    await runner.close();
     return 1;
   }
   onListening((server.address() as AddressInfo).port);
   return new Promise<number>((resolve) => {
     stopper.onStop(() => {
-      server.close(() => resolve(0));
+      server.close(() => void runner.close().then(() => resolve(0)));
       // close() drops idle keep-alive sockets once; sockets busy now become idle later.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
