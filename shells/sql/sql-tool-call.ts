@@ -19,9 +19,7 @@ export type SqlToolCall =
   | { readonly tool: "lint"; readonly sql: string; readonly dialect?: string | undefined };
 
 /**
- * Runs `call` on `toolkit` and answers what the MCP tool replies: tools that cannot fail on the
- * SQL (validate, scan, lint, analyze) always succeed; format, parse and metadata pass their
- * outcome through.
+ * Runs `call` on `toolkit` and answers what the MCP tool replies (the toolkit's outcome as is).
  *
  * @example
  * runSqlToolCall(toolkit, { tool: "parse", sql: "SELECT 1" });
@@ -30,7 +28,7 @@ export type SqlToolCall =
 export function runSqlToolCall(toolkit: SqlToolkit, call: SqlToolCall): ToolReply {
   switch (call.tool) {
     case "validate":
-      return { ok: true, result: toolkit.validate(call.sql, call.dialect) };
+      return toolkit.validate(call.sql, call.dialect);
     case "format":
       return toolkit.format(call.sql, call.options, call.dialect);
     case "parse":
@@ -38,11 +36,11 @@ export function runSqlToolCall(toolkit: SqlToolkit, call: SqlToolCall): ToolRepl
     case "metadata":
       return toolkit.metadata(call.sql);
     case "scan":
-      return { ok: true, result: toolkit.scan(call.sql) };
+      return toolkit.scan(call.sql);
     case "lint":
-      return { ok: true, result: toolkit.lint(call.sql, call.dialect) };
+      return toolkit.lint(call.sql, call.dialect);
     case "analyze":
-      return { ok: true, result: toolkit.analyze(call.sql) };
+      return toolkit.analyze(call.sql);
   }
 }
 

@@ -14,7 +14,7 @@ function spinIfSlow(sql: string): void {
 }
 
 const toolkit: SqlToolkit = {
-  validate: (sql) => (spinIfSlow(sql), { valid: true }),
+  validate: (sql) => (spinIfSlow(sql), { ok: true, result: { valid: true } }),
   format: (sql, options) => (
     spinIfSlow(sql),
     {
@@ -36,19 +36,22 @@ const toolkit: SqlToolkit = {
   scan: (sql) => (
     spinIfSlow(sql),
     {
-      is_clean: true,
-      has_critical: false,
-      has_high: false,
-      total_count: 0,
-      critical_count: 0,
-      high_count: 0,
-      medium_count: 0,
-      low_count: 0,
-      findings: [],
+      ok: true,
+      result: {
+        is_clean: true,
+        has_critical: false,
+        has_high: false,
+        total_count: 0,
+        critical_count: 0,
+        high_count: 0,
+        medium_count: 0,
+        low_count: 0,
+        findings: [],
+      },
     }
   ),
-  lint: (sql) => (spinIfSlow(sql), { violation_count: 0, violations: [] }),
-  analyze: (sql) => (spinIfSlow(sql), {}),
+  lint: (sql) => (spinIfSlow(sql), { ok: true, result: { violation_count: 0, violations: [] } }),
+  analyze: (sql) => (spinIfSlow(sql), { ok: true, result: {} }),
 };
 
 if (parentPort !== null) await serveSqlCalls(parentPort, () => Promise.resolve(toolkit));

@@ -11,7 +11,7 @@ const WORKER = new URL("../../../support/slow-sql-worker.mjs", import.meta.url);
 
 /** In-process toolkit: only `validate` is used (small texts never reach the thread). */
 const inline = {
-  validate: () => ({ valid: true, dialect: "inline" }),
+  validate: () => ({ ok: true, result: { valid: true, dialect: "inline" } }),
 } as unknown as SqlToolkit;
 
 const big = (prefix: string) => prefix + " x".repeat(40);

@@ -11,7 +11,7 @@ function recordingToolkit() {
   const toolkit: SqlToolkit = {
     validate: (sql, dialect) => (
       calls.push(["validate", sql, dialect]),
-      { valid: true, ...(dialect ? { dialect } : {}) }
+      { ok: true, result: { valid: true, ...(dialect ? { dialect } : {}) } }
     ),
     format: (sql, options?: Partial<FormatOptions>) => (
       calls.push(["format", sql, options]),
@@ -28,19 +28,28 @@ function recordingToolkit() {
     scan: (sql) => (
       calls.push(["scan", sql]),
       {
-        is_clean: true,
-        has_critical: false,
-        has_high: false,
-        total_count: 0,
-        critical_count: 0,
-        high_count: 0,
-        medium_count: 0,
-        low_count: 0,
-        findings: [],
+        ok: true,
+        result: {
+          is_clean: true,
+          has_critical: false,
+          has_high: false,
+          total_count: 0,
+          critical_count: 0,
+          high_count: 0,
+          medium_count: 0,
+          low_count: 0,
+          findings: [],
+        },
       }
     ),
-    lint: (sql) => (calls.push(["lint", sql]), { violation_count: 0, violations: [] }),
-    analyze: (sql) => (calls.push(["analyze", sql]), { errors: { parse: "parse failed: x" } }),
+    lint: (sql) => (
+      calls.push(["lint", sql]),
+      { ok: true, result: { violation_count: 0, violations: [] } }
+    ),
+    analyze: (sql) => (
+      calls.push(["analyze", sql]),
+      { ok: true, result: { errors: { parse: "parse failed: x" } } }
+    ),
   };
   return { toolkit, calls };
 }
@@ -184,7 +193,7 @@ describe("createSqlTools", () => {
         ),
         lint: (_sql, dialect) => (
           seen.push(["lint", dialect]),
-          { violation_count: 0, violations: [] }
+          { ok: true, result: { violation_count: 0, violations: [] } }
         ),
       }),
     );
