@@ -9,7 +9,7 @@
  * shared two-core machine depends on what else runs.
  *
  *   npx tsx bench/sql-mcp-load.ts
- *   BENCH_WARMUP_SECONDS=20  (the first, global warm-up over every tool and query; default 20)
+ *   BENCH_WARMUP_CALLS=800  (the first, global warm-up: calls per tool and query; default 800)
  *   BENCH_SECONDS=5 SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql npx tsx bench/sql-mcp-load.ts
  *
  * The load generator shares the machine with the server, so it is kept cheap: one process, one
@@ -74,8 +74,7 @@ const ALL_TOOLS = [
   "lint_sql",
   "analyze_sql",
 ];
-const WARMUP_ROUND_SECONDS =
-  Number(process.env["BENCH_WARMUP_SECONDS"] ?? 20) / (ALL_TOOLS.length * 3);
+const WARMUP_CALLS = Number(process.env["BENCH_WARMUP_CALLS"] ?? 800);
 const TOOLS = (
   process.env["BENCH_TOOLS"] ??
   "validate_sql,format_sql,parse_sql,extract_metadata,security_scan,lint_sql,analyze_sql"
@@ -258,6 +257,18 @@ async function drive(
   return failures;
 }
 
+/** Sends `calls` requests in all, spread over the clients. */
+async function driveCalls(clients: readonly RawClient[], request: Buffer, calls: number) {
+  let left = calls;
+  const run = async (client: RawClient) => {
+    while (left > 0) {
+      left--;
+      await client.send(request);
+    }
+  };
+  await Promise.all(clients.map(run));
+}
+
 async function checkAnswer(port: number, tool: string, sql: string): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
     method: "POST",
@@ -304,15 +315,17 @@ async function main(): Promise<void> {
   try {
     // JIT and WASM warm-up in every worker before the first figure: V8 re-compiles the WASM
     // parsers' hot functions (tier-up) only once they are hot, and until then the first cells
-    // read 3-8x the settled CPU per call. Every cell's call runs for WARMUP_ROUND_SECONDS.
-    for (const tool of ALL_TOOLS) {
-      for (const sql of Object.values(QUERIES)) {
-        await drive(
-          clients,
-          httpRequest(server.port, callBody(tool, sql)),
-          WARMUP_ROUND_SECONDS,
-          undefined,
-        );
+    // read 3-8x the settled CPU per call. Counted in calls, not seconds, so that a busy machine
+    // warms up as far as a quiet one: WARMUP_CALLS per tool and query (spread over the clients).
+    for (let round = 0; round < 2; round++) {
+      for (const tool of ALL_TOOLS) {
+        for (const sql of Object.values(QUERIES)) {
+          await driveCalls(
+            clients,
+            httpRequest(server.port, callBody(tool, sql)),
+            WARMUP_CALLS / 2,
+          );
+        }
       }
     }
     // V8 compiles the WASM parsers' hot code again in background threads (tier-up) for seconds

@@ -19,6 +19,7 @@ Environment:
   SQLSVC_MCP_PORT        port, 1-65535 (default 8080)
   SQLSVC_MCP_AUTH_TOKEN  bearer token required on every request (default empty: no auth)
   SQLSVC_MCP_WORKERS     HTTP worker processes (default: one per core)
+  SQLSVC_MCP_CALL_BUDGET_MS  longest a call on a text over 16 KiB may run (default 10000)
 `;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { answerClientErrors } from "../http/answer-client-errors.js";
+import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
 import { createSqlsvcApp } from "./sqlsvc-app.js";
 import type { SqlsvcConfig } from "./sqlsvc-config.js";
 
@@ -112,7 +113,14 @@ async function serve(
     return 1;
   }
   if (stopper.requested()) return 0;
-  const app = createSqlsvcApp({ toolkit, version: options.version, authToken: config.authToken });
+  // Calls on large texts run in a worker thread under the per-call budget (issue 8).
+  const runner = new BudgetedSqlRunner({ inline: toolkit, budgetMs: config.callBudgetMs });
+  const app = createSqlsvcApp({
+    toolkit,
+    runner,
+    version: options.version,
+    authToken: config.authToken,
+  });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   // Parser-level refusals in the JSON-RPC error shape the app uses (see jsonRpcErrorResponse).
   answerClientErrors(server, {
@@ -123,12 +131,13 @@ async function serve(
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     onFatal(`sqlsvc-mcp: cannot listen on ${config.host}:${config.port}: ${reason}`);
+    await runner.close();
     return 1;
   }
   onListening((server.address() as AddressInfo).port);
   return new Promise<number>((resolve) => {
     stopper.onStop(() => {
-      server.close(() => resolve(0));
+      server.close(() => void runner.close().then(() => resolve(0)));
       // close() drops idle keep-alive sockets once; sockets busy now become idle later.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);

@@ -8,17 +8,22 @@ import {
   sqlParam,
   textDialectParam,
 } from "./sql-tool-params.js";
+import { runSqlToolCall, type SqlToolCall, type SqlToolRunner } from "./sql-tool-call.js";
 
 /**
  * The seven SQL tools of `sqlsvc-mcp` over a toolkit: `validate_sql`, `format_sql`, `parse_sql`,
  * `extract_metadata`, `security_scan`, `lint_sql`, `analyze_sql`. All are read-only and
  * idempotent. The descriptions are written for the model choosing a tool: what it returns, when
- * to use it, and what a failure looks like.
+ * to use it, and what a failure looks like. Calls run through `runner` when given (the HTTP
+ * server's `BudgetedSqlRunner`: large texts in a worker thread under a time budget), else
+ * in-process on `toolkit`.
  *
  * @example
  * const catalog = createToolCatalog(createSqlTools(createSqlToolkit(parser)));
  */
-export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
+export function createSqlTools(toolkit: SqlToolkit, runner?: SqlToolRunner): McpTool[] {
+  const run = (call: SqlToolCall) =>
+    runner === undefined ? runSqlToolCall(toolkit, call) : runner.run(call);
   return [
     defineMcpTool({
       name: "validate_sql",
@@ -34,7 +39,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         dialect: dialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, dialect }) => toolkit.validate(sql, dialect),
+      handler: ({ sql, dialect }) => run({ tool: "validate", sql, dialect }),
     }),
     defineMcpTool({
       name: "format_sql",
@@ -59,7 +64,12 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
       }),
       annotations: READ_ONLY_TOOL,
       handler: ({ sql, indent_size, uppercase_keywords, add_semicolon, dialect }) =>
-        toolkit.format(sql, { indent_size, uppercase_keywords, add_semicolon }, dialect),
+        run({
+          tool: "format",
+          sql,
+          options: { indent_size, uppercase_keywords, add_semicolon },
+          dialect,
+        }),
     }),
     defineMcpTool({
       name: "parse_sql",
@@ -71,7 +81,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "'parse failed:' with line and column.",
       input: v.object({ sql: sqlParam("The SQL to parse.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => toolkit.parse(sql),
+      handler: ({ sql }) => run({ tool: "parse", sql }),
     }),
     defineMcpTool({
       name: "extract_metadata",
@@ -83,7 +93,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "twice). SQL that does not parse gives an error result starting 'parse failed:'.",
       input: v.object({ sql: sqlParam("The SQL to analyse.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => toolkit.metadata(sql),
+      handler: ({ sql }) => run({ tool: "metadata", sql }),
     }),
     defineMcpTool({
       name: "security_scan",
@@ -96,7 +106,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "strings and comments, so keywords inside literals are not flagged. Works on any text.",
       input: v.object({ sql: sqlParam("The SQL (or SQL-bearing input) to scan.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => toolkit.scan(sql),
+      handler: ({ sql }) => run({ tool: "scan", sql }),
     }),
     defineMcpTool({
       name: "lint_sql",
@@ -109,7 +119,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "does not parse.",
       input: v.object({ sql: sqlParam("The SQL to lint."), dialect: textDialectParam }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, dialect }) => toolkit.lint(sql, dialect),
+      handler: ({ sql, dialect }) => run({ tool: "lint", sql, dialect }),
     }),
     defineMcpTool({
       name: "analyze_sql",
@@ -121,7 +131,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "other parts are still returned. Prefer it for a first look at unknown SQL.",
       input: v.object({ sql: sqlParam("The SQL to analyse.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => toolkit.analyze(sql),
+      handler: ({ sql }) => run({ tool: "analyze", sql }),
     }),
   ];
 }

@@ -5,6 +5,7 @@ import { jsonRpcErrorResponse } from "../mcp/json-rpc-error-response.js";
 import type { McpServerInfo } from "../mcp/mcp-tool.js";
 import { mountMcpHttp } from "../mcp/mount-mcp-http.js";
 import { createToolCatalog } from "../mcp/tool-catalog.js";
+import type { SqlToolRunner } from "./sql-tool-call.js";
 import { createSqlTools } from "./sql-tools.js";
 
 /**
@@ -19,6 +20,8 @@ export interface SqlsvcAppOptions {
   readonly version: string;
   /** Bearer token every request must carry; empty turns auth off. */
   readonly authToken: string;
+  /** Runs the tool calls (default: in-process on `toolkit`); see `BudgetedSqlRunner`. */
+  readonly runner?: SqlToolRunner;
   /** Use the fast path for `tools/call`, `tools/list`, `ping` (default true; tests turn it off). */
   readonly fastPath?: boolean;
 }
@@ -58,7 +61,7 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
   if (options.authToken !== "") app.use("*", bearerAuth(options.authToken));
   mountMcpHttp(app, {
     info: sqlsvcServerInfo(options.version),
-    catalog: createToolCatalog(createSqlTools(options.toolkit)),
+    catalog: createToolCatalog(createSqlTools(options.toolkit, options.runner)),
     ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }),
   });
   app.notFound((c) =>

@@ -15,6 +15,11 @@ export interface SqlsvcConfig {
   readonly authToken: string;
   /** `SQLSVC_MCP_WORKERS`, processes serving HTTP; default: one per core. */
   readonly workers: number;
+  /**
+   * `SQLSVC_MCP_CALL_BUDGET_MS`, default 10000, 100..600000: longest a tool call on a text over
+   * 16 KiB may run (in a worker thread) before it is stopped with a tool error.
+   */
+  readonly callBudgetMs: number;
 }
 
 /**
@@ -30,6 +35,9 @@ export interface SqlsvcConfigOptions {
 
 const MAX_WORKERS = 64;
 
+/** Default of `SQLSVC_MCP_CALL_BUDGET_MS`: the costliest 256 KiB texts take 1-2 s. */
+export const DEFAULT_CALL_BUDGET_MS = 10_000;
+
 /**
  * Reads and checks the environment, reporting every problem at once: throws a `config_invalid`
  * error whose message has one problem per line, each naming the variable, e.g.
@@ -43,7 +51,7 @@ const MAX_WORKERS = 64;
  *
  * @example
  * loadSqlsvcConfig({ SQLSVC_MCP_PORT: "+9000" }, { cores: 2 });
- * // { host: "127.0.0.1", port: 9000, authToken: "", workers: 2 }
+ * // { host: "127.0.0.1", port: 9000, authToken: "", workers: 2, callBudgetMs: 10000 }
  */
 export function loadSqlsvcConfig(
   env: Readonly<Record<string, string | undefined>>,
@@ -61,9 +69,17 @@ export function loadSqlsvcConfig(
     MAX_WORKERS,
     problems,
   );
+  const callBudgetMs = readInteger(
+    env,
+    "SQLSVC_MCP_CALL_BUDGET_MS",
+    DEFAULT_CALL_BUDGET_MS,
+    100,
+    600_000,
+    problems,
+  );
   const authToken = (env["SQLSVC_MCP_AUTH_TOKEN"] ?? "").trim();
   if (problems.length > 0) throw new AgentServicesError("config_invalid", problems.join("\n"));
-  return { host, port, authToken, workers };
+  return { host, port, authToken, workers, callBudgetMs };
 }
 
 function defaultWorkers(cores: number): number {

@@ -255,3 +255,42 @@ describe("sqlsvc-mcp with two worker processes", () => {
     expect(await server.stop("SIGTERM")).toEqual({ code: 0, signal: null });
   });
 });
+
+describe("sqlsvc-mcp with a per-call budget (issue 8)", () => {
+  let server: SqlsvcProcess;
+
+  beforeAll(async () => {
+    server = await startSqlsvc({ SQLSVC_MCP_CALL_BUDGET_MS: "300" });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("stops a call past its budget with a tool error and answers other clients meanwhile", async () => {
+    // 256 KiB of column list: analyze_sql needs over a second of CPU for it.
+    const costly = `SELECT ${"a, ".repeat(87_000)}a FROM t`;
+    const slow = postJson(server.url, toolCall("analyze_sql", { sql: costly }, 1));
+    const quick = await postJson(server.url, toolCall("validate_sql", { sql: "SELECT 1" }, 2));
+    expect(await quick.json()).toMatchObject({
+      id: 2,
+      result: { structuredContent: { valid: true } },
+    });
+    const answer = (await (await slow).json()) as {
+      result: { isError?: boolean; content: { text: string }[] };
+    };
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]?.text).toMatch(
+      /^analyze_sql stopped: the call ran past its budget of 300 ms/,
+    );
+    // The next large call gets a fresh thread.
+    const after = await postJson(
+      server.url,
+      toolCall("security_scan", { sql: `SELECT ${"a, ".repeat(6_000 - 300)}a FROM t` }, 3),
+    );
+    expect(await after.json()).toMatchObject({
+      id: 3,
+      result: { structuredContent: { is_clean: true } },
+    });
+  });
+});

@@ -21,6 +21,7 @@ describe("loadSqlsvcConfig", () => {
       port: 8080,
       authToken: "",
       workers: 2,
+      callBudgetMs: 10_000,
     });
   });
 
@@ -32,7 +33,15 @@ describe("loadSqlsvcConfig", () => {
       port: 8080,
       authToken: "",
       workers: 2,
+      callBudgetMs: 10_000,
     });
+  });
+
+  it("reads the per-call budget and checks its range (issue 8)", () => {
+    expect(loadSqlsvcConfig({ SQLSVC_MCP_CALL_BUDGET_MS: "2500" }, cores).callBudgetMs).toBe(2500);
+    expect(problems({ SQLSVC_MCP_CALL_BUDGET_MS: "50" })).toEqual([
+      "SQLSVC_MCP_CALL_BUDGET_MS: 50 is out of range (100-600000)",
+    ]);
   });
 
   it("accepts a leading plus sign and leading zeros in the port, like Go's Atoi", () => {
