@@ -45,6 +45,21 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
 }
 
 /**
+ * The same logger with fields added to every line (e.g. the request id).
+ *
+ * @example
+ * withFields(logger, { request_id: "abc" }).error("request failed", { code: "bug" });
+ */
+export function withFields(logger: Logger, fields: LogFields): Logger {
+  return {
+    debug: (msg, more) => logger.debug(msg, { ...fields, ...more }),
+    info: (msg, more) => logger.info(msg, { ...fields, ...more }),
+    warn: (msg, more) => logger.warn(msg, { ...fields, ...more }),
+    error: (msg, more) => logger.error(msg, { ...fields, ...more }),
+  };
+}
+
+/**
  * A logger that drops everything (for tests that do not look at logs).
  *
  * @example
