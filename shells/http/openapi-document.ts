@@ -62,14 +62,23 @@ export function buildOpenApiDocument(version: string) {
       version,
       description:
         "Stores, searches and recalls text memories for assistants. With `api.auth_token` set, every path except /healthz needs `Authorization: Bearer <token>`.",
+      license: { name: "MIT", identifier: "MIT" },
     },
+    // Relative: the service that serves this document at /openapi.json.
+    servers: [{ url: "/", description: "This memsvc instance" }],
     security: bearer,
     paths: {
       "/healthz": {
-        get: { summary: "Liveness", security: [], responses: { "200": ok("Health") } },
+        get: {
+          operationId: "getHealth",
+          summary: "Liveness",
+          security: [],
+          responses: { "200": ok("Health") },
+        },
       },
       "/readyz": {
         get: {
+          operationId: "getReadiness",
           summary: "Readiness: the vector store and the embedder answer",
           responses: {
             "200": ok("Health"),
@@ -80,6 +89,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/remember": {
         post: {
+          operationId: "remember",
           summary: "Store a memory (identical live content is deduplicated)",
           requestBody: body("RememberRequest"),
           responses: { "200": ok("RememberResponse"), ...COMMON_ERRORS },
@@ -87,6 +97,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/recall": {
         post: {
+          operationId: "recall",
           summary: "Memories relevant to a message, re-ranked and trimmed to a token budget",
           requestBody: body("RecallRequest"),
           responses: { "200": ok("RecallResponse"), ...COMMON_ERRORS },
@@ -94,6 +105,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/search": {
         post: {
+          operationId: "search",
           summary: "Raw similarity search (no re-ranking, no access update)",
           requestBody: body("SearchRequest"),
           responses: { "200": ok("SearchResponse"), ...COMMON_ERRORS },
@@ -101,11 +113,13 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/memories/{id}": {
         get: {
+          operationId: "getMemory",
           summary: "One memory",
           parameters: idParam,
           responses: { "200": ok("Memory"), ...ID_ERRORS },
         },
         delete: {
+          operationId: "deleteMemory",
           summary: "Delete one memory",
           parameters: idParam,
           responses: { "200": ok("DeleteResponse"), ...ID_ERRORS },
@@ -113,6 +127,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/stats": {
         get: {
+          operationId: "getStats",
           summary: "Counts of live memories",
           responses: {
             "200": ok("Stats"),
@@ -123,11 +138,30 @@ export function buildOpenApiDocument(version: string) {
       },
       "/mcp": {
         post: {
+          operationId: "mcp",
           summary:
             "MCP (streamable HTTP, stateless JSON): tools remember, recall, search, forget, get_memory, memory_stats",
           requestBody: { required: true, content: json({ type: "object" }) },
           responses: {
             "200": { description: "JSON-RPC response", content: json({ type: "object" }) },
+            "400": {
+              description: "Malformed JSON-RPC (a JSON-RPC error object)",
+              content: json({ type: "object" }),
+            },
+            "401": COMMON_ERRORS["401"],
+          },
+        },
+      },
+      "/metrics": {
+        get: {
+          operationId: "getMetrics",
+          summary: "Prometheus metrics (text exposition format)",
+          responses: {
+            "200": {
+              description: "Metrics",
+              content: { "text/plain; version=0.0.4": { schema: { type: "string" } } },
+            },
+            "401": COMMON_ERRORS["401"],
           },
         },
       },
