@@ -51,11 +51,12 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
  * withFields(logger, { request_id: "abc" }).error("request failed", { code: "bug" });
  */
 export function withFields(logger: Logger, fields: LogFields): Logger {
+  // The added fields go last: a line reads `"msg":…,"code":…` as before, then `"request_id"`.
   return {
-    debug: (msg, more) => logger.debug(msg, { ...fields, ...more }),
-    info: (msg, more) => logger.info(msg, { ...fields, ...more }),
-    warn: (msg, more) => logger.warn(msg, { ...fields, ...more }),
-    error: (msg, more) => logger.error(msg, { ...fields, ...more }),
+    debug: (msg, more) => logger.debug(msg, { ...more, ...fields }),
+    info: (msg, more) => logger.info(msg, { ...more, ...fields }),
+    warn: (msg, more) => logger.warn(msg, { ...more, ...fields }),
+    error: (msg, more) => logger.error(msg, { ...more, ...fields }),
   };
 }
 
