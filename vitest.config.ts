@@ -15,6 +15,9 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.ts"],
           environment: "node",
+          // Hooks load things once per file (the WASM parsers, the MCP SDK, a tsx process): ~1 s
+          // on a quiet machine, 8-12 s measured at load 15-20, over the 10 s default.
+          hookTimeout: 60_000,
           // The layers run one after another (unit, integration, e2e): on two cores, running
           // them side by side only makes the process-spawning layers slower and flakier.
           sequence: { groupOrder: 0 },

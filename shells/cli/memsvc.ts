@@ -16,9 +16,11 @@ import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../containe
 import {
   answerClientErrors,
   createJsonLogger,
+  createServiceMetrics,
   createMemoryApp,
   describeCause,
   type Logger,
+  type ServiceMetrics,
 } from "../http/index.js";
 
 const USAGE = `Usage: memsvc <command> [options]
@@ -87,9 +89,13 @@ function configure(configPath: string | undefined): { config: MemsvcConfig; logg
   return { config: result.config, logger };
 }
 
-async function build(config: MemsvcConfig, logger: Logger): Promise<MemsvcRuntime> {
+async function build(
+  config: MemsvcConfig,
+  logger: Logger,
+  metrics?: ServiceMetrics,
+): Promise<MemsvcRuntime> {
   try {
-    return await buildMemsvc(config, logger);
+    return await buildMemsvc(config, logger, metrics);
   } catch (error) {
     logger.error("startup failed", { cause: describeCause(error) });
     const cause =
@@ -179,9 +185,12 @@ async function serve(configPath: string | undefined): Promise<void> {
   const signals = trapSignals();
   const { config, logger } = configure(configPath);
   const version = packageVersion();
-  const runtime = await build(config, logger);
+  const metrics = createServiceMetrics("memsvc");
+  const runtime = await build(config, logger, metrics);
+  metrics.countMemoriesWith(async () => (await runtime.memory.stats()).total_memories);
   await abortIfSignalled(signals, runtime, logger);
   const app = createMemoryApp({
+    metrics,
     memory: runtime.memory,
     version,
     authToken: config.api.authToken,

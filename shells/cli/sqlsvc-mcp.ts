@@ -61,7 +61,15 @@ async function main(argv: readonly string[]): Promise<number> {
         import("../sql/sqlsvc-app.js"),
         import("../sql/sql-tools.js"),
       ]);
-    const catalog = createToolCatalog(createSqlTools(await loadSqlToolkit()));
+    const [{ observeToolCalls }, { createJsonLogger }] = await Promise.all([
+      import("../mcp/observe-tool-calls.js"),
+      import("../http/logger.js"),
+    ]);
+    const logger = createJsonLogger();
+    const catalog = observeToolCalls(
+      createToolCatalog(createSqlTools(await loadSqlToolkit())),
+      (call) => logger.info("tool call", { ...call }),
+    );
     await serveMcpStdio(sqlsvcServerInfo(version), catalog);
     return 0;
   }

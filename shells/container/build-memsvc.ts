@@ -15,6 +15,8 @@ import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
 import type { Logger } from "../http/logger.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
 import { createReadinessCheck } from "./readiness-check.js";
+import type { ServiceMetrics } from "../http/service-metrics.js";
+import { timeCalls } from "./time-calls.js";
 import { TOKENS, type StoreLocation } from "./tokens.js";
 
 /** The built service and what the CLI needs around it. */
@@ -120,7 +122,11 @@ function logChromaEvent(event: ChromaEvent, logger: Logger): void {
  * // … on shutdown:
  * await runtime.close();
  */
-export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise<MemsvcRuntime> {
+export async function buildMemsvc(
+  config: MemsvcConfig,
+  logger: Logger,
+  metrics?: ServiceMetrics,
+): Promise<MemsvcRuntime> {
   const { location, chroma, lock } = await locateStore(config, logger);
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.config, { useValue: config });
@@ -128,15 +134,20 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
   container.register(TOKENS.storeLocation, { useValue: location satisfies StoreLocation });
   container.register(TOKENS.clock, { useFactory: instanceCachingFactory(() => new SystemClock()) });
   container.register(TOKENS.embedder, {
-    useFactory: instanceCachingFactory((c) => makeEmbedder(c.resolve(TOKENS.config).embedder)),
+    useFactory: instanceCachingFactory((c) =>
+      timeCalls(makeEmbedder(c.resolve(TOKENS.config).embedder), "embedder", metrics),
+    ),
   });
   container.register(TOKENS.vectorStore, {
-    useFactory: instanceCachingFactory(
-      (c) =>
+    useFactory: instanceCachingFactory((c) =>
+      timeCalls(
         new ChromaVectorStore({
           url: c.resolve(TOKENS.storeLocation).url,
           collection: c.resolve(TOKENS.config).vectorStore.collection,
         }),
+        "vector_store",
+        metrics,
+      ),
     ),
   });
   container.register(TOKENS.memory, {

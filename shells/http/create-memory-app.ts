@@ -9,10 +9,12 @@ import type {
 } from "../../core/memory/types.js";
 import { bearerGuard } from "./bearer-guard.js";
 import { describeCause, toErrorAnswer } from "./error-response.js";
-import { SILENT_LOGGER, type Logger } from "./logger.js";
+import { SILENT_LOGGER, withFields, type Logger } from "./logger.js";
 import { buildOpenApiDocument } from "./openapi-document.js";
 import { MAX_BODY_BYTES, readJsonObject } from "./read-json-object.js";
+import { currentRequestId, requestId } from "./request-id.js";
 import { requestLog } from "./request-log.js";
+import { metricsHandler, type ServiceMetrics } from "./service-metrics.js";
 
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
 export type ReadinessCheck = () => Promise<void>;
@@ -28,6 +30,8 @@ export interface MemoryAppOptions {
   readonly readiness?: ReadinessCheck;
   /** Request lines and error causes (default: silent). */
   readonly logger?: Logger;
+  /** Prometheus metrics: counted per request and served on `GET /metrics` (behind the token). */
+  readonly metrics?: ServiceMetrics;
   /** Request body limit in bytes (default 1,048,576). */
   readonly maxBodyBytes?: number;
 }
@@ -50,14 +54,16 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   let openapi: ReturnType<typeof buildOpenApiDocument> | undefined;
   const app = new Hono();
   const onError = (error: Error, c: Context) => {
-    const answer = toErrorAnswer(error, logger);
+    const answer = toErrorAnswer(error, withFields(logger, { request_id: currentRequestId() }));
     return c.json({ error: answer.message }, answer.status, answer.headers);
   };
 
-  app.use("*", requestLog(logger));
+  app.use("*", requestId());
+  app.use("*", requestLog(logger, options.metrics));
   if (options.authToken !== undefined && options.authToken !== "") {
     app.use("*", bearerGuard({ token: options.authToken, openPaths: ["/healthz"] }));
   }
+  if (options.metrics !== undefined) app.get("/metrics", metricsHandler(options.metrics));
   app.use(
     "*",
     methodNotAllowed({

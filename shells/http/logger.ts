@@ -45,6 +45,22 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
 }
 
 /**
+ * The same logger with fields added to every line (e.g. the request id).
+ *
+ * @example
+ * withFields(logger, { request_id: "abc" }).error("request failed", { code: "bug" });
+ */
+export function withFields(logger: Logger, fields: LogFields): Logger {
+  // The added fields go last: a line reads `"msg":…,"code":…` as before, then `"request_id"`.
+  return {
+    debug: (msg, more) => logger.debug(msg, { ...more, ...fields }),
+    info: (msg, more) => logger.info(msg, { ...more, ...fields }),
+    warn: (msg, more) => logger.warn(msg, { ...more, ...fields }),
+    error: (msg, more) => logger.error(msg, { ...more, ...fields }),
+  };
+}
+
+/**
  * A logger that drops everything (for tests that do not look at logs).
  *
  * @example

@@ -64,14 +64,23 @@ export function buildOpenApiDocument(version: string) {
       version,
       description:
         "Stores, searches and recalls text memories for assistants. With `api.auth_token` set, every path except /healthz needs `Authorization: Bearer <token>`.",
+      license: { name: "MIT", identifier: "MIT" },
     },
+    // Relative: the service that serves this document at /openapi.json.
+    servers: [{ url: "/", description: "This memsvc instance" }],
     security: bearer,
     paths: {
       "/healthz": {
-        get: { summary: "Liveness", security: [], responses: { "200": ok("Health") } },
+        get: {
+          operationId: "getHealth",
+          summary: "Liveness",
+          security: [],
+          responses: { "200": ok("Health") },
+        },
       },
       "/readyz": {
         get: {
+          operationId: "getReadiness",
           summary: "Readiness: the vector store and the embedder answer",
           responses: {
             "200": ok("Health"),
@@ -82,6 +91,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/remember": {
         post: {
+          operationId: "remember",
           summary: "Store a memory (identical live content is deduplicated)",
           requestBody: body("RememberRequest"),
           responses: { "200": ok("RememberResponse"), ...COMMON_ERRORS },
@@ -89,6 +99,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/remember/batch": {
         post: {
+          operationId: "rememberBatch",
           summary:
             "Store up to 1,000 memories at once; the answer lists {id, stored, deduplicated} per item in order. An invalid item fails the whole batch with a 400 naming memories[i].<field>, and nothing is stored",
           requestBody: body("RememberBatchRequest"),
@@ -97,6 +108,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/recall": {
         post: {
+          operationId: "recall",
           summary: "Memories relevant to a message, re-ranked and trimmed to a token budget",
           requestBody: body("RecallRequest"),
           responses: { "200": ok("RecallResponse"), ...COMMON_ERRORS },
@@ -104,6 +116,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/search": {
         post: {
+          operationId: "search",
           summary:
             "Raw relevance search (no re-ranking, no access update); score is the retrieval index's relevance in [0, 1]",
           requestBody: body("SearchRequest"),
@@ -112,11 +125,13 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/memories/{id}": {
         get: {
+          operationId: "getMemory",
           summary: "One memory",
           parameters: idParam,
           responses: { "200": ok("Memory"), ...ID_ERRORS },
         },
         delete: {
+          operationId: "deleteMemory",
           summary: "Delete one memory",
           parameters: idParam,
           responses: { "200": ok("DeleteResponse"), ...ID_ERRORS },
@@ -124,6 +139,7 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/stats": {
         get: {
+          operationId: "getStats",
           summary: "Counts of live memories",
           responses: {
             "200": ok("Stats"),
@@ -134,11 +150,30 @@ export function buildOpenApiDocument(version: string) {
       },
       "/mcp": {
         post: {
+          operationId: "mcp",
           summary:
             "MCP (streamable HTTP, stateless JSON): tools remember, remember_batch, recall, search, forget, get_memory, memory_stats",
           requestBody: { required: true, content: json({ type: "object" }) },
           responses: {
             "200": { description: "JSON-RPC response", content: json({ type: "object" }) },
+            "400": {
+              description: "Malformed JSON-RPC (a JSON-RPC error object)",
+              content: json({ type: "object" }),
+            },
+            "401": COMMON_ERRORS["401"],
+          },
+        },
+      },
+      "/metrics": {
+        get: {
+          operationId: "getMetrics",
+          summary: "Prometheus metrics (text exposition format)",
+          responses: {
+            "200": {
+              description: "Metrics",
+              content: { "text/plain; version=0.0.4": { schema: { type: "string" } } },
+            },
+            "401": COMMON_ERRORS["401"],
           },
         },
       },

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { answerClientErrors } from "../http/answer-client-errors.js";
+import { createJsonLogger } from "../http/logger.js";
+import { createServiceMetrics } from "../http/service-metrics.js";
 import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
 import { createSqlsvcApp } from "./sqlsvc-app.js";
 import type { SqlsvcConfig } from "./sqlsvc-config.js";
@@ -120,6 +122,8 @@ async function serve(
     runner,
     version: options.version,
     authToken: config.authToken,
+    logger: createJsonLogger(),
+    metrics: createServiceMetrics("sqlsvc"),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   // Parser-level refusals in the JSON-RPC error shape the app uses (see jsonRpcErrorResponse).

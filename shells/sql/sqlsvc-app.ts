@@ -6,6 +6,11 @@ import type { McpServerInfo } from "../mcp/mcp-tool.js";
 import { mountMcpHttp } from "../mcp/mount-mcp-http.js";
 import { createToolCatalog } from "../mcp/tool-catalog.js";
 import type { SqlToolRunner } from "./sql-tool-call.js";
+import { observeToolCalls } from "../mcp/observe-tool-calls.js";
+import { SILENT_LOGGER, type Logger } from "../http/logger.js";
+import { currentRequestId, requestId } from "../http/request-id.js";
+import { requestLog } from "../http/request-log.js";
+import { metricsHandler, type ServiceMetrics } from "../http/service-metrics.js";
 import { createSqlTools } from "./sql-tools.js";
 
 /**
@@ -24,6 +29,10 @@ export interface SqlsvcAppOptions {
   readonly runner?: SqlToolRunner;
   /** Use the fast path for `tools/call`, `tools/list`, `ping` (default true; tests turn it off). */
   readonly fastPath?: boolean;
+  /** One `tool call` line per call (tool, outcome, ms, request id; never the SQL). Default silent. */
+  readonly logger?: Logger;
+  /** Prometheus metrics: requests and tool calls, served on `GET /metrics` (behind the token). */
+  readonly metrics?: ServiceMetrics;
 }
 
 /**
@@ -58,10 +67,23 @@ export function sqlsvcServerInfo(version: string): McpServerInfo {
  */
 export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
   const app = new Hono();
+  const logger = options.logger ?? SILENT_LOGGER;
+  const { metrics } = options;
+  app.use("*", requestId());
+  // Metrics only: the log has one line per tool call instead of one per request.
+  if (metrics !== undefined) app.use("*", requestLog(SILENT_LOGGER, metrics));
   if (options.authToken !== "") app.use("*", bearerAuth(options.authToken));
+  if (metrics !== undefined) app.get("/metrics", metricsHandler(metrics));
+  const catalog = observeToolCalls(
+    createToolCatalog(createSqlTools(options.toolkit, options.runner)),
+    (call) => {
+      logger.info("tool call", { ...call, request_id: currentRequestId() });
+      metrics?.observeToolCall({ tool: call.tool, outcome: call.outcome, seconds: call.ms / 1000 });
+    },
+  );
   mountMcpHttp(app, {
     info: sqlsvcServerInfo(options.version),
-    catalog: createToolCatalog(createSqlTools(options.toolkit, options.runner)),
+    catalog,
     ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }),
   });
   app.notFound((c) =>
@@ -72,9 +94,10 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
     ),
   );
   app.onError((error) => {
-    process.stderr.write(
-      `sqlsvc-mcp: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    logger.error("request failed", {
+      cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      request_id: currentRequestId(),
+    });
     return jsonRpcErrorResponse(500, -32603, "Internal error");
   });
   return app;

@@ -167,7 +167,9 @@ describe("memsvc lifecycle", () => {
       "durable memory number 137",
     );
     expect(await second.stop()).toEqual({ code: 0, signal: null });
-  });
+    // 200 acknowledged writes and two starts: ~5 s on a quiet machine, over the 60 s e2e default
+    // at load 20 (one remember took 9 s there). The time is not what this test checks.
+  }, 240_000);
 
   it("refuses to start on a data directory written by another embedder, naming both", async () => {
     const dataDir = makeTempDir();

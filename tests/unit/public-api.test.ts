@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createSqlToolkit, type SqlToolkit } from "../../core/index.js";
+import { loadedParser } from "./sql/loaded-parser.js";
 
 /**
  * The runtime names each `exports` entry of package.json offers: the semver contract. A change
@@ -62,6 +64,12 @@ function sourceOf(target: string | { default: string }): string {
 }
 
 describe("the package's public API", () => {
+  let tools: SqlToolkit;
+  beforeAll(async () => {
+    // loadedParser() is `await createDefaultSqlParser()`, shared by the SQL tests of this worker
+    // (loading compiles two WASM modules: seconds on a busy machine, so not inside a test).
+    tools = createSqlToolkit(await loadedParser());
+  });
   const entries = Object.entries(manifest.exports).filter(([key]) => key !== "./package.json");
 
   it("pins every exports entry of package.json", () => {
@@ -73,10 +81,7 @@ describe("the package's public API", () => {
     expect(Object.keys(module).sort()).toEqual([...(PINNED[key] ?? [])].sort());
   });
 
-  it("gives a ready parser from createDefaultSqlParser and one result shape from the toolkit", async () => {
-    const { createSqlToolkit } = await import("../../core/index.js");
-    const { createDefaultSqlParser } = await import("../../adapters/sql/index.js");
-    const tools = createSqlToolkit(await createDefaultSqlParser());
+  it("gives a ready parser from createDefaultSqlParser and one result shape from the toolkit", () => {
     expect(tools.validate("SELECT 1", "postgresql")).toEqual({
       ok: true,
       result: { valid: true, dialect: "postgresql" },
