@@ -19,3 +19,7 @@ export {
   type SupervisedChroma,
   type SupervisedChromaOptions,
 } from "./chroma-supervisor.js";
+export {
+  replaceChromaCollection,
+  type ReplaceChromaCollectionOptions,
+} from "./chroma-collections.js";

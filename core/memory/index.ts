@@ -8,6 +8,8 @@
 export { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 export type * from "./types.js";
 export { LOAD_PAGE_SIZE, MemoryService, SWEEP_BATCH } from "./memory-service.js";
+export { reindexStore } from "./reindex.js";
+export type { ReindexOptions } from "./reindex.js";
 export type { LoadProgress, MemoryServiceDeps } from "./memory-service.js";
 export { MemoryEngine } from "./engine/memory-engine.js";
 export type { DuplicateKey, EngineHit, EngineQuery } from "./engine/memory-engine.js";

@@ -30,7 +30,8 @@ export interface MemsvcRuntime {
   close(): Promise<void>;
 }
 
-function makeEmbedder(config: EmbedderConfig): Embedder {
+/** The configured embedder (also used by `memsvc reindex`). */
+export function makeEmbedder(config: EmbedderConfig): Embedder {
   if (config.provider === "local") {
     if (config.model === "hashing") return new HashingEmbedder({ dimensions: config.dimensions });
     const embedder = new WordVectorEmbedder();

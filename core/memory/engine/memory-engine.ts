@@ -63,6 +63,11 @@ export class MemoryEngine {
   readonly #options: ExpiryOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #byHash = new Map<string, Set<string>>();
+  /** Bumped by every change of which memories are held or of their type, scope or expiry. */
+  #version = 0;
+  /** The last stats answer: valid for the same version until the first expiry after it. */
+  #stats:
+    { version: number; validUntilMs: number; sinceMs: number; value: MemoryStats } | undefined;
 
   constructor(index: RetrievalIndex, options: ExpiryOptions) {
     this.#index = index;
@@ -87,6 +92,7 @@ export class MemoryEngine {
   /** Adds (or replaces) a memory the store has just acknowledged. */
   add(memory: Memory, hash: string, vector: readonly number[]): void {
     this.remove(memory.id);
+    this.#version += 1;
     this.#entries.set(memory.id, { memory, hash, expiresAtMs: expiryOf(memory) });
     let ids = this.#byHash.get(hash);
     if (ids === undefined) this.#byHash.set(hash, (ids = new Set()));
@@ -98,6 +104,7 @@ export class MemoryEngine {
   remove(id: string): boolean {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
+    this.#version += 1;
     this.#entries.delete(id);
     const ids = this.#byHash.get(entry.hash);
     ids?.delete(id);
@@ -119,6 +126,7 @@ export class MemoryEngine {
   update(memory: Memory): boolean {
     const entry = this.#entries.get(memory.id);
     if (entry === undefined) return false;
+    this.#version += 1;
     entry.memory = { ...memory, content: entry.memory.content };
     entry.expiresAtMs = expiryOf(entry.memory);
     return true;
@@ -188,8 +196,27 @@ export class MemoryEngine {
     });
   }
 
-  /** Live memories at `nowMs`: the total and one count per type and per scope, zeros included. */
+  /**
+   * Live memories at `nowMs`: the total and one count per type and per scope, zeros included.
+   * One pass over the memories, remembered until a memory is added, removed or updated or the
+   * first live one expires (an access only moves expiries later, so it keeps the answer valid).
+   */
   stats(nowMs: number): MemoryStats {
+    const cached = this.#stats;
+    if (
+      cached !== undefined &&
+      cached.version === this.#version &&
+      nowMs >= cached.sinceMs &&
+      nowMs < cached.validUntilMs
+    ) {
+      return cached.value;
+    }
+    const value = this.#countLive(nowMs);
+    this.#stats = { version: this.#version, sinceMs: nowMs, ...value };
+    return value.value;
+  }
+
+  #countLive(nowMs: number): { value: MemoryStats; validUntilMs: number } {
     const byType = Object.fromEntries(MEMORY_TYPES.map((t) => [t, 0])) as Record<
       MemoryType,
       number
@@ -199,13 +226,15 @@ export class MemoryEngine {
       number
     >;
     let total = 0;
+    let validUntilMs = NEVER_EXPIRES_MS;
     for (const entry of this.#entries.values()) {
       if (!isLive(entry.expiresAtMs, nowMs)) continue;
       total += 1;
       byType[entry.memory.type] += 1;
       byScope[entry.memory.scope] += 1;
+      if (entry.expiresAtMs < validUntilMs) validUntilMs = entry.expiresAtMs;
     }
-    return { total_memories: total, by_type: byType, by_scope: byScope };
+    return { value: { total_memories: total, by_type: byType, by_scope: byScope }, validUntilMs };
   }
 
   /** Ids of the memories expired at `nowMs` (what the sweep deletes). */

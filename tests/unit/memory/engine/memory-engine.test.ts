@@ -140,17 +140,21 @@ describe("MemoryEngine against a brute-force reference", () => {
             expect(hit.similarity).toBeCloseTo(similarity ?? NaN, 5);
             expect(hit.relevance).toBeCloseTo(Math.max(0, similarity ?? NaN), 5);
           });
-          // Stats count the same live memories.
-          const stats = engine.stats(nowMs);
-          const liveNow = live.filter((s) => isLiveAt(s.memory, nowMs));
-          expect(stats.total_memories).toBe(liveNow.length);
-          for (const type of MEMORY_TYPES) {
-            expect(stats.by_type[type]).toBe(liveNow.filter((s) => s.memory.type === type).length);
-          }
-          for (const scope of MEMORY_SCOPES) {
-            expect(stats.by_scope[scope]).toBe(
-              liveNow.filter((s) => s.memory.scope === scope).length,
-            );
+          // Stats count the same live memories, also when asked again later or earlier (cached).
+          for (const at of [nowMs, nowMs, nowMs + HOUR, nowMs + 3 * HOUR, nowMs]) {
+            const stats = engine.stats(at);
+            const liveNow = live.filter((s) => isLiveAt(s.memory, at));
+            expect(stats.total_memories).toBe(liveNow.length);
+            for (const type of MEMORY_TYPES) {
+              expect(stats.by_type[type]).toBe(
+                liveNow.filter((s) => s.memory.type === type).length,
+              );
+            }
+            for (const scope of MEMORY_SCOPES) {
+              expect(stats.by_scope[scope]).toBe(
+                liveNow.filter((s) => s.memory.scope === scope).length,
+              );
+            }
           }
           expect(engine.expired(nowMs).sort()).toEqual(
             live
