@@ -76,7 +76,7 @@ const rankers: [string, Ranker][] = [
       ? await indexRanker(createHybridIndex(weight === undefined ? {} : { vectorWeight: weight }))
       : await serviceRanker(),
   ],
-  ["BM25", await indexRanker(createBm25Index())],
+  ["BM25+ alone", await indexRanker(createBm25Index())],
   ["vectors alone", await indexRanker(createHybridIndex({ vectorWeight: 1 }))],
 ];
 console.log(

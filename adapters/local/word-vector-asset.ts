@@ -86,9 +86,8 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectorTable {
   at += 4 * count;
   const weights = floats(at, count);
   at += 4 * count;
-  // A copy: Node's Buffer#slice is a view, and its .buffer may be a larger shared pool.
-  const vectors = new Int8Array(count * d);
-  vectors.set(new Int8Array(bytes.buffer, bytes.byteOffset + at, count * d));
+  // A view, not a copy (10 MB): int8 needs no alignment, and the file's buffer lives as long.
+  const vectors = new Int8Array(bytes.buffer, bytes.byteOffset + at, count * d);
   at += count * d;
   const words = new TextDecoder().decode(bytes.subarray(at, at + wordLength)).split("\n");
   if (words.length !== count) {

@@ -84,7 +84,12 @@ export const RawConfigSchema = v.strictObject(
     }),
     embedder: section({
       provider: v.optional(v.picklist(["local", "cohere"], "expected local or cohere")),
-      local: section({ dimensions: v.optional(integerAtLeast(8)) }),
+      local: section({
+        model: v.optional(
+          v.picklist(["word-vectors", "hashing"], "expected word-vectors or hashing"),
+        ),
+        dimensions: v.optional(integerAtLeast(8)),
+      }),
       cohere: section({
         api_key: v.optional(v.string("expected a string")),
         base_url: v.optional(v.pipe(text("an http(s) URL"), v.url("expected an http(s) URL"))),

@@ -92,7 +92,7 @@ function resolveConfig(
           timeoutMs: Math.round((c.timeout_seconds ?? 10) * 1000),
           maxRetries: c.max_retries ?? 2,
         }
-      : { provider: "local", dimensions: raw.embedder.local.dimensions ?? 1024 };
+      : localEmbedder(raw.embedder.local.model, raw.embedder.local.dimensions);
   const token = raw.api.auth_token;
   return {
     source,
@@ -157,4 +157,14 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     config: resolveConfig(parsed.output, file.source, apiKey, options.cwd),
     warnings,
   };
+}
+
+/** The local embedder slice: the word vectors have their own fixed dimension (100). */
+function localEmbedder(
+  model: "word-vectors" | "hashing" | undefined,
+  dimensions: number | undefined,
+): EmbedderConfig {
+  return (model ?? "word-vectors") === "hashing"
+    ? { provider: "local", model: "hashing", dimensions: dimensions ?? 1024 }
+    : { provider: "local", model: "word-vectors", dimensions: 100 };
 }

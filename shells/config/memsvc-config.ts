@@ -11,7 +11,12 @@ export type VectorStoreConfig =
 
 /** The embedder slice. */
 export type EmbedderConfig =
-  | { readonly provider: "local"; readonly dimensions: number }
+  | {
+      readonly provider: "local";
+      /** `word-vectors` (GloVe, 100 dimensions) or `hashing` (`dimensions` long). */
+      readonly model: "word-vectors" | "hashing";
+      readonly dimensions: number;
+    }
   | {
       readonly provider: "cohere";
       readonly apiKey: string;

@@ -9,7 +9,7 @@ import {
   type SupervisedChroma,
 } from "../../adapters/chroma/chroma-supervisor.js";
 import { CohereEmbedder } from "../../adapters/cohere/index.js";
-import { HashingEmbedder } from "../../adapters/local/index.js";
+import { HashingEmbedder, WordVectorEmbedder } from "../../adapters/local/index.js";
 import { SystemClock } from "../../adapters/system/index.js";
 import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
 import type { Logger } from "../http/logger.js";
@@ -26,7 +26,7 @@ export interface MemsvcRuntime {
   readonly readiness: () => Promise<void>;
   /** `embedded Chroma at /data/chroma` or `Chroma at http://host:8000`. */
   readonly storeDescription: string;
-  /** `local-hash-v1:1024` or `cohere:embed-v4.0 (1024 dimensions)`. */
+  /** `local-glove-sif-v1:100 (100 dimensions)` or `cohere:embed-v4.0 (1024 dimensions)`. */
   readonly embedderDescription: string;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
   close(): Promise<void>;
@@ -34,7 +34,12 @@ export interface MemsvcRuntime {
 
 /** The configured embedder (also used by `memsvc reindex`). */
 export function makeEmbedder(config: EmbedderConfig): Embedder {
-  if (config.provider === "local") return new HashingEmbedder({ dimensions: config.dimensions });
+  if (config.provider === "local") {
+    if (config.model === "hashing") return new HashingEmbedder({ dimensions: config.dimensions });
+    const embedder = new WordVectorEmbedder();
+    embedder.load(); // a missing or damaged asset is a startup error, not a failed request
+    return embedder;
+  }
   return new CohereEmbedder({
     apiKey: config.apiKey,
     ...(config.baseUrl === undefined ? {} : { baseUrl: config.baseUrl }),

@@ -67,7 +67,7 @@ describe("memsvc serve over HTTP", () => {
   it("prints the real bound port, the embedded store and the embedder on startup", () => {
     expect(svc.port).toBeGreaterThan(0);
     expect(svc.store).toBe(`embedded Chroma at ${svc.dataDir}/chroma`);
-    expect(svc.embedder).toBe("local-hash-v1:1024 (1024 dimensions)");
+    expect(svc.embedder).toBe("local-glove-sif-v1:100 (100 dimensions)");
   });
 
   it("serves /healthz without a token and /readyz with one", async () => {

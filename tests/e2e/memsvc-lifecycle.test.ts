@@ -177,16 +177,16 @@ describe("memsvc lifecycle", () => {
     await json(`${first.baseUrl}/v1/remember`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ content: "written with 1024 dimensions" }),
+      body: JSON.stringify({ content: "written with the word vectors" }),
     });
     expect(await first.stop()).toEqual({ code: 0, signal: null });
 
-    const failed = startMemsvc({ dataDir, env: { MEMSVC_EMBEDDER_LOCAL_DIMENSIONS: "256" } });
+    const failed = startMemsvc({ dataDir, env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "hashing" } });
     await expect(failed).rejects.toThrow(/exited \(\{"code":1,"signal":null\}\) before listening/);
     const message = await failed.catch((error: Error) => error.message);
     expect(message).toContain("memsvc: startup failed:");
+    expect(message).toContain("local-glove-sif-v1:100");
     expect(message).toContain("local-hash-v1:1024");
-    expect(message).toContain("local-hash-v1:256");
   });
 
   it("warns at startup when authentication is off on a non-loopback address, and not on loopback", async () => {

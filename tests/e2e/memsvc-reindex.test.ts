@@ -6,7 +6,11 @@ afterAll(cleanupMemsvc);
 describe("memsvc reindex (issue 7)", () => {
   it("re-embeds a store with the configured embedder, so the service starts on it and finds every memory", async () => {
     const dataDir = makeTempDir();
-    const before = await startMemsvc({ dataDir, env: { MEMSVC_EMBEDDER_LOCAL_DIMENSIONS: "64" } });
+    const hashing = {
+      MEMSVC_EMBEDDER_LOCAL_MODEL: "hashing",
+      MEMSVC_EMBEDDER_LOCAL_DIMENSIONS: "64",
+    };
+    const before = await startMemsvc({ dataDir, env: hashing });
     const contents = ["Deploys run on Fridays", "The billing service owns invoices", "Use pnpm"];
     const ids: string[] = [];
     for (const content of contents) {
@@ -19,13 +23,14 @@ describe("memsvc reindex (issue 7)", () => {
     }
     await before.stop("SIGTERM");
 
-    const env = { MEMSVC_EMBEDDER_LOCAL_DIMENSIONS: "128" };
+    // The upgrade path: a store of the old default (hashing) meets the new one (word vectors).
+    const env = {};
     await expect(startMemsvc({ dataDir, env })).rejects.toThrow(/local-hash-v1:64/);
     const run = runMemsvc(["reindex"], env, dataDir);
     expect(run.stderr).not.toContain("reindex failed");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /re-embedded 3 memories of collection "memories" with local-hash-v1:128/,
+      /re-embedded 3 memories of collection "memories" with local-glove-sif-v1:100/,
     );
 
     const after = await startMemsvc({ dataDir, env });

@@ -1,4 +1,4 @@
-import { BM25_B, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
+import { BM25_B, BM25_DELTA, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
 import { convexFusion, minMax, reciprocalRank, RRF_K } from "./fusion.js";
 import { lexicalTerms } from "./lexical-terms.js";
 import { LexicalPostings } from "./lexical-postings.js";
@@ -38,6 +38,8 @@ export interface HybridIndexOptions {
   readonly k1?: number;
   /** BM25 length normalisation in [0, 1]. Default 0.75. */
   readonly b?: number;
+  /** BM25+'s lower bound per matched term (≥ 0). Default 1; 0 is classic BM25. */
+  readonly delta?: number;
   /** Reciprocal rank fusion's constant. Default 60. */
   readonly rrfK?: number;
   /** How many of each ranking reciprocal rank fusion reads. Default 100. */
@@ -47,7 +49,7 @@ export interface HybridIndexOptions {
 }
 
 /**
- * An exact hybrid {@link RetrievalIndex}: BM25 over the documents' {@link lexicalTerms} (a real
+ * An exact hybrid {@link RetrievalIndex}: BM25+ over the documents' {@link lexicalTerms} (a real
  * stop list, a light stemmer, compounds split and kept whole, numbers kept) fused with the exact
  * cosine of every accepted document's vector (a brute-force scan over `Float32Array` rows; no
  * approximate structure, so nothing indexed can be missed).
@@ -109,6 +111,7 @@ class HybridIndex implements RetrievalIndex {
     this.#bm25 = {
       k1: checkRange("k1", options.k1 ?? BM25_K1, 0, Number.MAX_VALUE),
       b: checkRange("b", options.b ?? BM25_B, 0, 1),
+      delta: checkRange("delta", options.delta ?? BM25_DELTA, 0, Number.MAX_VALUE),
     };
     this.#rrfK = checkRange("rrfK", options.rrfK ?? RRF_K, 0, Number.MAX_VALUE);
     this.#rrfDepth = Math.floor(

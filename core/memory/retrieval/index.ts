@@ -23,5 +23,12 @@ export {
 export { lexicalTerms } from "./lexical-terms.js";
 export { lightStem } from "./light-stem.js";
 export { STOP_WORDS } from "./stop-words.js";
-export { BM25_B, BM25_K1, bm25Idf, bm25TermWeight, type Bm25Parameters } from "./bm25-scoring.js";
+export {
+  BM25_B,
+  BM25_DELTA,
+  BM25_K1,
+  bm25Idf,
+  bm25TermWeight,
+  type Bm25Parameters,
+} from "./bm25-scoring.js";
 export { convexFusion, minMax, reciprocalRank, RRF_K } from "./fusion.js";

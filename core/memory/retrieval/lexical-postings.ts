@@ -22,7 +22,7 @@ const MAX_COUNT = 0xffff;
  * const postings = new LexicalPostings();
  * postings.add(0, ["deploy", "friday"]);
  * postings.add(1, ["coffee", "kitchen"]);
- * const { touched, scores } = postings.score(["deploy"], { k1: 1.2, b: 0.75 }, Uint8Array.of(1, 1));
+ * const { touched, scores } = postings.score(["deploy"], { k1: 1.2, b: 0.75, delta: 0 }, Uint8Array.of(1, 1));
  * // touched = [0], scores[0] ≈ 0.69
  */
 export class LexicalPostings {
@@ -127,7 +127,7 @@ export class LexicalPostings {
    */
   score(
     terms: readonly string[],
-    { k1, b }: Bm25Parameters,
+    { k1, b, delta }: Bm25Parameters,
     accepted: Uint8Array,
   ): { touched: number[]; scores: Float64Array } {
     const slotCount = this.#docTerms.length;
@@ -151,7 +151,7 @@ export class LexicalPostings {
         // bm25TermWeight inlined (the hot loop): the same expression, so the same floats.
         const tf = counts[i] as number;
         const lengthRatio = averageLength > 0 ? (lengths[slot] as number) / averageLength : 1;
-        const weight = (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * lengthRatio));
+        const weight = (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * lengthRatio)) + delta;
         const before = scores[slot] as number;
         if (before === 0) touched.push(slot);
         scores[slot] = before + idf * weight;

@@ -13,6 +13,7 @@ const DEFAULTS: ReferenceSettings = {
   vectorWeight: 0.5,
   k1: 1.2,
   b: 0.75,
+  delta: 1,
   rrfK: 60,
   rrfDepth: 100,
 };
@@ -62,6 +63,7 @@ const settingsArb = fc.record({
   fusion: fc.constantFrom("convex" as const, "rrf" as const),
   vectorWeight: fc.constantFrom(0, 0.3, 0.5, 1),
   rrfDepth: fc.constantFrom(3, 100),
+  delta: fc.constantFrom(0, 0.5),
 });
 
 function toQuery(q: {

@@ -16,6 +16,7 @@ export interface ReferenceSettings {
   readonly vectorWeight: number;
   readonly k1: number;
   readonly b: number;
+  readonly delta: number;
   readonly rrfK: number;
   readonly rrfDepth: number;
 }

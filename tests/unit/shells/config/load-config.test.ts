@@ -42,7 +42,7 @@ describe("loadConfig", () => {
       path: join(dir, "data/chroma"),
       collection: "memories",
     });
-    expect(config.embedder).toEqual({ provider: "local", dimensions: 1024 });
+    expect(config.embedder).toEqual({ provider: "local", model: "word-vectors", dimensions: 100 });
     expect(config.memory).toEqual({
       ttlHours: 720,
       sessionIdleHours: 24,
@@ -135,6 +135,21 @@ describe("loadConfig", () => {
       expect.stringContaining("embedder.cohere.api_key: expected a Cohere API key"),
     ]);
     for (const line of list) expect(line).not.toContain("\n");
+  });
+
+  it("chooses the local embedder's model: word vectors by default, hashing on request", () => {
+    const hashing = ok(
+      loadConfig({
+        env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "hashing", MEMSVC_EMBEDDER_LOCAL_DIMENSIONS: "256" },
+        cwd: dir,
+      }),
+    ).config.embedder;
+    expect(hashing).toEqual({ provider: "local", model: "hashing", dimensions: 256 });
+    expect(
+      problems(loadConfig({ env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "glove" }, cwd: dir })),
+    ).toEqual([
+      'embedder.local.model (from MEMSVC_EMBEDDER_LOCAL_MODEL): expected word-vectors or hashing, got "glove"',
+    ]);
   });
 
   it("accepts weights that sum to 1 within 0.01 and rejects weights outside [0, 1]", () => {
