@@ -6,7 +6,26 @@
  * import { MemoryService, DEFAULT_MEMORY_SERVICE_OPTIONS } from "agent-services";
  */
 export { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
-export type * from "./types.js";
+export type {
+  Memory,
+  MemoryApi,
+  MemoryScope,
+  MemoryServiceOptions,
+  MemoryStats,
+  MemorySummary,
+  MemoryType,
+  RecallInput,
+  RecallResult,
+  RecallWeights,
+  RememberBatchInput,
+  RememberBatchItem,
+  RememberBatchResult,
+  RememberInput,
+  RememberResult,
+  SearchInput,
+  SearchResult,
+  SearchResultItem,
+} from "./types.js";
 export { LOAD_PAGE_SIZE, MemoryService, SWEEP_BATCH } from "./memory-service.js";
 export { reindexStore } from "./reindex.js";
 export type { ReindexOptions } from "./reindex.js";
@@ -18,7 +37,17 @@ export type { MemoryFilter } from "./engine/memory-filter.js";
 export { CosineRetrievalIndex } from "./engine/cosine-retrieval-index.js";
 export { AccessWriteBehind } from "./engine/access-write-behind.js";
 export type { AccessWriteBehindDeps } from "./engine/access-write-behind.js";
-export * from "./retrieval/index.js";
+export {
+  createBm25Index,
+  createHybridIndex,
+  DEFAULT_VECTOR_WEIGHT,
+  type FusionMethod,
+  type HybridIndexOptions,
+  type IndexedDocument,
+  type RetrievalHit,
+  type RetrievalIndex,
+  type RetrievalQuery,
+} from "./retrieval/index.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   MAX_RECALL_CANDIDATES,

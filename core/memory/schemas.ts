@@ -20,13 +20,18 @@ export const FIELD_EXPECTATIONS = Object.freeze({
   tag: "expected a string",
   project: "expected a string",
   confidence: "expected a number between 0 and 1",
-  ttl_seconds: "expected a positive integer (seconds)",
+  ttl_seconds: "expected an integer from 1 to 3155760000 (seconds, at most 100 years)",
   budget: "expected an integer of at least 1 (tokens)",
   limit: "expected an integer between 1 and 1000",
   id: "expected a UUID",
   memories: "expected an array of 1 to 1000 remember bodies",
 });
 
+/**
+ * Longest `ttl_seconds`: 100 years. Bounded so the expiry is a representable date (2^53-1
+ * seconds passed validation and then failed with "Invalid time value").
+ */
+export const MAX_TTL_SECONDS = 3_155_760_000;
 /** Most memories in one `POST /v1/remember/batch`. */
 export const MAX_REMEMBER_BATCH = 1000;
 
@@ -75,7 +80,7 @@ export const rememberInputSchema = v.object(
     ),
     ttl_seconds: v.optional(
       v.pipe(
-        integerInRange(E.ttl_seconds, 1),
+        integerInRange(E.ttl_seconds, 1, MAX_TTL_SECONDS),
         v.description("Lifetime of a `ttl` memory in seconds; only with scope `ttl`."),
       ),
     ),

@@ -108,7 +108,7 @@ function runOne(
   });
   switch (command) {
     case "validate": {
-      const result = toolkit.validate(sql, options.dialect);
+      const { result } = toolkit.validate(sql, options.dialect);
       if (options.json) return json(result, !result.valid);
       return {
         text: result.valid ? "" : `${file}: ${result.error ?? "invalid SQL"}\n`,
@@ -116,7 +116,7 @@ function runOne(
       };
     }
     case "lint": {
-      const result = toolkit.lint(sql);
+      const { result } = toolkit.lint(sql);
       if (options.json) return json(result, result.violation_count > 0);
       const lines = result.violations.map(
         (v) =>
@@ -125,7 +125,7 @@ function runOne(
       return { text: lines.join(""), failed: result.violation_count > 0 };
     }
     case "scan": {
-      const result = toolkit.scan(sql);
+      const { result } = toolkit.scan(sql);
       if (options.json) return json(result, result.has_high);
       const lines = result.findings.map(
         (f) => `${file}: ${f.severity} ${f.pattern}: ${f.description}\n`,

@@ -1,7 +1,13 @@
 import * as v from "valibot";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { defineMcpTool, READ_ONLY_TOOL, type McpTool } from "../mcp/mcp-tool.js";
-import { dialectParam, flagParam, indentSizeParam, sqlParam } from "./sql-tool-params.js";
+import {
+  dialectParam,
+  flagParam,
+  indentSizeParam,
+  sqlParam,
+  textDialectParam,
+} from "./sql-tool-params.js";
 
 /**
  * The seven SQL tools of `sqlsvc-mcp` over a toolkit: `validate_sql`, `format_sql`, `parse_sql`,
@@ -28,7 +34,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         dialect: dialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, dialect }) => ({ ok: true, result: toolkit.validate(sql, dialect) }),
+      handler: ({ sql, dialect }) => toolkit.validate(sql, dialect),
     }),
     defineMcpTool({
       name: "format_sql",
@@ -49,10 +55,11 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
           "add_semicolon",
           "End every statement with a semicolon (default false).",
         ),
+        dialect: textDialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, indent_size, uppercase_keywords, add_semicolon }) =>
-        toolkit.format(sql, { indent_size, uppercase_keywords, add_semicolon }),
+      handler: ({ sql, indent_size, uppercase_keywords, add_semicolon, dialect }) =>
+        toolkit.format(sql, { indent_size, uppercase_keywords, add_semicolon }, dialect),
     }),
     defineMcpTool({
       name: "parse_sql",
@@ -89,7 +96,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "strings and comments, so keywords inside literals are not flagged. Works on any text.",
       input: v.object({ sql: sqlParam("The SQL (or SQL-bearing input) to scan.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.scan(sql) }),
+      handler: ({ sql }) => toolkit.scan(sql),
     }),
     defineMcpTool({
       name: "lint_sql",
@@ -100,9 +107,9 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "aliasing, redundant whitespace). Returns {violation_count, violations[{rule, rule_name, " +
         "severity, message, line, column, suggestion}]} sorted by position; works on SQL that " +
         "does not parse.",
-      input: v.object({ sql: sqlParam("The SQL to lint.") }),
+      input: v.object({ sql: sqlParam("The SQL to lint."), dialect: textDialectParam }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.lint(sql) }),
+      handler: ({ sql, dialect }) => toolkit.lint(sql, dialect),
     }),
     defineMcpTool({
       name: "analyze_sql",
@@ -114,7 +121,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "other parts are still returned. Prefer it for a first look at unknown SQL.",
       input: v.object({ sql: sqlParam("The SQL to analyse.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.analyze(sql) }),
+      handler: ({ sql }) => toolkit.analyze(sql),
     }),
   ];
 }

@@ -11,7 +11,7 @@ function recordingToolkit() {
   const toolkit: SqlToolkit = {
     validate: (sql, dialect) => (
       calls.push(["validate", sql, dialect]),
-      { valid: true, ...(dialect ? { dialect } : {}) }
+      { ok: true, result: { valid: true, ...(dialect ? { dialect } : {}) } }
     ),
     format: (sql, options?: Partial<FormatOptions>) => (
       calls.push(["format", sql, options]),
@@ -28,19 +28,28 @@ function recordingToolkit() {
     scan: (sql) => (
       calls.push(["scan", sql]),
       {
-        is_clean: true,
-        has_critical: false,
-        has_high: false,
-        total_count: 0,
-        critical_count: 0,
-        high_count: 0,
-        medium_count: 0,
-        low_count: 0,
-        findings: [],
+        ok: true,
+        result: {
+          is_clean: true,
+          has_critical: false,
+          has_high: false,
+          total_count: 0,
+          critical_count: 0,
+          high_count: 0,
+          medium_count: 0,
+          low_count: 0,
+          findings: [],
+        },
       }
     ),
-    lint: (sql) => (calls.push(["lint", sql]), { violation_count: 0, violations: [] }),
-    analyze: (sql) => (calls.push(["analyze", sql]), { errors: { parse: "parse failed: x" } }),
+    lint: (sql) => (
+      calls.push(["lint", sql]),
+      { ok: true, result: { violation_count: 0, violations: [] } }
+    ),
+    analyze: (sql) => (
+      calls.push(["analyze", sql]),
+      { ok: true, result: { errors: { parse: "parse failed: x" } } }
+    ),
   };
   return { toolkit, calls };
 }
@@ -170,6 +179,35 @@ describe("createSqlTools", () => {
       ["format", "select 1", { indent_size: 2, uppercase_keywords: false, add_semicolon: false }],
       ["format", "select 1", { indent_size: 0, uppercase_keywords: true, add_semicolon: true }],
     ]);
+  });
+
+  it("passes format_sql's and lint_sql's dialect through and rejects an unknown one (issue 8)", () => {
+    const { toolkit } = recordingToolkit();
+    const seen: unknown[] = [];
+    const catalog = createToolCatalog(
+      createSqlTools({
+        ...toolkit,
+        format: (sql, options, dialect) => (
+          seen.push(["format", dialect]),
+          { ok: true, result: { formatted_sql: sql, options: options as FormatOptions } }
+        ),
+        lint: (_sql, dialect) => (
+          seen.push(["lint", dialect]),
+          { ok: true, result: { violation_count: 0, violations: [] } }
+        ),
+      }),
+    );
+    catalog.call("format_sql", { sql: "select 1", dialect: "MySQL" });
+    catalog.call("lint_sql", { sql: "select 1", dialect: "mysql" });
+    catalog.call("lint_sql", { sql: "select 1" });
+    expect(seen).toEqual([
+      ["format", "MySQL"],
+      ["lint", "mysql"],
+      ["lint", undefined],
+    ]);
+    expect(
+      invalidParams(() => catalog.call("lint_sql", { sql: "select 1", dialect: "db2" })),
+    ).toMatch(/^parameter 'dialect' must be one of generic, mysql/);
   });
 
   it.each([
