@@ -1,3 +1,5 @@
+import type { LintOptions } from "./lint/lint-options.js";
+
 /**
  * Result objects of the seven SQL tools, with the wire names of the MCP server (snake_case).
  * Produced by the pure core functions in `core/sql/`; the MCP shell returns them unchanged.
@@ -109,6 +111,12 @@ export type ToolOutcome<T> =
   { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: string };
 
 /**
+ * Options of `lint_sql` (all optional; the defaults are the seed's behaviour). The same type as
+ * the linter's `LintOptions` in `./lint/lint-options.ts`.
+ */
+export type { LintOptions } from "./lint/lint-options.js";
+
+/**
  * The seven SQL tools over already-validated parameters (the shell validates `sql` is a non-empty
  * string of at most 256 KiB, `dialect` is known, `indent_size` is 0..16). Pure and synchronous
  * once the parser is loaded.
@@ -124,6 +132,6 @@ export interface SqlToolkit {
   parse(sql: string): ToolOutcome<ParseResult>;
   metadata(sql: string): ToolOutcome<MetadataResult>;
   scan(sql: string): SecurityScanResult;
-  lint(sql: string): LintResult;
+  lint(sql: string, options?: LintOptions): LintResult;
   analyze(sql: string): AnalyzeResult;
 }

@@ -30,7 +30,7 @@ export function createSqlToolkit(parser: SqlParser): SqlToolkit {
     parse: (sql) => parseSql(parser, sql),
     metadata: (sql) => extractMetadata(parser, sql),
     scan: (sql) => scanSql(sql),
-    lint: (sql) => lintSql(sql),
+    lint: (sql, options) => lintSql(sql, options),
     analyze: (sql) => analyzeSql(parser, sql, TEXT_ANALYSERS),
   };
 }
