@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { defineMcpTool, READ_ONLY_TOOL, type McpTool } from "../mcp/mcp-tool.js";
+import { lintOptionEntries, toLintOptions } from "./lint-options-schema.js";
 import { dialectParam, flagParam, indentSizeParam, sqlParam } from "./sql-tool-params.js";
 
 /**
@@ -99,10 +100,14 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "lines, indentation depth, long lines, column alignment, keyword case, comma placement, " +
         "aliasing, redundant whitespace). Returns {violation_count, violations[{rule, rule_name, " +
         "severity, message, line, column, suggestion}]} sorted by position; works on SQL that " +
-        "does not parse.",
-      input: v.object({ sql: sqlParam("The SQL to lint.") }),
+        "does not parse. Optional: rules/exclude_rules (codes or names), dialect, rule_options " +
+        "(per-rule settings); '-- noqa' comments in the SQL silence rules as in SQLFluff.",
+      input: v.object({ sql: sqlParam("The SQL to lint."), ...lintOptionEntries }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.lint(sql) }),
+      handler: ({ sql, ...options }) => ({
+        ok: true,
+        result: toolkit.lint(sql, toLintOptions(options)),
+      }),
     }),
     defineMcpTool({
       name: "analyze_sql",

@@ -24,11 +24,10 @@ export interface LintSettings {
   readonly L009: { readonly require_table_as: boolean; readonly require_column_as: boolean };
 }
 
-/** The settings a caller may give: any rule's section, any key of it. */
+/** The settings a caller may give: any rule's section, any key of it (undefined = default). */
 export type LintRuleOptions = {
-  readonly [K in keyof LintSettings]?: {
-    readonly [P in keyof LintSettings[K]]?: LintSettings[K][P];
-  };
+  readonly [K in keyof LintSettings]?:
+    { readonly [P in keyof LintSettings[K]]?: LintSettings[K][P] | undefined } | undefined;
 };
 
 /**
@@ -80,11 +79,11 @@ export const LINT_SETTING_BOUNDS = {
 export function resolveLintSettings(options: LintRuleOptions = {}): LintSettings {
   const d = DEFAULT_LINT_SETTINGS;
   const settings: LintSettings = {
-    L004: { ...d.L004, ...defined(options.L004) },
-    L005: { ...d.L005, ...defined(options.L005) },
-    L007: { ...d.L007, ...defined(options.L007) },
-    L008: { ...d.L008, ...defined(options.L008) },
-    L009: { ...d.L009, ...defined(options.L009) },
+    L004: { ...d.L004, ...defined<LintSettings["L004"]>(options.L004) },
+    L005: { ...d.L005, ...defined<LintSettings["L005"]>(options.L005) },
+    L007: { ...d.L007, ...defined<LintSettings["L007"]>(options.L007) },
+    L008: { ...d.L008, ...defined<LintSettings["L008"]>(options.L008) },
+    L009: { ...d.L009, ...defined<LintSettings["L009"]>(options.L009) },
   };
   for (const [key, bounds] of Object.entries(LINT_SETTING_BOUNDS)) {
     const [code, name] = key.split(".") as [keyof LintSettings, string];
@@ -105,7 +104,9 @@ export function resolveLintSettings(options: LintRuleOptions = {}): LintSettings
 }
 
 /** `section` without its undefined values, so they do not hide the defaults. */
-function defined<T extends object>(section: T | undefined): Partial<T> {
+function defined<T extends object>(
+  section: { readonly [K in keyof T]?: T[K] | undefined } | undefined,
+): Partial<T> {
   if (section === undefined) return {};
   const out: Partial<T> = {};
   for (const [key, value] of Object.entries(section)) {

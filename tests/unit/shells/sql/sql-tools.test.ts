@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { lintSql } from "../../../../core/sql/lint/index.js";
 import type { FormatOptions, SqlToolkit } from "../../../../core/sql/results.js";
 import { McpProtocolError } from "../../../../shells/mcp/mcp-protocol-error.js";
 import { createToolCatalog } from "../../../../shells/mcp/tool-catalog.js";
@@ -39,7 +40,10 @@ function recordingToolkit() {
         findings: [],
       }
     ),
-    lint: (sql) => (calls.push(["lint", sql]), { violation_count: 0, violations: [] }),
+    lint: (sql, options) => (
+      calls.push(["lint", sql, options]),
+      { violation_count: 0, violations: [] }
+    ),
     analyze: (sql) => (calls.push(["analyze", sql]), { errors: { parse: "parse failed: x" } }),
   };
   return { toolkit, calls };
@@ -186,6 +190,85 @@ describe("createSqlTools", () => {
     const { toolkit } = recordingToolkit();
     const catalog = createToolCatalog(createSqlTools(toolkit));
     expect(invalidParams(() => catalog.call("format_sql", { sql: "select 1", ...options }))).toBe(
+      message,
+    );
+  });
+
+  it("lint_sql takes optional rule selection, dialect and rule settings (issue 13)", () => {
+    const { toolkit, calls } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    const lint = catalog.listResult.tools.find((t) => t.name === "lint_sql");
+    expect(lint?.inputSchema).toMatchObject({
+      required: ["sql"],
+      properties: {
+        rules: { type: "array", items: { type: "string" } },
+        exclude_rules: { type: "array" },
+        dialect: { type: "string", enum: expect.arrayContaining(["mysql"]) as unknown },
+        rule_options: {
+          type: "object",
+          properties: {
+            L005: { type: "object", properties: { max_length: { type: "integer" } } },
+            L007: { properties: { keyword_case: { enum: ["upper", "lower", "consistent"] } } },
+          },
+        },
+      },
+    });
+    catalog.call("lint_sql", { sql: "select 1" });
+    catalog.call("lint_sql", {
+      sql: "select 1",
+      rules: ["L007", "LongLines"],
+      exclude_rules: [],
+      dialect: "MySQL",
+      rule_options: { L005: { max_length: 120 }, L007: { keyword_case: "lower" } },
+    });
+    expect(calls).toEqual([
+      ["lint", "select 1", {}],
+      [
+        "lint",
+        "select 1",
+        {
+          rules: ["L007", "LongLines"],
+          exclude_rules: [],
+          dialect: "mysql",
+          rule_options: { L005: { max_length: 120 }, L007: { keyword_case: "lower" } },
+        },
+      ],
+    ]);
+  });
+
+  it("lint_sql applies the options and noqa comments with the real linter", () => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(
+      createSqlTools({ ...toolkit, lint: (sql, options) => lintSql(sql, options) }),
+    );
+    const sql = "select a  from t -- noqa: L010\nselect b";
+    expect(catalog.call("lint_sql", { sql })).toMatchObject({ structured: { violation_count: 3 } });
+    expect(
+      catalog.call("lint_sql", { sql, rule_options: { L007: { keyword_case: "lower" } } }),
+    ).toMatchObject({ structured: { violation_count: 0 } });
+  });
+
+  it.each([
+    [{ rules: ["L099"] }, /^parameter 'rules\.0': unknown rule "L099"/],
+    [{ rules: "L001" }, /^parameter 'rules': expected a list of rule codes or names/],
+    [
+      { rule_options: { L005: { max_length: 0 } } },
+      /^parameter 'rule_options\.L005\.max_length': expected an integer from 1 to 100000, got 0$/,
+    ],
+    [
+      { rule_options: { L007: { keyword_case: "title" } } },
+      /^parameter 'rule_options\.L007\.keyword_case': expected one of upper, lower, consistent, got "title"$/,
+    ],
+    [
+      { rule_options: { L007: { case: "lower" } } },
+      /^parameter 'rule_options\.L007\.case': unknown key/,
+    ],
+    [{ rule_options: { L001: {} } }, /^parameter 'rule_options\.L001': unknown key/],
+    [{ dialect: "cobol" }, /^parameter 'dialect': expected one of generic, mysql/],
+  ])("rejects lint_sql options %j with -32602 naming the key", (options, message) => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(invalidParams(() => catalog.call("lint_sql", { sql: "select 1", ...options }))).toMatch(
       message,
     );
   });
