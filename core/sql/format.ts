@@ -1,20 +1,10 @@
-import {
-  formatDialect,
-  mysql,
-  plsql,
-  postgresql,
-  snowflake,
-  sql as standardSql,
-  sqlite,
-  transactsql,
-  type DialectOptions,
-} from "sql-formatter";
 import { AgentServicesError } from "../errors.js";
 import type { FormatOptions, FormatResult, ToolOutcome } from "./results.js";
 import type { Token } from "./token.js";
-import { compactClauses } from "./clause-layout.js";
+import { layOutClauses } from "./clause-layout.js";
 import { plainLayout } from "./plain-layout.js";
-import { tokenize } from "./tokenizer.js";
+import { tokenize, type TokenizeOptions } from "./tokenizer.js";
+import type { SqlDialect } from "./dialects.js";
 
 /** The options of `format_sql` when the caller gives none. */
 export const DEFAULT_FORMAT_OPTIONS: FormatOptions = {
@@ -27,30 +17,17 @@ export const DEFAULT_FORMAT_OPTIONS: FormatOptions = {
 export const MAX_INDENT_SIZE = 16;
 
 /**
- * Languages tried when the preferred one cannot tokenise the text. PostgreSQL's is the broadest
- * (`::`, `$1`, dollar quoting, JSON operators); the others cover `[names]`, backticks, `#` comments.
- * The dialect objects are passed as they are (`formatDialect`), so sql-formatter's per-object
- * cache of its tokenizer always hits.
- */
-const FALLBACK_LANGUAGES: readonly DialectOptions[] = [
-  postgresql,
-  transactsql,
-  mysql,
-  plsql,
-  snowflake,
-  sqlite,
-  standardSql,
-];
-
-/**
- * `format_sql`: re-lays out SQL with sql-formatter, then puts each clause's body on the clause's
- * line when it fits on one (the reference's `SELECT id, name\nFROM users` layout; nested blocks
- * stay expanded). Only whitespace between tokens changes (and keyword case when
- * `uppercase_keywords`), so meaning is kept: `IS NOT NULL` stays, comments stay, and
- * formatting twice gives the same text. `add_semicolon` ends every statement with `;`. Text the
- * formatter's grammar rejects gets a plain layout (whitespace normalised, keywords cased).
+ * `format_sql`: lays SQL out with the formatter built on the core's tokenizer
+ * (`layOutClauses`): each clause on its own line with a short body beside it
+ * (`SELECT id, name\nFROM users`), subqueries and long lists spread one level deeper,
+ * statements separated by a blank line. Only whitespace between tokens changes (and keyword case
+ * when `uppercase_keywords`), so meaning is kept: `IS NOT NULL` stays, comments stay, and
+ * formatting twice gives the same text; a check that the laid-out text has the source's tokens
+ * backs this up (text failing it, and text with unbalanced parentheses, gets a plain layout:
+ * whitespace normalised, keywords cased). `add_semicolon` ends every statement with `;`.
+ * `dialect` chooses how strings are read (`mysql`: backslash escapes, `'O\'Reilly'`).
  * Fails (`format failed: …`) only for text it cannot tokenise, such as an unterminated string,
- * or nesting deeper than {@link MAX_FORMAT_DEPTH} parentheses.
+ * or nesting deeper than {@link MAX_FORMAT_DEPTH} parentheses. Linear in the input's length.
  *
  * @example
  * formatSql("select id,name from users where active=true", { uppercase_keywords: true });
@@ -61,10 +38,12 @@ export function formatSql(
   sql: string,
   options: Partial<FormatOptions> = {},
   sqlTokens?: readonly Token[],
+  dialect: SqlDialect = "generic",
 ): ToolOutcome<FormatResult> {
   const opts = resolveOptions(options);
+  const tokenizeOptions = dialectTokenizeOptions(dialect);
   // analyze_sql passes the tokens it already has for `sql`.
-  const tokens = sqlTokens ?? tokenize(sql);
+  const tokens = sqlTokens ?? tokenize(sql, tokenizeOptions);
   const unterminated = tokens.find((t) => t.unterminated === true);
   if (unterminated !== undefined) {
     const what =
@@ -88,18 +67,47 @@ export function formatSql(
   // The semicolon goes in before the layout, so the layout treats it like one the user wrote
   // (and a second run sees the same input).
   const source = opts.add_semicolon ? withFinalSemicolon(sql, tokens) : sql;
-  const sourceTokens = source === sql ? tokens : tokenize(source);
-  const laidOut = layOut(source, sourceTokens, opts);
-  const text =
-    laidOut !== undefined
-      ? compactClauses(laidOut.text, opts.indent_size, laidOut.tokens)
-      : plainLayout(sourceTokens, opts.uppercase_keywords);
+  const sourceTokens = source === sql ? tokens : tokenize(source, tokenizeOptions);
+  let text: string | undefined;
+  if (balanced(sourceTokens)) {
+    const laidOut = layOutClauses(sourceTokens, {
+      indentSize: opts.indent_size,
+      uppercaseKeywords: opts.uppercase_keywords,
+    });
+    if (sameTokens(sourceTokens, tokenize(laidOut, tokenizeOptions))) text = laidOut;
+  }
+  text ??= plainLayout(sourceTokens, opts.uppercase_keywords);
   return { ok: true, result: { formatted_sql: text, options: opts } };
 }
 
 /**
- * Deepest parenthesis nesting the formatter takes on: its layout cost grows with the square of
- * the depth (~0.1 s at 100 levels, seconds at 1,000) and it blocks the event loop meanwhile.
+ * How the tokenizer reads `dialect`'s text: MySQL reads a backslash in a string as an escape.
+ *
+ * @example
+ * dialectTokenizeOptions("mysql"); // { backslashEscapes: true }
+ */
+export function dialectTokenizeOptions(dialect: SqlDialect): TokenizeOptions {
+  return dialect === "mysql" ? MYSQL_TOKENIZE : STANDARD_TOKENIZE;
+}
+
+const MYSQL_TOKENIZE: TokenizeOptions = Object.freeze({ backslashEscapes: true });
+const STANDARD_TOKENIZE: TokenizeOptions = Object.freeze({});
+
+/** True when every `)` closes an earlier `(` and none is left open. */
+function balanced(tokens: readonly Token[]): boolean {
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.kind !== "punctuation") continue;
+    if (t.text === "(") depth++;
+    else if (t.text === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * Deepest parenthesis nesting the formatter lays out. The layout is linear at any depth, but text
+ * nested this deep is no longer readable laid out, and the limit keeps the output's indentation
+ * (hence its size) bounded.
  */
 export const MAX_FORMAT_DEPTH = 100;
 
@@ -138,84 +146,26 @@ function isCode(t: Token): boolean {
   );
 }
 
-/** The language whose tokenizer matches the text's features best. */
-function preferredLanguage(tokens: readonly Token[]): DialectOptions {
-  for (const t of tokens) {
-    if (t.kind === "line_comment" && t.text.startsWith("#")) return mysql;
-    if (t.kind === "quoted_identifier") {
-      if (t.text.startsWith("`")) return mysql;
-      if (t.text.startsWith("[")) return transactsql;
-    }
-    if (t.upper === "PRAGMA") return sqlite;
-    if (t.upper === "CONNECT" || t.upper === "PRIOR") return plsql;
-  }
-  return postgresql;
-}
-
-/** A layout that passed the guard, with its tokens (the clause layout reuses them). */
-interface LaidOut {
-  readonly text: string;
-  readonly tokens: readonly Token[];
-}
-
 /**
- * sql-formatter's layout in the first language that both parses the text and keeps its tokens,
- * or undefined when none does (its grammar rejects some text our tokenizer reads fine).
+ * True when `after` (the laid-out text's tokens) has the source's tokens apart from whitespace,
+ * keyword case and trailing blanks of line comments: the guarantee that formatting never changes
+ * meaning.
  */
-function layOut(sql: string, tokens: readonly Token[], opts: FormatOptions): LaidOut | undefined {
-  const preferred = preferredLanguage(tokens);
-  const config = {
-    tabWidth: opts.indent_size,
-    keywordCase: opts.uppercase_keywords ? ("upper" as const) : ("preserve" as const),
-    linesBetweenQueries: 1,
-  };
-  for (const dialect of [preferred, ...FALLBACK_LANGUAGES.filter((l) => l !== preferred)]) {
-    let text: string;
-    try {
-      text = formatDialect(sql, { ...config, dialect });
-    } catch {
-      continue;
-    }
-    const checked = sameTokens(tokens, text);
-    if (checked !== undefined) return checked;
-  }
-  return undefined;
-}
-
-/**
- * The formatted text and its tokens if it has the same tokens as the source apart from
- * whitespace and keyword case (the guarantee that formatting never changes meaning), else
- * undefined. Boolean literals keep their source spelling: `uppercase_keywords` is about keywords,
- * and `true` is a value. Respelling a boolean changes only letter case, so the tokens stay valid
- * for the returned text (same offsets and lines).
- */
-function sameTokens(source: readonly Token[], text: string): LaidOut | undefined {
-  const after = tokenize(text);
-  let out = "";
-  let copied = 0;
+function sameTokens(source: readonly Token[], after: readonly Token[]): boolean {
   let j = 0;
   // Two cursors over the source's and the layout's tokens, skipping layout (no filtered copies).
   for (const a of source) {
     if (isLayout(a)) continue;
     while (j < after.length && isLayout(after[j] as Token)) j++;
     const b = after[j++];
-    if (b === undefined) return undefined;
+    if (b === undefined || a.kind !== b.kind) return false;
     if (a.text === b.text) continue;
-    const wordLike = a.kind === "keyword" || a.kind === "identifier";
-    if (wordLike && a.upper === b.upper) {
-      if (a.upper === "TRUE" || a.upper === "FALSE") {
-        out += text.slice(copied, b.start) + a.text;
-        copied = b.end;
-      }
-      continue;
-    }
-    const comment = a.kind === "line_comment" || a.kind === "block_comment";
-    if (comment && a.text.trimEnd() === b.text.trimEnd()) continue;
-    return undefined;
+    if (a.kind === "keyword" && a.upper === b.upper) continue;
+    if (a.kind === "line_comment" && a.text.trimEnd() === b.text) continue;
+    return false;
   }
   while (j < after.length && isLayout(after[j] as Token)) j++;
-  if (j !== after.length) return undefined;
-  return { text: copied === 0 ? text : out + text.slice(copied), tokens: after };
+  return j === after.length;
 }
 
 function isLayout(t: Token): boolean {

@@ -128,10 +128,16 @@ export type { LintOptions } from "./lint/lint-options.js";
 export interface SqlToolkit {
   /** `dialect` as the caller gave it (echoed verbatim), or undefined for generic without echo. */
   validate(sql: string, dialect?: string): ValidateResult;
-  format(sql: string, options?: Partial<FormatOptions>): ToolOutcome<FormatResult>;
+  /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
+  format(
+    sql: string,
+    options?: Partial<FormatOptions>,
+    dialect?: string,
+  ): ToolOutcome<FormatResult>;
   parse(sql: string): ToolOutcome<ParseResult>;
   metadata(sql: string): ToolOutcome<MetadataResult>;
   scan(sql: string): SecurityScanResult;
+  /** `options.dialect` decides how the text is read (`mysql` honours `\'` escapes). */
   lint(sql: string, options?: LintOptions): LintResult;
   analyze(sql: string): AnalyzeResult;
 }

@@ -1,5 +1,7 @@
+import { AgentServicesError } from "../errors.js";
 import type { SqlParser } from "../ports/sql-parser.js";
 import { analyzeSql, type SqlTextAnalysers } from "./analyze.js";
+import { toSqlDialect, type SqlDialect } from "./dialects.js";
 import { formatSql } from "./format.js";
 import { lintSql } from "./lint/index.js";
 import { extractMetadata } from "./metadata.js";
@@ -7,6 +9,15 @@ import { parseSql } from "./parse.js";
 import type { SqlToolkit } from "./results.js";
 import { scanSql } from "./security/index.js";
 import { validateSql } from "./validate.js";
+
+/** The dialect named `name` (the shell has checked it); an unknown name is invalid input. */
+function known(name: string): SqlDialect {
+  const dialect = toSqlDialect(name);
+  if (dialect === undefined) {
+    throw new AgentServicesError("invalid_input", `dialect: unknown SQL dialect "${name}"`);
+  }
+  return dialect;
+}
 
 const TEXT_ANALYSERS: SqlTextAnalysers = {
   lint: (sql, tokens) => lintSql(sql, undefined, tokens),
@@ -22,11 +33,13 @@ const TEXT_ANALYSERS: SqlTextAnalysers = {
  * const tools = createSqlToolkit(parser);
  * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { valid: true, dialect: "sqlserver" }
  * tools.parse("SELECT 1; SELECT 2"); // { ok: true, result: { statement_count: 2, … } }
+ * tools.format("INSERT INTO t VALUES ('O\\'Reilly')", {}, "mysql").ok; // true
  */
 export function createSqlToolkit(parser: SqlParser): SqlToolkit {
   return {
     validate: (sql, dialect) => validateSql(parser, sql, dialect),
-    format: (sql, options) => formatSql(sql, options),
+    format: (sql, options, dialect) =>
+      formatSql(sql, options, undefined, dialect === undefined ? "generic" : known(dialect)),
     parse: (sql) => parseSql(parser, sql),
     metadata: (sql) => extractMetadata(parser, sql),
     scan: (sql) => scanSql(sql),

@@ -89,6 +89,8 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
     } catch {
       return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
     }
+    const invalid = invalidRequest(message);
+    if (invalid !== undefined) return jsonRpcErrorResponse(400, -32600, invalid);
     if (fastPath && isSupportedVersion(request.headers.get("mcp-protocol-version"))) {
       const answer = tryFastPath(message, catalog);
       if (answer !== undefined) {
@@ -106,23 +108,67 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
   );
 }
 
+/**
+ * Why a parsed body is no JSON-RPC message (or batch of them), or undefined when it is one. The
+ * SDK's transport answered such bodies with -32700 (parse error) although they parsed, and an
+ * empty batch `[]` with 202 as if it held only notifications (issue 8); JSON-RPC says both are
+ * invalid requests (-32600).
+ */
+function invalidRequest(message: unknown): string | undefined {
+  if (Array.isArray(message)) {
+    if (message.length === 0) return "Invalid Request: an empty batch holds no JSON-RPC message";
+    for (const item of message) {
+      const why = invalidMessage(item);
+      if (why !== undefined) return why;
+    }
+    return undefined;
+  }
+  return invalidMessage(message);
+}
+
+function invalidMessage(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) {
+    return "Invalid Request: expected a JSON-RPC 2.0 message object";
+  }
+  const record = message as Record<string, unknown>;
+  if (record["jsonrpc"] !== "2.0") return "Invalid Request: 'jsonrpc' must be \"2.0\"";
+  if ("method" in record) {
+    return typeof record["method"] === "string"
+      ? undefined
+      : "Invalid Request: 'method' must be a string";
+  }
+  // A response (a client answering a server request) has an id and a result or an error.
+  if ("id" in record && ("result" in record || "error" in record)) return undefined;
+  return "Invalid Request: expected a 'method' (request or notification) or a response";
+}
+
 /** An absent header is fine; an unsupported one is left for the SDK to refuse (400). */
 function isSupportedVersion(version: string | null): boolean {
   return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
 /**
- * The body as text, or undefined when it exceeds `maxBytes`. A declared length is trusted (Node's
- * parser enforces it) so the common case reads in one go; chunked bodies are counted as they come.
+ * How much of a body over the limit is read and thrown away before the 413 goes out, so that a
+ * client still sending gets to read it (issue 8: the socket used to be reset under a client
+ * still sending, which then saw EPIPE, not the 413): at most {@link DRAIN_BYTES} bytes for at
+ * most {@link DRAIN_MS} ms. Past that, the HTTP adapter discards what still comes for a while
+ * after the answer, then ends the connection (a FIN, never a reset with the answer unread).
+ * Closing the connection ourselves (`Connection: close`) is worse: Node then resets it while
+ * the client is still sending, and the client never reads the answer.
+ */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 2_000;
+
+/**
+ * The body as text, or undefined when it exceeds `maxBytes` (declared or counted as it comes).
+ * An oversized body is read on and discarded (bounded), never cancelled mid-stream.
  */
 async function readBody(request: Request, maxBytes: number): Promise<string | undefined> {
   const declared = request.headers.get("content-length");
-  if (declared !== null) {
-    if (Number(declared) > maxBytes) return undefined;
-    return request.text();
-  }
+  if (declared !== null && Number(declared) <= maxBytes) return request.text();
   if (request.body === null) return "";
   const reader = request.body.getReader();
+  if (declared !== null) return drain(reader);
   const decoder = new TextDecoder();
   let received = 0;
   let text = "";
@@ -130,11 +176,32 @@ async function readBody(request: Request, maxBytes: number): Promise<string | un
     const { done, value } = await reader.read();
     if (done) break;
     received += value.byteLength;
-    if (received > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
+    if (received > maxBytes) return drain(reader);
     text += decoder.decode(value, { stream: true });
   }
   return text + decoder.decode();
+}
+
+/** Reads and discards the rest of a body, bounded; always undefined (too large). */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), DRAIN_MS);
+  });
+  const discard = async (): Promise<boolean> => {
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      received += value.byteLength;
+      if (received > DRAIN_BYTES) return false;
+    }
+  };
+  try {
+    await Promise.race([discard(), timeout]);
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    reader.releaseLock();
+  }
 }

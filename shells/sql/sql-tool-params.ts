@@ -60,6 +60,30 @@ export const dialectParam = v.optional(
   ),
 );
 
+/**
+ * The optional `dialect` parameter of `format_sql` and `lint_sql`: the same values as
+ * {@link dialectParam}, deciding only how the text is read (`mysql`: a backslash escapes the next
+ * character in a string, so `'O\'Reilly'` is one string).
+ *
+ * @example
+ * v.object({ sql: sqlParam("…"), dialect: textDialectParam });
+ */
+export const textDialectParam = v.optional(
+  v.pipe(
+    v.string((issue) => dialectMessage(issue.input)),
+    v.check(
+      (name) => toSqlDialect(name) !== undefined,
+      (issue) => dialectMessage(issue.input),
+    ),
+    v.metadata({ enum: [...SQL_DIALECTS] }),
+    v.description(
+      `SQL dialect of the text: ${DIALECTS} (case-insensitive). It decides how strings are read: ` +
+        "with mysql a backslash escapes the next character ('O\\'Reilly'). Default generic " +
+        "(standard SQL: only '' escapes a quote).",
+    ),
+  ),
+);
+
 function dialectMessage(input: unknown): string {
   return `parameter 'dialect' must be one of ${DIALECTS} (any letter case), got ${shown(input)}`;
 }

@@ -2,7 +2,13 @@ import * as v from "valibot";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { defineMcpTool, READ_ONLY_TOOL, type McpTool } from "../mcp/mcp-tool.js";
 import { lintOptionEntries, toLintOptions } from "./lint-options-schema.js";
-import { dialectParam, flagParam, indentSizeParam, sqlParam } from "./sql-tool-params.js";
+import {
+  dialectParam,
+  flagParam,
+  indentSizeParam,
+  sqlParam,
+  textDialectParam,
+} from "./sql-tool-params.js";
 
 /**
  * The seven SQL tools of `sqlsvc-mcp` over a toolkit: `validate_sql`, `format_sql`, `parse_sql`,
@@ -50,10 +56,11 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
           "add_semicolon",
           "End every statement with a semicolon (default false).",
         ),
+        dialect: textDialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, indent_size, uppercase_keywords, add_semicolon }) =>
-        toolkit.format(sql, { indent_size, uppercase_keywords, add_semicolon }),
+      handler: ({ sql, indent_size, uppercase_keywords, add_semicolon, dialect }) =>
+        toolkit.format(sql, { indent_size, uppercase_keywords, add_semicolon }, dialect),
     }),
     defineMcpTool({
       name: "parse_sql",
@@ -102,7 +109,11 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "severity, message, line, column, suggestion}]} sorted by position; works on SQL that " +
         "does not parse. Optional: rules/exclude_rules (codes or names), dialect, rule_options " +
         "(per-rule settings); '-- noqa' comments in the SQL silence rules as in SQLFluff.",
-      input: v.object({ sql: sqlParam("The SQL to lint."), ...lintOptionEntries }),
+      input: v.object({
+        sql: sqlParam("The SQL to lint."),
+        ...lintOptionEntries,
+        dialect: textDialectParam,
+      }),
       annotations: READ_ONLY_TOOL,
       handler: ({ sql, ...options }) => ({
         ok: true,

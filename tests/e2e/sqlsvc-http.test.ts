@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, startSqlsvc, toolCall, type SqlsvcProcess } from "../support/spawn-sqlsvc.js";
+import { streamingPost } from "../support/streaming-post.js";
 
 describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
   let server: SqlsvcProcess;
@@ -152,6 +153,35 @@ describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
       toolCall("lint_sql", { sql: "x".repeat(1024 * 1024 + 1) }),
     );
     expect(res.status).toBe(413);
+  });
+
+  it("lets a streaming client still sending read the 413 of a body over 1 MiB (issue 8)", async () => {
+    // Declared (Content-Length) and streamed (chunked) bodies of 2 and 8 MiB are read to their
+    // end and thrown away before the answer: the client finishes sending, then reads the 413.
+    for (const chunked of [false, true]) {
+      for (const size of [2 * 1024 * 1024, 8 * 1024 * 1024]) {
+        const answer = await streamingPost(server.port, "/mcp", size, { chunked });
+        expect(answer.status, `${size} bytes, chunked ${String(chunked)}`).toBe(413);
+        expect(answer.sendError).toBeUndefined();
+        expect(answer.sent).toBe(size);
+        expect(answer.raw).toContain("Payload Too Large");
+      }
+    }
+    // Past what is drained (100 MiB), the answer is still there to read before the connection ends.
+    const huge = await streamingPost(server.port, "/mcp", 100 * 1024 * 1024, { chunked: true });
+    expect(huge.status).toBe(413);
+    expect(huge.raw).toContain("Payload Too Large");
+    // And the server goes on serving.
+    const res = await postJson(server.url, toolCall("validate_sql", { sql: "SELECT 1" }));
+    expect(res.status).toBe(200);
+  });
+
+  it("answers valid JSON that is no request with -32600 and an empty batch with an error (issue 8)", async () => {
+    for (const body of ["42", '{"id":1}', "[]"]) {
+      const res = await postJson(server.url, body);
+      expect(res.status, body).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: -32600 } });
+    }
   });
 
   it("answers malformed JSON with 400 and -32700", async () => {

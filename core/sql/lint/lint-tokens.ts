@@ -1,5 +1,6 @@
 import type { SqlDialect } from "../dialects.js";
 import type { Token } from "../token.js";
+import { dialectTokenizeOptions } from "../format.js";
 import { tokenize } from "../tokenizer.js";
 
 /** Units of `INTERVAL 2 DAY` (MySQL, Oracle, Snowflake, BigQuery-style) and `DAY TO SECOND`. */
@@ -45,7 +46,7 @@ function significant(t: Token): boolean {
  * lintTokens(`SELECT "a"`, "mysql").at(-1)?.kind; // "string"
  */
 export function lintTokens(sql: string, dialect: SqlDialect = "generic"): Token[] {
-  const tokens = tokenize(sql, dialect === "mysql" ? { backslashEscapes: true } : {});
+  const tokens = tokenize(sql, dialectTokenizeOptions(dialect));
   return dialectTokens(tokens, dialect);
 }
 

@@ -32,6 +32,28 @@ describe("createSqlToolkit", () => {
     });
   });
 
+  it("reads MySQL backslash escapes in format_sql and lint_sql when the dialect is mysql (issue 8)", () => {
+    const sql = "INSERT INTO t (name) VALUES ('O\\'Reilly')";
+    expect(tools.validate(sql, "mysql").valid).toBe(true);
+    expect(tools.format(sql, {}, "MySQL")).toEqual({
+      ok: true,
+      result: {
+        formatted_sql: "INSERT INTO t (name)\nVALUES ('O\\'Reilly')",
+        options: { indent_size: 2, uppercase_keywords: false, add_semicolon: false },
+      },
+    });
+    // Standard SQL reads the backslash literally: the string is then unterminated.
+    expect(tools.format(sql)).toEqual({
+      ok: false,
+      error: "format failed: line 1, column 40: unterminated string",
+    });
+    // Linted as MySQL, the string is one token: no keyword-case finding inside it.
+    const mysqlLint = tools.lint("select 'a\\' from b'", { dialect: "mysql" });
+    const standardLint = tools.lint("select 'a\\' from b'");
+    expect(mysqlLint.violations.filter((v) => v.rule === "L007")).toHaveLength(1);
+    expect(standardLint.violations.filter((v) => v.rule === "L007").length).toBeGreaterThan(1);
+  });
+
   it("scans and lints with the core analysers", () => {
     expect(tools.scan("SELECT * FROM users WHERE id = 1 OR 1=1").has_critical).toBe(true);
     expect(tools.lint("select id from users").violation_count).toBeGreaterThan(0);

@@ -237,6 +237,47 @@ describe("mountMcpHttp", () => {
     expect(await res.json()).toMatchObject({ error: { code: -32700 } });
   });
 
+  it.each([
+    ["a number", 42],
+    ["a string", "tools/list"],
+    ["null", null],
+    ["an object without jsonrpc", { id: 1, method: "ping" }],
+    ["a wrong jsonrpc version", { jsonrpc: "1.0", id: 1, method: "ping" }],
+    ["a non-string method", { jsonrpc: "2.0", id: 1, method: 7 }],
+    ["an object that is neither request nor response", { jsonrpc: "2.0", id: 1 }],
+    ["a batch holding a number", [{ jsonrpc: "2.0", id: 1, method: "ping" }, 3]],
+  ])(
+    "answers valid JSON that is no JSON-RPC request (%s) with 400 and -32600, not -32700 (issue 8)",
+    async (_name, body) => {
+      for (const app of [fast, sdk]) {
+        const res = await post(app, JSON.stringify(body));
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
+        });
+      }
+    },
+  );
+
+  it("answers an empty batch with 400 and -32600, not 202 (issue 8)", async () => {
+    const res = await post(fast, "[]");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Invalid Request: an empty batch holds no JSON-RPC message" },
+      id: null,
+    });
+  });
+
+  it("still answers a notification with 202 and a batch of requests with 200", async () => {
+    const note = await post(fast, { jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(note.status).toBe(202);
+    const batch = await post(fast, [{ jsonrpc: "2.0", id: 1, method: "ping" }]);
+    expect(batch.status).toBe(200);
+  });
+
   it("answers GET and DELETE on the MCP path with 405 and Allow: POST", async () => {
     for (const method of ["GET", "DELETE", "PUT"]) {
       const res = await fast.request("/mcp", { method });

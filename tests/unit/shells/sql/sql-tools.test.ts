@@ -176,6 +176,35 @@ describe("createSqlTools", () => {
     ]);
   });
 
+  it("passes format_sql's and lint_sql's dialect through and rejects an unknown one (issue 8)", () => {
+    const { toolkit } = recordingToolkit();
+    const seen: unknown[] = [];
+    const catalog = createToolCatalog(
+      createSqlTools({
+        ...toolkit,
+        format: (sql, options, dialect) => (
+          seen.push(["format", dialect]),
+          { ok: true, result: { formatted_sql: sql, options: options as FormatOptions } }
+        ),
+        lint: (_sql, options) => (
+          seen.push(["lint", options?.dialect]),
+          { violation_count: 0, violations: [] }
+        ),
+      }),
+    );
+    catalog.call("format_sql", { sql: "select 1", dialect: "MySQL" });
+    catalog.call("lint_sql", { sql: "select 1", dialect: "mysql" });
+    catalog.call("lint_sql", { sql: "select 1" });
+    expect(seen).toEqual([
+      ["format", "MySQL"],
+      ["lint", "mysql"],
+      ["lint", undefined],
+    ]);
+    expect(
+      invalidParams(() => catalog.call("lint_sql", { sql: "select 1", dialect: "db2" })),
+    ).toMatch(/^parameter 'dialect' must be one of generic, mysql/);
+  });
+
   it.each([
     [{ indent_size: 2.5 }, "parameter 'indent_size' must be an integer from 0 to 16, got 2.5"],
     [{ indent_size: 17 }, "parameter 'indent_size' must be an integer from 0 to 16, got 17"],
@@ -264,7 +293,7 @@ describe("createSqlTools", () => {
       /^parameter 'rule_options\.L007\.case': unknown key/,
     ],
     [{ rule_options: { L001: {} } }, /^parameter 'rule_options\.L001': unknown key/],
-    [{ dialect: "cobol" }, /^parameter 'dialect': expected one of generic, mysql/],
+    [{ dialect: "cobol" }, /^parameter 'dialect' must be one of generic, mysql/],
   ])("rejects lint_sql options %j with -32602 naming the key", (options, message) => {
     const { toolkit } = recordingToolkit();
     const catalog = createToolCatalog(createSqlTools(toolkit));
