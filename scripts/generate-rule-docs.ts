@@ -72,9 +72,7 @@ function renderOptions(rule: LintRule): string[] {
     "",
     `Set under \`rule_options.${rule.code}\` in \`.sqlsvc.yaml\` or the \`lint_sql\` arguments.`,
     "",
-    "| Option | Values | Meaning |",
-    "|---|---|---|",
-    ...rule.options.map((o) => `| \`${o.name}\` | ${o.values} | ${o.description} |`),
+    ...rule.options.map((o) => `- \`${o.name}\` (${o.values}): ${o.description}`),
     "",
   ];
 }
