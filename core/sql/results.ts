@@ -1,3 +1,4 @@
+import type { FixResult } from "./lint/fix-sql.js";
 import type { LintOptions } from "./lint/lint-options.js";
 
 /**
@@ -115,6 +116,7 @@ export type ToolOutcome<T> =
  * the linter's `LintOptions` in `./lint/lint-options.ts`.
  */
 export type { LintOptions } from "./lint/lint-options.js";
+export type { FixResult } from "./lint/fix-sql.js";
 
 /**
  * The seven SQL tools over already-validated parameters (the shell validates `sql` is a non-empty
@@ -139,5 +141,7 @@ export interface SqlToolkit {
   scan(sql: string): SecurityScanResult;
   /** `options.dialect` decides how the text is read (`mysql` honours `\'` escapes). */
   lint(sql: string, options?: LintOptions): LintResult;
+  /** `fix_sql`: the text with every safe lint fix applied (meaning kept), and what is left. */
+  fix(sql: string, options?: LintOptions): FixResult;
   analyze(sql: string): AnalyzeResult;
 }

@@ -3,7 +3,7 @@ import type { SqlParser } from "../ports/sql-parser.js";
 import { analyzeSql, type SqlTextAnalysers } from "./analyze.js";
 import { toSqlDialect, type SqlDialect } from "./dialects.js";
 import { formatSql } from "./format.js";
-import { lintSql } from "./lint/index.js";
+import { fixSql, lintSql } from "./lint/index.js";
 import { extractMetadata } from "./metadata.js";
 import { parseSql } from "./parse.js";
 import type { SqlToolkit } from "./results.js";
@@ -44,6 +44,7 @@ export function createSqlToolkit(parser: SqlParser): SqlToolkit {
     metadata: (sql) => extractMetadata(parser, sql),
     scan: (sql) => scanSql(sql),
     lint: (sql, options) => lintSql(sql, options),
+    fix: (sql, options) => fixSql(sql, options),
     analyze: (sql) => analyzeSql(parser, sql, TEXT_ANALYSERS),
   };
 }

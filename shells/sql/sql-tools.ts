@@ -11,8 +11,8 @@ import {
 } from "./sql-tool-params.js";
 
 /**
- * The seven SQL tools of `sqlsvc-mcp` over a toolkit: `validate_sql`, `format_sql`, `parse_sql`,
- * `extract_metadata`, `security_scan`, `lint_sql`, `analyze_sql`. All are read-only and
+ * The SQL tools of `sqlsvc-mcp` over a toolkit: the seed's seven (`validate_sql`, `format_sql`,
+ * `parse_sql`, `extract_metadata`, `security_scan`, `lint_sql`, `analyze_sql`) and `fix_sql`. All are read-only and
  * idempotent. The descriptions are written for the model choosing a tool: what it returns, when
  * to use it, and what a failure looks like.
  *
@@ -131,6 +131,27 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
       input: v.object({ sql: sqlParam("The SQL to analyse.") }),
       annotations: READ_ONLY_TOOL,
       handler: ({ sql }) => ({ ok: true, result: toolkit.analyze(sql) }),
+    }),
+    defineMcpTool({
+      name: "fix_sql",
+      title: "Fix SQL style",
+      description:
+        "Apply the lint fixes that cannot change meaning (trailing whitespace L001, mixed " +
+        "indentation L002, blank lines L003, keyword case L007, comma placement L008, redundant " +
+        "spaces L010) and return {fixed_sql, changed, fixed_count, remaining: {violation_count, " +
+        "violations}}. Read-only: it returns the text and writes nothing. Only whitespace, " +
+        "keyword case and comma position change, never names, strings, numbers or comments. " +
+        "Takes the same optional arguments as lint_sql.",
+      input: v.object({
+        sql: sqlParam("The SQL to fix."),
+        ...lintOptionEntries,
+        dialect: textDialectParam,
+      }),
+      annotations: READ_ONLY_TOOL,
+      handler: ({ sql, ...options }) => ({
+        ok: true,
+        result: toolkit.fix(sql, toLintOptions(options)),
+      }),
     }),
   ];
 }

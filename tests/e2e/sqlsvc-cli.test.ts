@@ -111,7 +111,7 @@ describe("sqlsvc (the SQL tools on files)", () => {
     await writeFile(file, "SELECT a  FROM t   \n");
     const check = await run(["fix", "--check", project]);
     expect(check.code).toBe(1);
-    expect(check.stdout).toBe(`${file}: would fix 4 violations\n`);
+    expect(check.stdout).toBe(`${file}: would fix 5 violations\n`);
     expect(await readFile(file, "utf8")).toBe("SELECT a  FROM t   \n");
     expect((await run(["fix", project])).code).toBe(0);
     expect(await readFile(file, "utf8")).toBe("select a from t\n");

@@ -11,7 +11,7 @@ export interface FixResult {
   fixed_sql: string;
   /** True when `fixed_sql` differs from the input. */
   changed: boolean;
-  /** How many violations were fixed. */
+  /** How many violations the fixes removed (those before minus those left, at least 0). */
   fixed_count: number;
   /** The violations left in `fixed_sql`: rules without a fix, or fixes that were not safe. */
   remaining: LintResult;
@@ -36,16 +36,17 @@ export function fixSql(sql: string, options: LintOptions = {}): FixResult {
   const dialect = options.dialect ?? "generic";
   let text = sql;
   let tokens = lintTokens(text, dialect);
-  let fixed = 0;
+  let before: number | undefined;
   for (let pass = 0; ; pass++) {
     const found = lintWithFixes(text, options, dialect === "mysql" ? undefined : tokens);
+    before ??= found.length;
     const groups = found.flatMap((v) => (v.fix === undefined ? [] : [v.fix]));
     if (groups.length === 0 || pass === MAX_PASSES) {
       const violations = found.map((v) => v.violation);
       return {
         fixed_sql: text,
         changed: text !== sql,
-        fixed_count: fixed,
+        fixed_count: Math.max(0, before - violations.length),
         remaining: { violation_count: violations.length, violations },
       };
     }
@@ -62,11 +63,10 @@ export function fixSql(sql: string, options: LintOptions = {}): FixResult {
       return {
         fixed_sql: text,
         changed: text !== sql,
-        fixed_count: fixed,
+        fixed_count: Math.max(0, before - violations.length),
         remaining: { violation_count: violations.length, violations },
       };
     }
-    fixed += next.applied;
     text = next.text;
     tokens = nextTokens;
   }

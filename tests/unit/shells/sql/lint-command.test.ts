@@ -97,13 +97,13 @@ describe("sqlsvc lint and fix over files (issue 13)", () => {
 
   it("fix --check reports what would change and writes nothing (exit 1)", async () => {
     const result = await run({ mode: "fix", check: true });
-    expect(result).toMatchObject({ code: 1, out: "q/a.sql: would fix 4 violations\n" });
+    expect(result).toMatchObject({ code: 1, out: "q/a.sql: would fix 5 violations\n" });
     expect(await readFile(join(dir, "q", "a.sql"), "utf8")).toBe("select a  from t   \n");
   });
 
   it("fix rewrites the files and exits 0 when nothing is left; a second run changes nothing", async () => {
     const first = await run({ mode: "fix" });
-    expect(first).toMatchObject({ code: 0, out: "q/a.sql: fixed 4 violations\n" });
+    expect(first).toMatchObject({ code: 0, out: "q/a.sql: fixed 5 violations\n" });
     expect(await readFile(join(dir, "q", "a.sql"), "utf8")).toBe("SELECT a FROM t\n");
     expect(await run({ mode: "fix", check: true })).toMatchObject({ code: 0, out: "" });
   });
@@ -172,7 +172,7 @@ describe("sqlsvc lint and fix over files (issue 13)", () => {
       file: "q/a.sql",
       violation_count: 0,
       changed: true,
-      fixed_count: 4,
+      fixed_count: 5,
     });
   });
 

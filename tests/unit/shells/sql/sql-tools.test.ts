@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lintSql } from "../../../../core/sql/lint/index.js";
+import { fixSql, lintSql } from "../../../../core/sql/lint/index.js";
 import type { FormatOptions, SqlToolkit } from "../../../../core/sql/results.js";
 import { McpProtocolError } from "../../../../shells/mcp/mcp-protocol-error.js";
 import { createToolCatalog } from "../../../../shells/mcp/tool-catalog.js";
@@ -45,6 +45,15 @@ function recordingToolkit() {
       { violation_count: 0, violations: [] }
     ),
     analyze: (sql) => (calls.push(["analyze", sql]), { errors: { parse: "parse failed: x" } }),
+    fix: (sql, options) => (
+      calls.push(["fix", sql, options]),
+      {
+        fixed_sql: sql,
+        changed: false,
+        fixed_count: 0,
+        remaining: { violation_count: 0, violations: [] },
+      }
+    ),
   };
   return { toolkit, calls };
 }
@@ -62,7 +71,7 @@ function invalidParams(run: () => unknown): string {
 const SQL_REQUIRED = "parameter 'sql' is required and must be a non-empty string";
 
 describe("createSqlTools", () => {
-  it("defines the seven tools in the spec's order, all read-only and idempotent", () => {
+  it("defines the spec's seven tools in its order and fix_sql, all read-only and idempotent", () => {
     const { toolkit } = recordingToolkit();
     const { tools } = createToolCatalog(createSqlTools(toolkit)).listResult;
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -73,6 +82,7 @@ describe("createSqlTools", () => {
       "security_scan",
       "lint_sql",
       "analyze_sql",
+      "fix_sql",
     ]);
     for (const tool of tools) {
       expect(tool.annotations).toEqual({
@@ -300,6 +310,29 @@ describe("createSqlTools", () => {
     expect(invalidParams(() => catalog.call("lint_sql", { sql: "select 1", ...options }))).toMatch(
       message,
     );
+  });
+
+  it("fix_sql returns the fixed text with the real fixer and takes lint_sql's options", () => {
+    const { toolkit, calls } = recordingToolkit();
+    const recording = createToolCatalog(createSqlTools(toolkit));
+    recording.call("fix_sql", { sql: "select 1", dialect: "MySQL", rules: ["L007"] });
+    expect(calls).toEqual([["fix", "select 1", { rules: ["L007"], dialect: "mysql" }]]);
+    expect(invalidParams(() => recording.call("fix_sql", { sql: "x", rules: ["L0"] }))).toMatch(
+      /^parameter 'rules\.0': unknown rule/,
+    );
+    const real = createToolCatalog(
+      createSqlTools({ ...toolkit, fix: (sql, options) => fixSql(sql, options) }),
+    );
+    expect(
+      real.call("fix_sql", { sql: "select a  from t -- noqa: L010\nselect b   " }),
+    ).toMatchObject({
+      structured: {
+        fixed_sql: "SELECT a  FROM t -- noqa: L010\nSELECT b",
+        changed: true,
+        fixed_count: 5,
+        remaining: { violation_count: 0, violations: [] },
+      },
+    });
   });
 
   it("reports a parse failure as an error result, not a protocol error", () => {
