@@ -1,5 +1,7 @@
 import { findDialectViolation } from "../../core/sql/dialect-features.js";
 import type { SqlDialect } from "../../core/sql/dialects.js";
+import { findParseLimit } from "../../core/sql/parse-limits.js";
+import type { Token } from "../../core/sql/token.js";
 import { tokenize } from "../../core/sql/tokenizer.js";
 import type { SqlParseResult, SqlParser, SqlSyntaxError } from "../../core/ports/sql-parser.js";
 import { LibpgQuerySqlParser } from "./libpg-query-sql-parser.js";
@@ -31,6 +33,11 @@ export interface RoutingSqlParserOptions {
  * - `mysql`, `sqlite`, `sqlserver`, `oracle`, `snowflake`: polyglot in that dialect, made strict
  *   by the token-based dialect-feature checks (`findDialectViolation`).
  *
+ * Before any grammar runs, one pass over the tokens (`findParseLimit`) refuses text past the
+ * parsers' limits (nesting, operator chains, set operations, statement count, an unterminated
+ * block comment) with a syntax error, so every call does work linear in the text and none
+ * overflows a stack. Each grammar then runs at most once per dialect (at most 7 WASM calls).
+ *
  * @example
  * const parser = new RoutingSqlParser();
  * await parser.load();
@@ -52,9 +59,12 @@ export class RoutingSqlParser implements SqlParser {
   }
 
   parse(sql: string, dialect: SqlDialect): SqlParseResult {
+    const tokens = tokenize(sql);
+    const limit = findParseLimit(tokens);
+    if (limit !== undefined) return { ok: false, error: limit };
     if (dialect === "postgresql") return this.postgres.parse(sql, dialect);
-    if (dialect === "generic") return this.parseGeneric(sql, false);
-    const violation = findDialectViolation(tokenize(sql), dialect);
+    if (dialect === "generic") return this.parseGeneric(sql, tokens, false);
+    const violation = findDialectViolation(tokens, dialect);
     if (violation !== undefined) return { ok: false, error: violation };
     return this.polyglot.parse(sql, dialect);
   }
@@ -64,21 +74,23 @@ export class RoutingSqlParser implements SqlParser {
    * when `sql` is valid in `dialect`. Same verdicts as {@link parse}.
    */
   check(sql: string, dialect: SqlDialect): SqlSyntaxError | undefined {
+    const tokens = tokenize(sql);
+    const limit = findParseLimit(tokens);
+    if (limit !== undefined) return limit;
     if (dialect === "postgresql") {
       const result = this.postgres.parse(sql, dialect);
       return result.ok ? undefined : result.error;
     }
     if (dialect === "generic") {
-      const result = this.parseGeneric(sql, true);
+      const result = this.parseGeneric(sql, tokens, true);
       return result.ok ? undefined : result.error;
     }
-    return findDialectViolation(tokenize(sql), dialect) ?? this.polyglot.check(sql, dialect);
+    return findDialectViolation(tokens, dialect) ?? this.polyglot.check(sql, dialect);
   }
 
-  private parseGeneric(sql: string, checkOnly: boolean): SqlParseResult {
+  private parseGeneric(sql: string, tokens: readonly Token[], checkOnly: boolean): SqlParseResult {
     const first = this.postgres.parse(sql, "postgresql");
     if (first.ok) return first;
-    const tokens = tokenize(sql);
     let best = first.error;
     const generic = findDialectViolation(tokens, "generic");
     if (generic !== undefined) return { ok: false, error: later(best, generic) };
