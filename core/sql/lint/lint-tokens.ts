@@ -64,6 +64,7 @@ export function dialectTokens(tokens: Token[], dialect: SqlDialect = "generic"):
   // Significant tokens seen before: two back, one back.
   let prev2: Token | undefined;
   let prev1: Token | undefined;
+  let unclosedUntil = 0;
   for (let i = 0; i < tokens.length; i++) {
     let token = tokens[i] as Token;
     if (!significant(token)) {
@@ -85,13 +86,17 @@ export function dialectTokens(tokens: Token[], dialect: SqlDialect = "generic"):
     } else if (
       token.text === "[" &&
       token.kind === "punctuation" &&
+      i >= unclosedUntil &&
       bracketsName(tokens, i, dialect)
     ) {
       const close = closingBracket(tokens, i);
-      if (close !== undefined) {
+      if (close >= 0) {
         token = bracketed(tokens, i, close);
         i = close;
         changed = true;
+      } else {
+        // No `]` before the line ends: no later `[` up to there has one either (linear work).
+        unclosedUntil = -close;
       }
     }
     out.push(token);
@@ -114,14 +119,18 @@ function bracketsName(tokens: readonly Token[], i: number, dialect: SqlDialect):
   return before !== undefined && (before.kind === "whitespace" || before.kind === "newline");
 }
 
-/** Index of the `]` that closes the `[` at `open` on the same line, if any. */
-function closingBracket(tokens: readonly Token[], open: number): number | undefined {
-  for (let j = open + 1; j < tokens.length; j++) {
+/**
+ * Index of the `]` that closes the `[` at `open` on the same line, or, when there is none, minus
+ * the index where the search stopped (the line break or the end).
+ */
+function closingBracket(tokens: readonly Token[], open: number): number {
+  let j = open + 1;
+  for (; j < tokens.length; j++) {
     const t = tokens[j] as Token;
-    if (t.kind === "newline") return undefined;
+    if (t.kind === "newline") break;
     if (t.text === "]" && t.kind === "punctuation") return j;
   }
-  return undefined;
+  return -j;
 }
 
 /** One quoted-identifier token for `tokens[open..close]`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lintSql, lintTokens } from "../../../../core/sql/lint/index.js";
+import { dialectTokens, lintSql, lintTokens } from "../../../../core/sql/lint/index.js";
+import { tokenize } from "../../../../core/sql/tokenizer.js";
 
 function rules(sql: string, dialect?: "mysql" | "sqlserver" | "postgresql"): string[] {
   return lintSql(sql, dialect === undefined ? {} : { dialect }).violations.map(
@@ -37,5 +38,27 @@ describe("dialect-aware linting (issue 13)", () => {
   it("treats backticks and brackets as quoted names: keywords inside are not checked", () => {
     expect(rules("SELECT `select`, [from] FROM `order`")).toEqual([]);
     expect(rules("SELECT `a` `b` FROM t", "mysql")).toEqual(["L009@12"]);
+  });
+
+  it("re-reads brackets with work proportional to the input, even when none closes", () => {
+    const reads = (sql: string) => {
+      let count = 0;
+      const tokens = tokenize(sql).map(
+        (t) =>
+          new Proxy(t, {
+            get(target, key, receiver) {
+              count++;
+              return Reflect.get(target, key, receiver) as unknown;
+            },
+          }),
+      );
+      dialectTokens(tokens, "generic");
+      return count;
+    };
+    for (const unit of ["a [", "x [b c] ", "[ "]) {
+      const small = reads(`SELECT ${unit.repeat(2000)}`);
+      const large = reads(`SELECT ${unit.repeat(4000)}`);
+      expect(large / small, unit).toBeLessThan(2.3);
+    }
   });
 });
