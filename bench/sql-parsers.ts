@@ -50,9 +50,8 @@ function microseconds(fn: () => unknown, rounds = 5, roundMs = 80): number {
   return perCall[Math.floor(rounds / 2)] ?? 0;
 }
 
-const parser = createDefaultSqlParser();
 const loadStart = performance.now();
-await parser.load();
+const parser = await createDefaultSqlParser();
 console.log(`load: ${(performance.now() - loadStart).toFixed(0)} ms (libpg-query + polyglot)`);
 const tools = createSqlToolkit(parser);
 

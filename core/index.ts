@@ -1,21 +1,91 @@
 /**
- * agent-services core: pure domain code with no I/O. Memory scoring and recall, token budgeting,
- * SQL analysis (tokenizer, lint rules, injection scanner), the ports adapters implement, and the
- * one coded error type.
+ * agent-services: the public API of the package root. Memory recall and token budgeting, the SQL
+ * toolkit and analysers, the ports adapters implement, and the one coded error type. Every name
+ * here is part of the semver contract (pinned by tests/unit/public-api.test.ts); the modules
+ * behind them have more, which are internal.
  *
  * @example
  * import { MemoryService } from "agent-services";
  * import { InMemoryVectorStore, FakeEmbedder, ManualClock } from "agent-services/testing";
  */
+
+// Errors
 export { AgentServicesError, isAgentServicesError } from "./errors.js";
 export type { ErrorCode } from "./errors.js";
-export type * from "./ports/index.js";
+
+// Ports (implemented by the adapters, or by your own code)
+export type { Clock } from "./ports/clock.js";
+export type { Embedder } from "./ports/embedder.js";
+export type {
+  Metadata,
+  MetadataValue,
+  StoredRecord,
+  VectorFilter,
+  VectorMatch,
+  VectorQuery,
+  VectorRecord,
+  VectorSpace,
+  VectorStore,
+} from "./ports/vector-store.js";
 export type {
   ParsedStatement,
   SqlParseResult,
   SqlParser,
   SqlSyntaxError,
 } from "./ports/sql-parser.js";
-export * from "./memory/index.js";
-export * from "./sql/index.js";
-export * from "./tokens/index.js";
+
+// Memory
+export { MemoryService } from "./memory/memory-service.js";
+export type { MemoryServiceDeps } from "./memory/memory-service.js";
+export { DEFAULT_MEMORY_SERVICE_OPTIONS } from "./memory/memory-service-options.js";
+export { DEFAULT_RECALL_WEIGHTS } from "./memory/recall-weights.js";
+export { MEMORY_SCOPES, MEMORY_TYPES } from "./memory/types.js";
+export type {
+  Memory,
+  MemoryApi,
+  MemoryScope,
+  MemoryServiceOptions,
+  MemoryStats,
+  MemorySummary,
+  MemoryType,
+  RecallInput,
+  RecallResult,
+  RecallWeights,
+  RememberInput,
+  RememberResult,
+  SearchInput,
+  SearchResult,
+  SearchResultItem,
+} from "./memory/types.js";
+
+// Tokens
+export { estimateTokens } from "./tokens/estimate-tokens.js";
+export { CONTEXT_HEADER, packContext } from "./tokens/pack-context.js";
+export type { ContextEntry, PackedContext } from "./tokens/pack-context.js";
+
+// SQL
+export { SQL_DIALECTS, toSqlDialect } from "./sql/dialects.js";
+export type { SqlDialect } from "./sql/dialects.js";
+export { createSqlToolkit } from "./sql/sql-toolkit.js";
+export { tokenize } from "./sql/tokenizer.js";
+export type { Token, TokenKind } from "./sql/token.js";
+export { lintSql } from "./sql/lint/lint-sql.js";
+export { scanSql } from "./sql/security/scan-sql.js";
+export { formatSql, DEFAULT_FORMAT_OPTIONS } from "./sql/format.js";
+export type {
+  AnalyzeResult,
+  FindingSeverity,
+  FormatOptions,
+  FormatResult,
+  LintResult,
+  LintSeverity,
+  LintViolation,
+  MetadataResult,
+  ParseResult,
+  SecurityFinding,
+  SecurityScanResult,
+  SqlToolkit,
+  ToolOutcome,
+  ToolSuccess,
+  ValidateResult,
+} from "./sql/results.js";

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, fstatSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 
@@ -76,8 +76,8 @@ process.exit(${CLI_RETURNED});
  * await chroma.stop();
  */
 export async function startEmbeddedChroma(options: EmbeddedChromaOptions): Promise<EmbeddedChroma> {
-  const bindingPath = resolveBinding();
-  mkdirSync(options.path, { recursive: true });
+  const binding = resolveBinding();
+  prepareDataDirectory(options.path);
   const host = options.host ?? "127.0.0.1";
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   const requested = options.port ?? 0;
@@ -86,33 +86,88 @@ export async function startEmbeddedChroma(options: EmbeddedChromaOptions): Promi
   for (let attempt = 1; ; attempt += 1) {
     const port = requested === 0 ? await freePort(host) : requested;
     try {
-      return await launch(bindingPath, options, host, port, timeoutMs);
+      return await launch(binding.path, options, host, port, timeoutMs);
     } catch (error) {
       const retry =
         attempt < attempts && error instanceof ChildExitedError && error.exitCode === CLI_RETURNED;
-      if (!retry) throw unwrap(error);
+      if (!retry) throw unwrap(error, binding);
     }
   }
 }
 
-/** The platform package that carries Chroma's native binding for this machine. */
-function bindingPackageName(): string {
+/**
+ * The package that carries the Chroma binary we run: an alias of the platform binding pinned in
+ * our own `optionalDependencies` (`chroma-server` = `chromadb-js-bindings-linux-x64-gnu@1.0.5`,
+ * the newest that loads on glibc 2.34+). A pin in `overrides` would not reach projects that
+ * install this package, so the launcher resolves the alias, not the name chromadb depends on.
+ */
+const PINNED_BINDING = "chroma-server";
+const PINNED_BINDING_TARGET = "chromadb-js-bindings-linux-x64-gnu@1.0.5";
+
+/** The platform package that chromadb itself depends on for this machine (a fallback). */
+function platformBindingName(): string {
   const { platform, arch } = process;
   if (platform === "linux") return `chromadb-js-bindings-linux-${arch}-gnu`;
   if (platform === "win32") return `chromadb-js-bindings-win32-${arch}-msvc`;
   return `chromadb-js-bindings-${platform}-${arch}`;
 }
 
-function resolveBinding(): string {
-  const name = bindingPackageName();
+/** The binding that was resolved: its file and a name for messages. */
+interface ResolvedBinding {
+  readonly path: string;
+  readonly label: string;
+}
+
+/**
+ * Our pinned alias when it is installed (Linux x64 with glibc); otherwise chromadb's own platform
+ * package (macOS, Windows, arm64), which npm installs as chromadb's optional dependency.
+ */
+function resolveBinding(): ResolvedBinding {
+  const require = createRequire(import.meta.url);
+  const candidates = [
+    { name: PINNED_BINDING, label: `${PINNED_BINDING} (npm:${PINNED_BINDING_TARGET})` },
+    { name: platformBindingName(), label: platformBindingName() },
+  ];
+  for (const { name, label } of candidates) {
+    try {
+      return { path: require.resolve(name), label };
+    } catch {
+      // Not installed here: try the next one.
+    }
+  }
+  throw new Error(
+    `cannot start embedded Chroma: no Chroma binary is installed for ${process.platform}-${process.arch} ` +
+      `(looked for ${candidates.map((c) => c.label).join(" and ")}, optional dependencies of ` +
+      `agent-services and chromadb; reinstall without --omit=optional, or set ` +
+      `vector_store.chroma.url to a running Chroma server)`,
+  );
+}
+
+/** Creates the data directory, or says plainly why it cannot be one. */
+function prepareDataDirectory(path: string): void {
+  let existing;
   try {
-    return createRequire(import.meta.url).resolve(name);
-  } catch (cause) {
+    existing = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    // ENOTDIR (a parent is a file) and the like: mkdirSync below says which.
+  }
+  if (existing !== undefined && !existing.isDirectory()) {
     throw new Error(
-      `cannot start embedded Chroma: the platform package ${name} is not installed ` +
-        `(it is an optional dependency of chromadb; install it or set a Chroma server URL)`,
-      { cause },
+      `cannot start embedded Chroma: its data path ${path} exists and is not a directory ` +
+        `(set vector_store.chroma.path to a directory)`,
     );
+  }
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOTDIR" || code === "EEXIST"
+        ? "a parent of it is a file, not a directory"
+        : code === "EACCES" || code === "EPERM"
+          ? "permission denied"
+          : String((cause as Error).message);
+    throw new Error(`cannot create the embedded Chroma data directory ${path}: ${why}`);
   }
 }
 
@@ -125,12 +180,12 @@ class ChildExitedError extends Error {
   }
 }
 
-function unwrap(error: unknown): unknown {
+function unwrap(error: unknown, binding: ResolvedBinding): unknown {
   if (!(error instanceof ChildExitedError)) return error;
   if (error.exitCode === BINDING_LOAD_FAILED) {
     return new Error(
-      `cannot start embedded Chroma: the native binding ${bindingPackageName()} failed to load ` +
-        `(on glibc < 2.38 only versions up to 1.0.5 load). ${error.message}`,
+      `cannot start embedded Chroma: the native binding ${binding.label} failed to load ` +
+        `(bindings after 1.0.5 need glibc 2.38+; ${PINNED_BINDING_TARGET} needs 2.34). ${error.message}`,
     );
   }
   if (error.exitCode === CLI_RETURNED) {
@@ -147,6 +202,8 @@ async function launch(
   timeoutMs: number,
 ): Promise<EmbeddedChroma> {
   const argv = ["chroma", "run", "--path", options.path, "--host", host, "--port", String(port)];
+  // The log is appended to across starts: only what this start wrote explains its failure.
+  const logStart = options.logFile === undefined ? 0 : fileSize(options.logFile);
   const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, "a");
   let child: ChildProcess;
   try {
@@ -180,9 +237,11 @@ async function launch(
   process.on("exit", onParentExit);
 
   let exitCode: number | null | undefined;
+  let exitSignal: NodeJS.Signals | null = null;
   const exited = new Promise<void>((resolve) => {
-    child.once("exit", (code) => {
+    child.once("exit", (code, signal) => {
       exitCode = code;
+      exitSignal = signal;
       process.off("exit", onParentExit);
       resolve();
     });
@@ -207,13 +266,14 @@ async function launch(
     if (Date.now() >= deadline) {
       await stop();
       throw new Error(
-        `embedded Chroma did not answer ${url}/api/v2/heartbeat within ${timeoutMs} ms${logTail(options.logFile)}`,
+        `embedded Chroma did not answer ${url}/api/v2/heartbeat within ${timeoutMs} ms${explainFromLog(options, logStart)}`,
       );
     }
     await Promise.race([exited, sleep(POLL_INTERVAL_MS)]);
   }
   throw new ChildExitedError(
-    `embedded Chroma exited with code ${String(exitCode)} before answering on ${url}${logTail(options.logFile)}`,
+    `embedded Chroma ${exitSignal === null ? `exited with code ${String(exitCode)}` : `was ended by ${String(exitSignal)}`} ` +
+      `before answering on ${url}${explainFromLog(options, logStart)}`,
     exitCode,
   );
 }
@@ -246,21 +306,57 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The last lines of the log, for error messages; a hint when there is no log. */
-function logTail(logFile: string | undefined): string {
+function fileSize(file: string): number {
+  return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+}
+
+/**
+ * Why Chroma failed, from what it wrote to the log since `from`: the panic message when there is
+ * one (a Rust panic prints its cause first, then a backtrace of ~80 lines that would push the
+ * cause out of any tail), with a hint for a store that is not an SQLite database; else the last
+ * lines. A hint to set `logFile` when there is no log.
+ */
+function explainFromLog(options: EmbeddedChromaOptions, from: number): string {
+  const { logFile } = options;
   if (logFile === undefined) return " (set logFile to keep Chroma's output)";
+  const output = readFrom(logFile, from);
+  if (output === undefined) return "";
+  const lines = output.split("\n");
+  const panic = lines.findIndex((line) => / panicked at /.test(line));
+  if (panic >= 0) {
+    const rest = lines.slice(panic + 1);
+    const end = rest.findIndex((line) => /^\s*(note: |stack backtrace:|\d+: )/.test(line));
+    const message = rest
+      .slice(0, end < 0 ? 3 : Math.min(end, 3))
+      .join(" ")
+      .trim();
+    let hint = "";
+    if (/file is not a database|database disk image is malformed/.test(message)) {
+      hint =
+        `. The store ${options.path}/chroma.sqlite3 is corrupted or is not a Chroma database: ` +
+        `restore it from a backup, or move the directory away to start empty`;
+    }
+    return `: Chroma failed: ${message}${hint} (full output in ${logFile})`;
+  }
+  const tail = output.length > 2_000 ? output.slice(-2_000) : output;
+  return `; last lines of ${logFile}:\n${tail}`;
+}
+
+/** The file's content from byte `from` on (at most the first 64 KiB of it). */
+function readFrom(file: string, from: number): string | undefined {
   try {
-    const fd = openSync(logFile, "r");
+    const fd = openSync(file, "r");
     try {
       const size = fstatSync(fd).size;
-      const length = Math.min(size, 2_000);
+      const start = from <= size ? from : 0;
+      const length = Math.min(size - start, 65_536);
       const buffer = Buffer.alloc(length);
-      readSync(fd, buffer, 0, length, size - length);
-      return `; last lines of ${logFile}:\n${buffer.toString("utf8")}`;
+      readSync(fd, buffer, 0, length, start);
+      return buffer.toString("utf8");
     } finally {
       closeSync(fd);
     }
   } catch {
-    return "";
+    return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { ColumnScope } from "./column-scope.js";
 import { LazyStatement } from "./lazy-statement.js";
 import type { MetadataCollector } from "./metadata-collector.js";
 import { readNameParts, type SourceText } from "./source-text.js";
@@ -77,20 +78,74 @@ export class PgStatement extends LazyStatement {
   }
 
   protected override collectInto(out: MetadataCollector): void {
-    walk(this.stmt, out, this.source);
+    walk(this.stmt, { out, source: this.source, scope: new ColumnScope() });
   }
+}
+
+/** What the walk carries down the tree. */
+interface WalkState {
+  readonly out: MetadataCollector;
+  readonly source: SourceText;
+  /** The tables of the query block being walked (columns resolve against them). */
+  readonly scope: ColumnScope;
+}
+
+/** Keys whose value is a query block with its own FROM list (set operations' arms unwrapped). */
+const BLOCK_KEYS = new Set([
+  "SelectStmt",
+  "InsertStmt",
+  "UpdateStmt",
+  "DeleteStmt",
+  "larg",
+  "rarg",
+]);
+
+/** The scope of a query block: its target relation, then its FROM (or USING) list. */
+function blockScope(body: PgNode, parent: ColumnScope): ColumnScope {
+  const scope = new ColumnScope(parent);
+  const relation = body["relation"] as PgNode | undefined;
+  if (relation !== undefined && typeof relation["relname"] === "string") {
+    addFromItem({ RangeVar: relation }, scope);
+  }
+  for (const list of [body["fromClause"], body["usingClause"]]) {
+    if (Array.isArray(list)) for (const item of list as PgNode[]) addFromItem(item, scope);
+  }
+  return scope;
+}
+
+function addFromItem(item: PgNode, scope: ColumnScope): void {
+  const range = item["RangeVar"] as PgNode | undefined;
+  if (range !== undefined) {
+    const alias = (range["alias"] as PgNode | undefined)?.["aliasname"];
+    scope.addTable(
+      folded(range, ["catalogname", "schemaname", "relname"]),
+      typeof alias === "string" ? alias : "",
+    );
+    return;
+  }
+  const join = item["JoinExpr"] as PgNode | undefined;
+  if (join !== undefined) {
+    for (const side of [join["larg"], join["rarg"]]) {
+      if (side !== null && typeof side === "object") addFromItem(side as PgNode, scope);
+    }
+    return;
+  }
+  const derived = (item["RangeSubselect"] ?? item["RangeFunction"]) as PgNode | undefined;
+  const alias = (derived?.["alias"] as PgNode | undefined)?.["aliasname"];
+  if (typeof alias === "string") scope.addDerived(alias);
 }
 
 /** Nodes whose `targetList` holds `SET column = value` targets rather than select items. */
 const SET_TARGET_OWNERS = new Set(["UpdateStmt", "OnConflictClause", "MergeWhenClause"]);
 
-function walk(node: unknown, out: MetadataCollector, source: SourceText, owner = ""): void {
+function walk(node: unknown, state: WalkState, owner = ""): void {
   if (Array.isArray(node)) {
-    for (const item of node) walk(item, out, source, owner);
+    for (const item of node) walk(item, state, owner);
     return;
   }
   if (node === null || typeof node !== "object") return;
   const obj = node as PgNode;
+  const { out, source } = state;
   for (const key in obj) {
     const value = obj[key];
     if (value === null || typeof value !== "object") continue;
@@ -103,7 +158,7 @@ function walk(node: unknown, out: MetadataCollector, source: SourceText, owner =
         rangeVar(body, out, source);
         break;
       case "ColumnRef":
-        columnRef(body, out, source);
+        columnRef(body, state);
         break;
       case "FuncCall":
         funcCall(body, out, source);
@@ -119,10 +174,10 @@ function walk(node: unknown, out: MetadataCollector, source: SourceText, owner =
         if (typeof body["ctename"] === "string") out.cte(body["ctename"]);
         break;
       case "cols":
-        setTargets(body, out, source);
+        setTargets(body, state);
         break;
       case "targetList":
-        if (SET_TARGET_OWNERS.has(owner)) setTargets(body, out, source);
+        if (SET_TARGET_OWNERS.has(owner)) setTargets(body, state);
         break;
       case "rel":
       case "relation":
@@ -133,12 +188,13 @@ function walk(node: unknown, out: MetadataCollector, source: SourceText, owner =
       default:
         break;
     }
-    walk(value, out, source, nextOwner);
+    const inner = BLOCK_KEYS.has(key) ? { ...state, scope: blockScope(body, state.scope) } : state;
+    walk(value, inner, nextOwner);
   }
 }
 
 /** INSERT column lists and UPDATE SET targets: `ResTarget` nodes whose `name` is a column. */
-function setTargets(list: PgNode, out: MetadataCollector, source: SourceText): void {
+function setTargets(list: PgNode, { out, source, scope }: WalkState): void {
   if (!Array.isArray(list)) return;
   for (const item of list as PgNode[]) {
     const target = item["ResTarget"] as PgNode | undefined;
@@ -146,7 +202,7 @@ function setTargets(list: PgNode, out: MetadataCollector, source: SourceText): v
     if (target === undefined || typeof name !== "string") continue;
     const at = location(target, source);
     const [written] = at >= 0 ? readNameParts(source.text, at, 1) : [];
-    out.column("", written ?? name, at);
+    out.column(scope.target(), written ?? name, at);
   }
 }
 
@@ -179,14 +235,21 @@ function stringValues(list: unknown): (string | undefined)[] {
   });
 }
 
-function columnRef(body: PgNode, out: MetadataCollector, source: SourceText): void {
+/** Unquoted names that are pseudo-columns, not columns (Oracle's row counter). */
+const PSEUDO_COLUMNS = new Set(["rownum"]);
+
+function columnRef(body: PgNode, { out, source, scope }: WalkState): void {
   const fields = stringValues(body["fields"]);
   const last = fields[fields.length - 1];
   if (last === undefined) return; // `*` or `t.*`
   const at = location(body, source);
+  // `@n` is a T-SQL variable; PostgreSQL reads it as its `@` (absolute value) operator on `n`.
+  if (at > 0 && source.text.charCodeAt(at - 1) === 64) return;
   const written = at >= 0 ? readNameParts(source.text, at, fields.length) : [];
   const parts = written.length === fields.length ? written : (fields as string[]);
-  out.column(parts.slice(0, -1).join("."), parts[parts.length - 1] ?? last, at);
+  if (fields.length === 1 && PSEUDO_COLUMNS.has(last) && source.text.charAt(at) !== '"') return;
+  const table = scope.tableOf(parts.slice(0, -1).join("."));
+  out.column(table, parts[parts.length - 1] ?? last, at);
 }
 
 function funcCall(body: PgNode, out: MetadataCollector, source: SourceText): void {
@@ -196,6 +259,9 @@ function funcCall(body: PgNode, out: MetadataCollector, source: SourceText): voi
   // keyword in the text is the name the user wrote.
   const count = body["funcformat"] === "COERCE_SQL_SYNTAX" ? 1 : names.length;
   const written = at >= 0 ? readNameParts(source.text, at, count) : [];
+  // `ts AT TIME ZONE 'UTC'` and `AT LOCAL` are stored as calls of timezone(); written without
+  // parentheses they are operators, not function calls.
+  if (count === 1 && written.length === 1 && !calledWithParens(source.text, at)) return;
   const name = written.length === count ? written.join(".") : names.join(".");
   out.func(name, at);
 }
@@ -205,4 +271,12 @@ function keywordFunction(body: PgNode, out: MetadataCollector, source: SourceTex
   if (at < 0) return;
   const [word] = readNameParts(source.text, at, 1);
   if (word !== undefined) out.func(word, at);
+}
+
+/** True when the word at string index `at` is followed (after blanks) by `(`. */
+function calledWithParens(text: string, at: number): boolean {
+  let i = at;
+  while (i < text.length && /[\p{L}\p{N}_$]/u.test(text.charAt(i))) i++;
+  while (i < text.length && /\s/.test(text.charAt(i))) i++;
+  return text.charAt(i) === "(";
 }

@@ -124,9 +124,11 @@ export class PolyglotSqlParser implements SqlParser {
     }
     const issue = result.errors.find((e) => e.severity === "error") ?? result.errors[0];
     if (issue?.line == null && issue?.start == null) {
-      // Unpositioned (a bare expression where a statement goes): the parse says where.
+      // Unpositioned (a bare expression where a statement goes): the parse says where. When the
+      // parse finds only statements, validate-only mode was wrong (it rejects Oracle's
+      // `INSERT ALL … SELECT`, which parses): the parse's verdict stands.
       const parsed = this.parse(sql, dialect);
-      if (!parsed.ok) return parsed.error;
+      return parsed.ok ? undefined : parsed.error;
     }
     const message = issue?.message ?? "syntax error";
     return polyglotError(

@@ -15,7 +15,7 @@ const STATEMENT_KEYS: ReadonlySet<string> = new Set(
   create_sequence create_synonym drop_sequence alter_sequence create_trigger drop_trigger
   create_type drop_type describe show command kill prepare execute create_task raw refresh
   locking_statement attach detach install summarize declare transaction commit rollback
-  alter_session analyze return_stmt`
+  alter_session analyze return_stmt multitable_inserts`
     .split(/\s+/)
     .filter((k) => k !== ""),
 );

@@ -1,3 +1,4 @@
+import { ColumnScope } from "./column-scope.js";
 import { LazyStatement } from "./lazy-statement.js";
 import type { MetadataCollector } from "./metadata-collector.js";
 import {
@@ -19,6 +20,8 @@ const KIND_BY_KEY: Record<string, string> = {
   set_statement: "Set",
   refresh: "RefreshMaterializedView",
   command: "Command",
+  // Oracle and Snowflake `INSERT ALL|FIRST … SELECT`: one INSERT into several tables.
+  multitable_inserts: "Insert",
 };
 
 /**
@@ -71,7 +74,49 @@ export class PolyglotStatement extends LazyStatement {
   }
 }
 
+/** Variants that are query blocks with their own tables (set operations hold two of them). */
+const BLOCK_KEYS = new Set(["select", "insert", "update", "delete"]);
+/** Unquoted names that are pseudo-columns, not columns (Oracle's row counter). */
+const PSEUDO_COLUMNS = new Set(["ROWNUM"]);
+
+/** The scope of a query block: its target table, then its FROM list and joins. */
+function blockScope(key: string, body: PgNode, parent: ColumnScope): ColumnScope {
+  const scope = new ColumnScope(parent);
+  if (key !== "select") {
+    addFromItem({ table: body["table"] }, scope);
+    return scope;
+  }
+  const from = (body["from"] as PgNode | null)?.["expressions"];
+  if (Array.isArray(from)) for (const item of from as PgNode[]) addFromItem(item, scope);
+  const joins = body["joins"];
+  if (Array.isArray(joins)) {
+    for (const join of joins as PgNode[]) addFromItem(join["this"] as PgNode, scope);
+  }
+  return scope;
+}
+
+function addFromItem(item: PgNode | null | undefined, scope: ColumnScope): void {
+  if (item === null || typeof item !== "object") return;
+  const table = item["table"] as PgNode | null | undefined;
+  if (table !== null && typeof table === "object" && isTableRef(table)) {
+    const parts: string[] = [];
+    for (const part of [table["catalog"], table["schema"], table["name"]]) {
+      const name = (part as PgNode | null)?.["name"];
+      if (typeof name === "string") parts.push(name);
+    }
+    const alias = (table["alias"] as PgNode | null)?.["name"];
+    scope.addTable(parts, typeof alias === "string" ? alias : "");
+    return;
+  }
+  const key = Object.keys(item)[0] ?? "";
+  const alias = ((item[key] as PgNode | null)?.["alias"] as PgNode | null)?.["name"];
+  if (typeof alias === "string") scope.addDerived(alias);
+}
+
 class Walker {
+  /** The tables of the query block being walked (columns resolve against them). */
+  private scope = new ColumnScope();
+
   constructor(
     private readonly out: MetadataCollector,
     private readonly sites: () => readonly CallSite[],
@@ -95,10 +140,13 @@ class Walker {
         continue;
       }
       const body = value as PgNode;
+      const enclosing = this.scope;
+      if (count === 1 && BLOCK_KEYS.has(key)) this.scope = blockScope(key, body, enclosing);
       if (key === "table" && isTableRef(body)) this.table(body);
       else if (count === 1) this.variant(key, body);
       else if (key === "with") this.ctes(body);
       this.walk(value);
+      this.scope = enclosing;
     }
   }
 
@@ -153,23 +201,28 @@ class Walker {
   private column(body: PgNode): void {
     const name = body["name"];
     if (typeof name === "string") {
-      this.out.column("", name); // CREATE INDEX column lists
+      this.out.column(this.scope.target(), name); // CREATE INDEX column lists
       return;
     }
     if (!("join_mark" in body) || name === null || typeof name !== "object") return;
     const ident = name as PgNode;
-    if (typeof ident["name"] !== "string") return;
+    const text = ident["name"];
+    if (typeof text !== "string" || text.startsWith("@")) return; // `@n`: a T-SQL variable
     const table = (body["table"] as PgNode | null)?.["name"];
+    const qualifier = typeof table === "string" ? table : "";
+    if (qualifier === "" && ident["quoted"] !== true && PSEUDO_COLUMNS.has(text.toUpperCase())) {
+      return;
+    }
     const span = (ident["span"] ?? null) as PgNode | null;
     const at = typeof span?.["start"] === "number" ? span["start"] : -1;
-    this.out.column(typeof table === "string" ? table : "", ident["name"], at);
+    this.out.column(this.scope.tableOf(qualifier), text, at);
   }
 
   private identifiers(list: unknown): void {
     if (!Array.isArray(list)) return;
     for (const item of list as (PgNode | null)[]) {
       const name = item?.["name"];
-      if (typeof name === "string") this.out.column("", name);
+      if (typeof name === "string") this.out.column(this.scope.target(), name);
     }
   }
 

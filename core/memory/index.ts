@@ -6,7 +6,23 @@
  * import { MemoryService, DEFAULT_MEMORY_SERVICE_OPTIONS } from "agent-services";
  */
 export { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
-export type * from "./types.js";
+export type {
+  Memory,
+  MemoryApi,
+  MemoryScope,
+  MemoryServiceOptions,
+  MemoryStats,
+  MemorySummary,
+  MemoryType,
+  RecallInput,
+  RecallResult,
+  RecallWeights,
+  RememberInput,
+  RememberResult,
+  SearchInput,
+  SearchResult,
+  SearchResultItem,
+} from "./types.js";
 export { MemoryService } from "./memory-service.js";
 export type { MemoryServiceDeps } from "./memory-service.js";
 export {

@@ -20,12 +20,17 @@ export const FIELD_EXPECTATIONS = Object.freeze({
   tag: "expected a string",
   project: "expected a string",
   confidence: "expected a number between 0 and 1",
-  ttl_seconds: "expected a positive integer (seconds)",
+  ttl_seconds: "expected an integer from 1 to 3155760000 (seconds, at most 100 years)",
   budget: "expected an integer of at least 1 (tokens)",
   limit: "expected an integer between 1 and 1000",
   id: "expected a UUID",
 });
 
+/**
+ * Longest `ttl_seconds`: 100 years. Bounded so the expiry is a representable date (2^53-1
+ * seconds passed validation and then failed with "Invalid time value").
+ */
+export const MAX_TTL_SECONDS = 3_155_760_000;
 /** Largest `limit` of a search. */
 export const MAX_SEARCH_LIMIT = 1000;
 /** Default token budget of a recall. */
@@ -71,7 +76,7 @@ export const rememberInputSchema = v.object(
     ),
     ttl_seconds: v.optional(
       v.pipe(
-        integerInRange(E.ttl_seconds, 1),
+        integerInRange(E.ttl_seconds, 1, MAX_TTL_SECONDS),
         v.description("Lifetime of a `ttl` memory in seconds; only with scope `ttl`."),
       ),
     ),

@@ -1,5 +1,6 @@
 import type { SqlSyntaxError } from "../ports/sql-parser.js";
 import type { SqlDialect } from "./dialects.js";
+import { findMissingOperand } from "./missing-operand.js";
 import { findNonStatement } from "./statement-start.js";
 import type { Token } from "./token.js";
 
@@ -56,7 +57,8 @@ const AFTER_COMMA_INVALID = new Set([
  * PostgreSQL; and the phrases of {@link PHRASES} (`REPLACE INTO`, `INSERT OR`, `ON DUPLICATE KEY`,
  * `ON CONFLICT`, `SHOW`, `DESCRIBE`, `WITH RECURSIVE`, materialized views, `CROSS/OUTER APPLY`,
  * `FETCH FIRST/NEXT`, `LATERAL`) outside their dialects. Every dialect, `generic` included, rejects
- * an unterminated block comment, a trailing comma before a clause, and a statement that does not
+ * an unterminated block comment, a trailing comma before a clause, a missing operand
+ * (`WHERE AND`, `x IN ()`: `findMissingOperand`), and a statement that does not
  * start with a statement word of the dialect (`findNonStatement`: the multi-dialect parser reads
  * `SELEC * FRM t` as an expression). The first violation in the text is reported; a dialect
  * feature's own message wins over `unexpected X` at the same token.
@@ -71,12 +73,7 @@ export function findDialectViolation(
   dialect: SqlDialect,
 ): SqlSyntaxError | undefined {
   const feature = findFeatureViolation(tokens, dialect);
-  const start = findNonStatement(tokens, dialect);
-  if (start === undefined) return feature;
-  if (feature === undefined) return start;
-  const startFirst =
-    start.line < feature.line || (start.line === feature.line && start.column < feature.column);
-  return startFirst ? start : feature;
+  return earliest(feature, findNonStatement(tokens, dialect));
 }
 
 function findFeatureViolation(
@@ -87,14 +84,22 @@ function findFeatureViolation(
   // in as an opaque token (else `SELECT a,\n#t.b FROM #t` would show a trailing comma).
   const hashIsCode = dialect !== "mysql";
   const sig = tokens.filter((t) => isSignificant(t) || (hashIsCode && isHashComment(t)));
-  let statementStart = true;
   // The multi-dialect parser accepts an unclosed `/*` (it rejects unclosed strings itself).
   for (const t of tokens) {
     if (t.kind === "block_comment" && t.unterminated === true) {
       return at(t, "unterminated block comment");
     }
   }
-  if (dialect === "generic") return trailingComma(sig, true);
+  const structural = earliest(
+    trailingComma(sig, dialect === "generic" || dialect === "sqlserver"),
+    findMissingOperand(sig, dialect),
+  );
+  if (dialect === "generic") return structural;
+  return earliest(findFeature(sig, dialect), structural);
+}
+
+function findFeature(sig: readonly Token[], dialect: SqlDialect): SqlSyntaxError | undefined {
+  let statementStart = true;
   const name = DIALECT_NAME[dialect];
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i] as Token;
@@ -164,7 +169,17 @@ function findFeatureViolation(
     );
     if (phrase !== undefined) return at(t, phrase.message.replace("{d}", name));
   }
-  return trailingComma(sig, dialect === "sqlserver");
+  return undefined;
+}
+
+/** The violation that comes first in the text (the first argument on a tie). */
+function earliest(
+  a: SqlSyntaxError | undefined,
+  b: SqlSyntaxError | undefined,
+): SqlSyntaxError | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return b.line < a.line || (b.line === a.line && b.column < a.column) ? b : a;
 }
 
 /** A dialect-specific word sequence; `when` looks at the tokens around it. */
@@ -186,10 +201,13 @@ const ROW_COUNT = (_: Token | undefined, after: Token | undefined) =>
 const DESCRIBE: Dialects = ["mysql", "oracle", "snowflake"];
 const FETCH_FIRST: Dialects = ["postgresql", "sqlserver", "oracle", "snowflake"];
 const APPLY: Dialects = ["sqlserver", "oracle"];
+const MULTITABLE_INSERT: Dialects = ["oracle", "snowflake"];
 
 const PHRASES: readonly Phrase[] = [
   { words: ["REPLACE", "INTO"], atStart: true, validIn: ["mysql", "sqlite"], message: "REPLACE INTO is not supported in {d}; use MERGE or an upsert clause" },
   { words: ["INSERT", "OR"], validIn: ["sqlite"], message: "INSERT OR … conflict clauses are not supported in {d}" },
+  { words: ["INSERT", "ALL"], atStart: true, validIn: MULTITABLE_INSERT, message: "multi-table INSERT ALL is not supported in {d}" },
+  { words: ["INSERT", "FIRST"], atStart: true, validIn: MULTITABLE_INSERT, message: "multi-table INSERT FIRST is not supported in {d}" },
   { words: ["ON", "DUPLICATE", "KEY"], validIn: ["mysql"], message: "ON DUPLICATE KEY UPDATE is not supported in {d}" },
   { words: ["ON", "CONFLICT"], validIn: ["postgresql", "sqlite"], message: "ON CONFLICT is not supported in {d}" },
   { words: ["SHOW"], atStart: true, validIn: ["mysql", "postgresql", "snowflake"], message: "SHOW statements are not supported in {d}" },

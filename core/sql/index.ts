@@ -5,12 +5,28 @@
  *
  * @example
  * const tools = createSqlToolkit(parser);
- * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { valid: true, dialect: "sqlserver" }
+ * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { ok: true, result: { valid: true, dialect: "sqlserver" } }
  */
 export { SQL_DIALECTS, toSqlDialect } from "./dialects.js";
 export type { SqlDialect } from "./dialects.js";
 export type { Token, TokenKind } from "./token.js";
-export type * from "./results.js";
+export type {
+  AnalyzeResult,
+  FindingSeverity,
+  FormatOptions,
+  FormatResult,
+  LintResult,
+  LintSeverity,
+  LintViolation,
+  MetadataResult,
+  ParseResult,
+  SecurityFinding,
+  SecurityScanResult,
+  SqlToolkit,
+  ToolOutcome,
+  ToolSuccess,
+  ValidateResult,
+} from "./results.js";
 export { tokenize } from "./tokenizer.js";
 export { findDialectViolation } from "./dialect-features.js";
 export { describeSyntaxError } from "./syntax-error.js";
@@ -20,5 +36,5 @@ export { extractMetadata, toMetadataResult } from "./metadata.js";
 export { formatSql, DEFAULT_FORMAT_OPTIONS, MAX_INDENT_SIZE } from "./format.js";
 export { analyzeSql, type SqlTextAnalysers } from "./analyze.js";
 export { createSqlToolkit } from "./sql-toolkit.js";
-export * from "./lint/index.js";
-export * from "./security/index.js";
+export { lintSql, LINT_RULES } from "./lint/index.js";
+export { scanSql, SECURITY_PATTERNS } from "./security/index.js";

@@ -108,8 +108,13 @@ export interface AnalyzeResult {
  * a message such as `parse failed: line 1, column 8: …` / `format failed: …` that the MCP shell
  * turns into a tool error result (`isError: true`).
  */
-export type ToolOutcome<T> =
-  { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: string };
+export type ToolOutcome<T> = ToolSuccess<T> | { readonly ok: false; readonly error: string };
+
+/** The outcome of a tool that cannot fail on the SQL (validate, scan, lint, analyze). */
+export interface ToolSuccess<T> {
+  readonly ok: true;
+  readonly result: T;
+}
 
 /**
  * Options of `lint_sql` (all optional; the defaults are the seed's behaviour). The same type as
@@ -121,15 +126,18 @@ export type { FixResult } from "./lint/fix-sql.js";
 /**
  * The seven SQL tools over already-validated parameters (the shell validates `sql` is a non-empty
  * string of at most 256 KiB, `dialect` is known, `indent_size` is 0..16). Pure and synchronous
- * once the parser is loaded.
+ * once the parser is loaded. Every tool answers the same shape: `{ ok: true, result }`, or
+ * `{ ok: false, error }` for the tools that can fail on the SQL (format, parse, metadata).
+ * Invalid SQL is not a failure of `validate`: it answers `{ ok: true, result: { valid: false, … } }`.
  *
  * @example
- * const tools = createSqlToolkit(parser); // core/sql/sql-toolkit.ts
- * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { valid: true, dialect: "sqlserver" }
+ * const tools = createSqlToolkit(await createDefaultSqlParser()); // adapters/sql
+ * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { ok: true, result: { valid: true, dialect: "sqlserver" } }
+ * tools.parse("SELEC 1"); // { ok: false, error: "parse failed: line 1, column 1: …" }
  */
 export interface SqlToolkit {
   /** `dialect` as the caller gave it (echoed verbatim), or undefined for generic without echo. */
-  validate(sql: string, dialect?: string): ValidateResult;
+  validate(sql: string, dialect?: string): ToolSuccess<ValidateResult>;
   /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
   format(
     sql: string,
@@ -138,10 +146,10 @@ export interface SqlToolkit {
   ): ToolOutcome<FormatResult>;
   parse(sql: string): ToolOutcome<ParseResult>;
   metadata(sql: string): ToolOutcome<MetadataResult>;
-  scan(sql: string): SecurityScanResult;
+  scan(sql: string): ToolSuccess<SecurityScanResult>;
   /** `options.dialect` decides how the text is read (`mysql` honours `\'` escapes). */
-  lint(sql: string, options?: LintOptions): LintResult;
+  lint(sql: string, options?: LintOptions): ToolSuccess<LintResult>;
   /** `fix_sql`: the text with every safe lint fix applied (meaning kept), and what is left. */
-  fix(sql: string, options?: LintOptions): FixResult;
-  analyze(sql: string): AnalyzeResult;
+  fix(sql: string, options?: LintOptions): ToolSuccess<FixResult>;
+  analyze(sql: string): ToolSuccess<AnalyzeResult>;
 }

@@ -6,7 +6,7 @@ import { formatSql } from "./format.js";
 import { fixSql, lintSql } from "./lint/index.js";
 import { extractMetadata } from "./metadata.js";
 import { parseSql } from "./parse.js";
-import type { SqlToolkit } from "./results.js";
+import type { SqlToolkit, ToolSuccess } from "./results.js";
 import { scanSql } from "./security/index.js";
 import { validateSql } from "./validate.js";
 
@@ -25,26 +25,29 @@ const TEXT_ANALYSERS: SqlTextAnalysers = {
 };
 
 /**
- * The seven SQL tools over one parser (which must be loaded). Pure and synchronous.
+ * The seven SQL tools over one loaded parser. Pure and synchronous; every tool answers
+ * `{ ok: true, result }` or `{ ok: false, error }` (see {@link SqlToolkit}).
  *
  * @example
- * const parser = createDefaultSqlParser(); // adapters/sql
- * await parser.load();
- * const tools = createSqlToolkit(parser);
- * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { valid: true, dialect: "sqlserver" }
+ * const tools = createSqlToolkit(await createDefaultSqlParser()); // adapters/sql
+ * tools.validate("SELECT TOP 5 * FROM t", "sqlserver"); // { ok: true, result: { valid: true, dialect: "sqlserver" } }
  * tools.parse("SELECT 1; SELECT 2"); // { ok: true, result: { statement_count: 2, … } }
  * tools.format("INSERT INTO t VALUES ('O\\'Reilly')", {}, "mysql").ok; // true
  */
 export function createSqlToolkit(parser: SqlParser): SqlToolkit {
   return {
-    validate: (sql, dialect) => validateSql(parser, sql, dialect),
+    validate: (sql, dialect) => ok(validateSql(parser, sql, dialect)),
     format: (sql, options, dialect) =>
       formatSql(sql, options, undefined, dialect === undefined ? "generic" : known(dialect)),
     parse: (sql) => parseSql(parser, sql),
     metadata: (sql) => extractMetadata(parser, sql),
-    scan: (sql) => scanSql(sql),
-    lint: (sql, options) => lintSql(sql, options),
-    fix: (sql, options) => fixSql(sql, options),
-    analyze: (sql) => analyzeSql(parser, sql, TEXT_ANALYSERS),
+    scan: (sql) => ok(scanSql(sql)),
+    lint: (sql, options) => ok(lintSql(sql, options)),
+    fix: (sql, options) => ok(fixSql(sql, options)),
+    analyze: (sql) => ok(analyzeSql(parser, sql, TEXT_ANALYSERS)),
   };
+}
+
+function ok<T>(result: T): ToolSuccess<T> {
+  return { ok: true, result };
 }

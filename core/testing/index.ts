@@ -8,4 +8,3 @@ export { FakeEmbedder } from "./fake-embedder.js";
 export type { FakeEmbedderOptions } from "./fake-embedder.js";
 export { InMemoryVectorStore } from "./in-memory-vector-store.js";
 export { ManualClock } from "./manual-clock.js";
-export { matchesFilter } from "./match-filter.js";

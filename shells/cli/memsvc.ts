@@ -13,7 +13,13 @@ import {
   type MemsvcConfig,
 } from "../config/index.js";
 import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
-import { createJsonLogger, createMemoryApp, describeCause, type Logger } from "../http/index.js";
+import {
+  answerClientErrors,
+  createJsonLogger,
+  createMemoryApp,
+  describeCause,
+  type Logger,
+} from "../http/index.js";
 
 const USAGE = `Usage: memsvc <command> [options]
 
@@ -184,6 +190,10 @@ async function serve(configPath: string | undefined): Promise<void> {
   // server is not the side closing an idle keep-alive socket a client is about to reuse.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  answerClientErrors(server, {
+    body: (_status, message) => ({ error: message }),
+    onRefused: (fields) => logger.debug("refused by the HTTP parser", fields),
+  });
   let address: AddressInfo;
   try {
     address = await listen(server, config);

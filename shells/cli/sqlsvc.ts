@@ -196,7 +196,7 @@ function runOne(
   });
   switch (command) {
     case "validate": {
-      const result = toolkit.validate(sql, options.dialect);
+      const { result } = toolkit.validate(sql, options.dialect);
       if (options.json) return json(result, !result.valid);
       return {
         text: result.valid ? "" : `${file}: ${result.error ?? "invalid SQL"}\n`,
@@ -204,7 +204,7 @@ function runOne(
       };
     }
     case "scan": {
-      const result = toolkit.scan(sql);
+      const { result } = toolkit.scan(sql);
       if (options.json) return json(result, result.has_high);
       const lines = result.findings.map(
         (f) => `${file}: ${f.severity} ${f.pattern}: ${f.description}\n`,

@@ -37,10 +37,22 @@ export function toErrorAnswer(error: unknown, logger: Logger): ErrorAnswer {
   }
   if (isAgentServicesError(error, "invalid_input")) return { status: 400, message: error.message };
   if (isAgentServicesError(error, "not_found")) return { status: 404, message: error.message };
+  if (isClientAbort(error)) {
+    // The client went away mid-request: nothing failed here and nobody reads the answer.
+    logger.debug("request aborted by the client");
+    return { status: 400, message: "request aborted by the client" };
+  }
   const code = isAgentServicesError(error) ? error.code : "bug";
   logger.error("request failed", { code, cause: describeCause(error) });
   const known = isAgentServicesError(error) ? PUBLIC_500[error.code] : undefined;
   return { status: 500, message: known ?? "internal error" };
+}
+
+/** Node's error for a request body cut off by the client (`abortIncoming`), or a fetch abort. */
+function isClientAbort(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "AbortError") return true;
+  return error.message === "aborted" && (error as NodeJS.ErrnoException).code === "ECONNRESET";
 }
 
 /** The error and its causes, one after the other, for the log. */

@@ -5,6 +5,8 @@
  * import { createMemoryApp, createJsonLogger } from "./shells/http/index.js";
  * const app = createMemoryApp({ memory, version: "0.1.0", logger: createJsonLogger() });
  */
+export { answerClientErrors } from "./answer-client-errors.js";
+export type { ClientErrorOptions } from "./answer-client-errors.js";
 export { bearerGuard } from "./bearer-guard.js";
 export type { BearerGuardOptions } from "./bearer-guard.js";
 export { createMemoryApp } from "./create-memory-app.js";

@@ -8,10 +8,8 @@ import type { SqlToolkit } from "../../core/sql/results.js";
  *
  * @example
  * const toolkit = await loadSqlToolkit();
- * toolkit.validate("SELECT 1"); // { valid: true }
+ * toolkit.validate("SELECT 1"); // { ok: true, result: { valid: true } }
  */
 export async function loadSqlToolkit(): Promise<SqlToolkit> {
-  const parser = createDefaultSqlParser();
-  await parser.load();
-  return createSqlToolkit(parser);
+  return createSqlToolkit(await createDefaultSqlParser());
 }

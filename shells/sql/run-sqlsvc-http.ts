@@ -3,6 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { SqlToolkit } from "../../core/sql/results.js";
+import { answerClientErrors } from "../http/answer-client-errors.js";
 import { createSqlsvcApp } from "./sqlsvc-app.js";
 import type { SqlsvcConfig } from "./sqlsvc-config.js";
 
@@ -113,6 +114,10 @@ async function serve(
   if (stopper.requested()) return 0;
   const app = createSqlsvcApp({ toolkit, version: options.version, authToken: config.authToken });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Parser-level refusals in the JSON-RPC error shape the app uses (see jsonRpcErrorResponse).
+  answerClientErrors(server, {
+    body: (_status, message) => ({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
+  });
   try {
     await listen(server, config.host, config.port);
   } catch (error) {

@@ -35,7 +35,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         dialect: dialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, dialect }) => ({ ok: true, result: toolkit.validate(sql, dialect) }),
+      handler: ({ sql, dialect }) => toolkit.validate(sql, dialect),
     }),
     defineMcpTool({
       name: "format_sql",
@@ -97,7 +97,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "strings and comments, so keywords inside literals are not flagged. Works on any text.",
       input: v.object({ sql: sqlParam("The SQL (or SQL-bearing input) to scan.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.scan(sql) }),
+      handler: ({ sql }) => toolkit.scan(sql),
     }),
     defineMcpTool({
       name: "lint_sql",
@@ -115,10 +115,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         dialect: textDialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, ...options }) => ({
-        ok: true,
-        result: toolkit.lint(sql, toLintOptions(options)),
-      }),
+      handler: ({ sql, ...options }) => toolkit.lint(sql, toLintOptions(options)),
     }),
     defineMcpTool({
       name: "analyze_sql",
@@ -130,7 +127,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         "other parts are still returned. Prefer it for a first look at unknown SQL.",
       input: v.object({ sql: sqlParam("The SQL to analyse.") }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql }) => ({ ok: true, result: toolkit.analyze(sql) }),
+      handler: ({ sql }) => toolkit.analyze(sql),
     }),
     defineMcpTool({
       name: "fix_sql",
@@ -148,10 +145,7 @@ export function createSqlTools(toolkit: SqlToolkit): McpTool[] {
         dialect: textDialectParam,
       }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, ...options }) => ({
-        ok: true,
-        result: toolkit.fix(sql, toLintOptions(options)),
-      }),
+      handler: ({ sql, ...options }) => toolkit.fix(sql, toLintOptions(options)),
     }),
   ];
 }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
 import {
   cleanupMemsvc,
   isAlive,
@@ -21,24 +22,77 @@ async function waitUntilGone(pid: number): Promise<boolean> {
   return !isAlive(pid);
 }
 
+/**
+ * A POST with `Expect: 100-continue`: `continued` resolves once the server has read the headers
+ * (the request is in flight in the service); `send()` writes the body and resolves with the reply.
+ */
+function inFlightPost(url: URL, body: unknown) {
+  const payload = JSON.stringify(body);
+  const req = request(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(payload),
+      Expect: "100-continue",
+    },
+  });
+  const failed = new Promise<never>((_, reject) => req.once("error", reject));
+  const continued = Promise.race([
+    new Promise<void>((resolve) => req.once("continue", resolve)),
+    failed,
+  ]);
+  const response = Promise.race([
+    new Promise<{ status: number; body: string }>((resolve) =>
+      req.once("response", (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.once("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      }),
+    ),
+    failed,
+  ]);
+  req.flushHeaders();
+  return {
+    continued,
+    send: () => {
+      req.end(payload);
+      return response;
+    },
+  };
+}
+
+/** Resolves when the service's stderr contains `text`. */
+function logged(svc: { child: ChildProcess; stderr(): string }, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!svc.stderr().includes(text)) return;
+      svc.child.stderr?.off("data", check);
+      resolve();
+    };
+    svc.child.stderr?.on("data", check);
+    check();
+  });
+}
+
 describe("memsvc lifecycle", () => {
   it("exits 0 on SIGTERM after answering in-flight requests and leaves no Chroma process", async () => {
     const svc = await startMemsvc();
     const chroma = svc.chromaPid;
     expect(chroma).toBeDefined();
-    const inflight = Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        json(`${svc.baseUrl}/v1/remember`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ content: `in flight ${i}` }),
-        }),
-      ),
+    const url = new URL("/v1/remember", svc.baseUrl);
+    const requests = Array.from({ length: 8 }, (_, i) =>
+      inFlightPost(url, { content: `in flight ${i}` }),
     );
-    await new Promise((r) => setTimeout(r, 20));
-    const end = await svc.stop("SIGTERM");
-    expect(end).toEqual({ code: 0, signal: null });
-    for (const res of await inflight) expect(res.status).toBe(200);
+    // Each server has read the headers (it answered 100 Continue): all 8 are in flight.
+    await Promise.all(requests.map((r) => r.continued));
+    const shuttingDown = logged(svc, '"msg":"shutting down"');
+    const end = svc.stop("SIGTERM");
+    await shuttingDown;
+    // The bodies arrive after the service began shutting down: it must still answer them.
+    for (const res of await Promise.all(requests.map((r) => r.send())))
+      expect(res.status).toBe(200);
+    expect(await end).toEqual({ code: 0, signal: null });
     expect(await waitUntilGone(chroma as number)).toBe(true);
     expect(svc.stderr()).toContain('"msg":"stopped"');
   });

@@ -112,7 +112,7 @@ describe("every SQL tool with the real parsers on adversarial input (issue 8)", 
     ];
     for (const [what, sql, reason] of deep) {
       postgres.calls = polyglot.calls = 0;
-      const validated = tools.validate(sql);
+      const validated = tools.validate(sql).result;
       expect(validated.valid, what).toBe(false);
       expect(validated.error, what).toMatch(reason);
       expect(tools.parse(sql), what).toMatchObject({
@@ -120,7 +120,7 @@ describe("every SQL tool with the real parsers on adversarial input (issue 8)", 
         error: expect.stringMatching(reason),
       });
       expect(tools.metadata(sql).ok, what).toBe(false);
-      expect(tools.analyze(sql).errors?.parse, what).toMatch(reason);
+      expect(tools.analyze(sql).result.errors?.parse, what).toMatch(reason);
       expect(postgres.calls + polyglot.calls, `${what}: grammar runs`).toBe(0);
     }
   });
@@ -137,7 +137,7 @@ describe("every SQL tool with the real parsers on adversarial input (issue 8)", 
         "SELECT 1; ".repeat(PARSE_LIMITS.statements),
       ];
       for (const sql of atLimit) {
-        expect(tools.validate(sql).valid, sql.slice(0, 40)).toBe(true);
+        expect(tools.validate(sql).result.valid, sql.slice(0, 40)).toBe(true);
         expect(tools.metadata(sql).ok, sql.slice(0, 40)).toBe(true);
       }
     },
@@ -150,15 +150,15 @@ describe("every SQL tool with the real parsers on adversarial input (issue 8)", 
       `answers 256 KiB of "${name}" with every tool, without throwing`,
       { timeout: 120_000 },
       () => {
-        expect(tools.validate(sql)).toHaveProperty("valid");
+        expect(tools.validate(sql).result).toHaveProperty("valid");
         for (const outcome of [tools.parse(sql), tools.metadata(sql), tools.format(sql)]) {
           expect(typeof outcome.ok).toBe("boolean");
         }
-        const scan = tools.scan(sql);
+        const scan = tools.scan(sql).result;
         expect(scan.total_count).toBe(scan.findings.length);
-        const lint = tools.lint(sql);
+        const lint = tools.lint(sql).result;
         expect(lint.violation_count).toBe(lint.violations.length);
-        expect(tools.analyze(sql)).toHaveProperty("security");
+        expect(tools.analyze(sql).result).toHaveProperty("security");
       },
     );
   }

@@ -19,6 +19,8 @@ const TERM_STARTERS: ReadonlySet<string> = new Set([
   "WHEN",
   "(",
   "&&",
+  // MySQL's OR (elsewhere concatenation: the tautology detector only trusts comparisons after it).
+  "||",
 ]);
 /** Tokens that end a term at its own depth. */
 const TERM_ENDERS: ReadonlySet<string> = new Set([
@@ -255,6 +257,10 @@ function findConstantTerms(ctx: ScanContext, visit: (term: ConstantTerm) => void
       )
         continue;
       if (t.text === "(" || word === "SELECT" || k - 1 === betweenAnd) continue;
+      // A `(` opens a condition only where a condition goes (`WHERE (`, `OR ((`, `NOT (`); after
+      // `IN`, a function name or `VALUES` it opens a list, whose items are no terms (issue 8:
+      // `status IN ('a','b') OR priority > 3` is no tautology).
+      if (sig[k - 1]?.text === "(" && !opensCondition(sig[k - 2])) continue;
       const end = termEnd(sig, depth, k, statement.to);
       if (end < 0) continue;
       let b = k - 1;
@@ -272,6 +278,13 @@ function findConstantTerms(ctx: ScanContext, visit: (term: ConstantTerm) => void
       });
     }
   }
+}
+
+/** True when a `(` after `before` groups a condition rather than opening a list or arguments. */
+function opensCondition(before: Token | undefined): boolean {
+  if (before === undefined) return true;
+  const word = wordOf(before);
+  return TERM_STARTERS.has(word) || (before.kind === "keyword" && word === "NOT");
 }
 
 /** End of the constant term starting at `k`, or -1 when the term is not constant. */

@@ -15,7 +15,7 @@ const SYSTEM_QUALIFIERS: ReadonlySet<string> = new Set(["MYSQL", "SYS", "MASTER"
 /** Functions that reveal the server (called with parentheses). */
 const FINGERPRINT_CALLS: ReadonlySet<string> = new Set([
   "VERSION", "USER", "DATABASE", "SCHEMA", "DB_NAME", "USER_NAME", "SUSER_NAME", "SUSER_SNAME",
-  "HOST_NAME", "CURRENT_DATABASE", "SQLITE_VERSION", "CONNECTION_ID", "LOAD_FILE",
+  "HOST_NAME", "CURRENT_DATABASE", "SQLITE_VERSION", "CONNECTION_ID", "LOAD_FILE", "CURRENT_SETTING",
 ]); // prettier-ignore
 /** Words and server variables that reveal the server without parentheses. */
 const FINGERPRINT_WORDS: ReadonlySet<string> = new Set([
@@ -179,4 +179,37 @@ export function matchingParen(
     if (sig[j]?.text === ")" && depth[j] === base + 1) return j;
   }
   return -1;
+}
+
+const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "<", ">", "<=", ">=", "LIKE"]);
+
+function isComparisonToken(t: Token | undefined): boolean {
+  return t !== undefined && COMPARISONS.has(t.kind === "keyword" ? t.upper : t.text);
+}
+
+/**
+ * The literal a server fingerprint at `sig[k]` is compared with (`current_user = 'postgres'`,
+ * `1 = @@servername`, `version() LIKE 'Post%'`), or undefined. Such a comparison asks the server
+ * a yes/no question about itself (or, with a number, provokes a conversion error).
+ *
+ * @example
+ * fingerprintComparison(ctx.sig, ctx.depth, k)?.text; // "'postgres'" for `current_user = 'postgres'`
+ */
+export function fingerprintComparison(
+  sig: readonly Token[],
+  depth: Int32Array,
+  k: number,
+): Token | undefined {
+  if (!isFingerprintAt(sig, k)) return undefined;
+  const end = sig[k + 1]?.text === "(" ? matchingParen(sig, depth, k + 1, 64) + 1 : k + 1;
+  if (end <= 0) return undefined;
+  const after = sig[end + 1];
+  if (isComparisonToken(sig[end]) && (after?.kind === "string" || after?.kind === "number")) {
+    return after;
+  }
+  const before = sig[k - 2];
+  if (isComparisonToken(sig[k - 1]) && (before?.kind === "string" || before?.kind === "number")) {
+    return before;
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -139,6 +139,35 @@ describe("startEmbeddedChroma", () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toContain("port already in use");
     expect((error as Error).message).toContain(`127.0.0.1:${port} is not available`);
+  });
+
+  it("says the data path is not a directory when it is a regular file", async () => {
+    const file = join(dir, "data");
+    await writeFile(file, "not a directory");
+    await expect(startEmbeddedChroma({ path: file })).rejects.toThrow(
+      `cannot start embedded Chroma: its data path ${file} exists and is not a directory`,
+    );
+    const below = join(file, "chroma");
+    await expect(startEmbeddedChroma({ path: below })).rejects.toThrow(
+      `cannot create the embedded Chroma data directory ${below}: a parent of it is a file`,
+    );
+  });
+
+  it("names the cause and the file when the store is not an SQLite database", async () => {
+    const path = join(dir, "data");
+    await mkdir(path);
+    await writeFile(join(path, "chroma.sqlite3"), Buffer.alloc(8_192, 0x5a));
+    const logFile = join(dir, "log");
+    // An earlier start's output in the same log must not be mistaken for this one's.
+    await writeFile(logFile, "thread 'x' panicked at old.rs:1:1:\nan old failure\n");
+    const error = await startEmbeddedChroma({ path, logFile }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain('"file is not a database"');
+    expect(error?.message).toContain(`The store ${path}/chroma.sqlite3 is corrupted`);
+    expect(error?.message).not.toContain("an old failure");
+    expect(error?.message).not.toContain("stack backtrace");
   });
 
   it("kills Chroma when the parent process is SIGKILLed", async () => {

@@ -57,11 +57,15 @@ describe("remember input", () => {
     [{ content: "x", project: 3 }, "project: expected a string, got 3"],
     [
       { content: "x", scope: "ttl", ttl_seconds: 0 },
-      "ttl_seconds: expected a positive integer (seconds), got 0",
+      "ttl_seconds: expected an integer from 1 to 3155760000 (seconds, at most 100 years), got 0",
     ],
     [
       { content: "x", scope: "ttl", ttl_seconds: 1.5 },
-      "ttl_seconds: expected a positive integer (seconds), got 1.5",
+      "ttl_seconds: expected an integer from 1 to 3155760000 (seconds, at most 100 years), got 1.5",
+    ],
+    [
+      { content: "x", scope: "ttl", ttl_seconds: Number.MAX_SAFE_INTEGER },
+      "ttl_seconds: expected an integer from 1 to 3155760000 (seconds, at most 100 years), got 9007199254740991",
     ],
     [null, "body: expected a JSON object, got null"],
     [[], "body: expected a JSON object, got an array"],

@@ -13,10 +13,6 @@ let loading: Promise<RoutingSqlParser> | undefined;
  * const parser = await loadedParser();
  */
 export function loadedParser(): Promise<RoutingSqlParser> {
-  loading ??= (async () => {
-    const parser = createDefaultSqlParser();
-    await parser.load();
-    return parser;
-  })();
+  loading ??= createDefaultSqlParser();
   return loading;
 }

@@ -67,10 +67,7 @@ function call(tools: SqlToolkit, c: ReferenceCase): Outcome {
   switch (c.tool) {
     case "validate_sql": {
       const dialect = c.args["dialect"];
-      return {
-        ok: true,
-        result: tools.validate(sql, typeof dialect === "string" ? dialect : undefined),
-      };
+      return tools.validate(sql, typeof dialect === "string" ? dialect : undefined);
     }
     case "format_sql": {
       const options: Partial<FormatOptions> = {};
@@ -86,7 +83,7 @@ function call(tools: SqlToolkit, c: ReferenceCase): Outcome {
     case "extract_metadata":
       return tools.metadata(sql);
     case "analyze_sql":
-      return { ok: true, result: tools.analyze(sql) };
+      return tools.analyze(sql);
     default:
       throw new Error(`no such tool ${c.tool}`);
   }

@@ -11,10 +11,13 @@ beforeAll(async () => {
 describe("createSqlToolkit", () => {
   it("validates per dialect", () => {
     expect(tools.validate("SELECT TOP 5 * FROM t", "sqlserver")).toEqual({
-      valid: true,
-      dialect: "sqlserver",
+      ok: true,
+      result: { valid: true, dialect: "sqlserver" },
     });
-    expect(tools.validate("SELECT TOP 5 * FROM t", "mysql").valid).toBe(false);
+    expect(tools.validate("SELECT TOP 5 * FROM t", "mysql")).toMatchObject({
+      ok: true,
+      result: { valid: false },
+    });
   });
 
   it("formats, parses and extracts metadata", () => {
@@ -34,7 +37,7 @@ describe("createSqlToolkit", () => {
 
   it("reads MySQL backslash escapes in format_sql and lint_sql when the dialect is mysql (issue 8)", () => {
     const sql = "INSERT INTO t (name) VALUES ('O\\'Reilly')";
-    expect(tools.validate(sql, "mysql").valid).toBe(true);
+    expect(tools.validate(sql, "mysql").result.valid).toBe(true);
     expect(tools.format(sql, {}, "MySQL")).toEqual({
       ok: true,
       result: {
@@ -48,19 +51,19 @@ describe("createSqlToolkit", () => {
       error: "format failed: line 1, column 40: unterminated string",
     });
     // Linted as MySQL, the string is one token: no keyword-case finding inside it.
-    const mysqlLint = tools.lint("select 'a\\' from b'", { dialect: "mysql" });
-    const standardLint = tools.lint("select 'a\\' from b'");
+    const mysqlLint = tools.lint("select 'a\\' from b'", { dialect: "mysql" }).result;
+    const standardLint = tools.lint("select 'a\\' from b'").result;
     expect(mysqlLint.violations.filter((v) => v.rule === "L007")).toHaveLength(1);
     expect(standardLint.violations.filter((v) => v.rule === "L007").length).toBeGreaterThan(1);
   });
 
   it("scans and lints with the core analysers", () => {
-    expect(tools.scan("SELECT * FROM users WHERE id = 1 OR 1=1").has_critical).toBe(true);
-    expect(tools.lint("select id from users").violation_count).toBeGreaterThan(0);
+    expect(tools.scan("SELECT * FROM users WHERE id = 1 OR 1=1").result.has_critical).toBe(true);
+    expect(tools.lint("select id from users").result.violation_count).toBeGreaterThan(0);
   });
 
   it("answers analyze_sql on unparseable SQL with format, security and lint still present", () => {
-    const report = tools.analyze("SELECT FROM");
+    const report = tools.analyze("SELECT FROM").result;
     expect(Object.keys(report.errors ?? {}).sort()).toEqual(["metadata", "parse"]);
     expect(report.validate?.valid).toBe(false);
     expect(report.security?.is_clean).toBe(true);
@@ -69,7 +72,7 @@ describe("createSqlToolkit", () => {
   });
 
   it("answers analyze_sql with all six reports for valid SQL", () => {
-    const report = tools.analyze("SELECT id, name FROM users WHERE active = true");
+    const report = tools.analyze("SELECT id, name FROM users WHERE active = true").result;
     expect(Object.keys(report)).toEqual([
       "validate",
       "parse",

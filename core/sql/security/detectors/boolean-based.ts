@@ -1,9 +1,16 @@
 import type { Token } from "../../token.js";
 import { forEachConstantTerm } from "../condition-terms.js";
 import type { Detector } from "../detector.js";
+import type { ScanContext } from "../scan-context.js";
 import { makeFinding } from "../patterns.js";
 import { spanText } from "../scan-context.js";
-import { isFingerprintAt, isSensitiveAt, isSystemTableAt, matchingParen } from "../signals.js";
+import {
+  fingerprintComparison,
+  isFingerprintAt,
+  isSensitiveAt,
+  isSystemTableAt,
+  matchingParen,
+} from "../signals.js";
 
 /** Functions used to read data one character or one bit at a time. */
 const PROBES: ReadonlySet<string> = new Set([
@@ -79,7 +86,33 @@ export const booleanBasedDetector: Detector = {
         const t = sig[k] as Token;
         if (t.kind === "keyword" && (t.upper === "WHERE" || t.upper === "HAVING"))
           inCondition = true;
-        if (!inCondition || sig[k + 1]?.text !== "(") continue;
+        if (!inCondition) continue;
+        // `AND current_user = 'postgres'`, `AND @@version LIKE '8%'` (issue 8).
+        if (fingerprintComparison(sig, depth, k)?.kind === "string") {
+          emit(
+            makeFinding(
+              "BOOLEAN_BASED",
+              "HIGH",
+              `Server fingerprint compared with a constant: ${spanText(sig, k, Math.min(statement.to, k + 6))}`,
+            ),
+          );
+          continue;
+        }
+        if (t.kind === "keyword" && t.upper === "EXISTS" && isJunction(sig[k - 1])) {
+          const close = existenceProbeEnd(ctx, statement.from, k);
+          if (close > 0) {
+            emit(
+              makeFinding(
+                "BOOLEAN_BASED",
+                "HIGH",
+                `Existence probe over credentials or catalogs: ${spanText(sig, k, Math.min(close + 1, k + 12))}`,
+              ),
+            );
+            k = close;
+          }
+          continue;
+        }
+        if (sig[k + 1]?.text !== "(") continue;
         if ((t.kind === "identifier" || t.kind === "keyword") && PROBES.has(t.upper)) {
           const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
           if (
@@ -124,4 +157,36 @@ function hasSubquery(sig: readonly Token[], from: number, to: number): boolean {
   for (let j = from; j < to; j++)
     if (sig[j]?.kind === "keyword" && sig[j]?.upper === "SELECT") return true;
   return false;
+}
+
+function isJunction(t: Token | undefined): boolean {
+  return t !== undefined && (t.upper === "AND" || t.upper === "OR" || t.text === "&&");
+}
+
+/**
+ * End of `EXISTS (SELECT …)` at `k` when the subquery probes hidden data: it reads catalogs the
+ * query before it doesn't (`AND EXISTS(SELECT 1 FROM information_schema.tables WHERE …)`) or
+ * compares a credential with a constant (`AND EXISTS(SELECT … WHERE password LIKE 'a%')`); else -1.
+ * An application's own `EXISTS` compares with columns or parameters (`api_key_hash = $2`).
+ */
+function existenceProbeEnd(ctx: ScanContext, statementFrom: number, k: number): number {
+  const { sig, depth } = ctx;
+  if (sig[k + 1]?.text !== "(" || sig[k + 2]?.upper !== "SELECT") return -1;
+  const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
+  if (close < 0) return -1;
+  let catalogBefore = false;
+  for (let j = Math.max(statementFrom, k - SCAN_LIMIT); j < k && !catalogBefore; j++) {
+    catalogBefore = isSystemTableAt(sig, j);
+  }
+  for (let j = k + 3; j < close; j++) {
+    if (!catalogBefore && isSystemTableAt(sig, j)) return close;
+    if (
+      isSensitiveAt(sig, j) &&
+      isComparison(sig[j + 1]) &&
+      CONSTANT_KINDS.has(sig[j + 2]?.kind ?? "")
+    ) {
+      return close;
+    }
+  }
+  return -1;
 }

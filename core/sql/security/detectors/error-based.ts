@@ -1,7 +1,14 @@
 import type { Token } from "../../token.js";
 import type { Detector } from "../detector.js";
 import { makeFinding } from "../patterns.js";
-import { isFingerprintAt, isSensitiveAt, isSystemTableAt, matchingParen } from "../signals.js";
+import { spanText } from "../scan-context.js";
+import {
+  fingerprintComparison,
+  isFingerprintAt,
+  isSensitiveAt,
+  isSystemTableAt,
+  matchingParen,
+} from "../signals.js";
 
 /** Functions whose error messages echo their argument (MySQL XML functions, GTID, Oracle). */
 const LEAKING_CALLS: ReadonlySet<string> = new Set([
@@ -12,6 +19,15 @@ const LEAKING_CALLS: ReadonlySet<string> = new Set([
   "XMLTYPE",
 ]);
 const SCAN_LIMIT = 128;
+/**
+ * Oracle package functions whose error message echoes their argument, as `package.function`
+ * (matched at the end of a qualified call, so `SYS.` or `CTXSYS.` prefixes do not matter).
+ */
+const LEAKING_PACKAGE_CALLS: readonly string[] = [
+  "DRITHSX.SN", "CTX_REPORT.TOKEN_TYPE", "ORD_DICOM.GETMAPPINGXPATH", "DBMS_UTILITY.SQLID_TO_SQLHASH",
+  "DBMS_XDB_VERSION.CHECKIN", "DBMS_XDB_VERSION.MAKEVERSIONED", "DBMS_XDB_VERSION.UNCHECKOUT",
+  "DBMS_AW_XML.READAWMETADATA",
+]; // prettier-ignore
 
 /**
  * Error-based extraction, where the database error message carries the stolen data:
@@ -36,11 +52,29 @@ export const errorBasedDetector: Detector = {
         );
         continue;
       }
+      if (fingerprintComparison(sig, depth, k)?.kind === "number") {
+        // `@@version = 1`, `1 = db_name()`: SQL Server fails converting the text to a number
+        // and prints it (issue 8).
+        const shown = spanText(sig, Math.max(0, k - 2), Math.min(sig.length, k + 3));
+        emit(
+          makeFinding("ERROR_BASED", "HIGH", `Server fingerprint compared with a number: ${shown}`),
+        );
+        continue;
+      }
+      if (t.kind === "identifier" && sig[k + 1]?.text === ".") {
+        const call = leakingPackageCall(sig, k);
+        if (call !== "") {
+          emit(makeFinding("ERROR_BASED", "HIGH", `Pattern detected: ${call}(`));
+          continue;
+        }
+      }
       if ((t.kind !== "identifier" && t.kind !== "keyword") || sig[k + 1]?.text !== "(") continue;
       const u = t.upper;
       if (LEAKING_CALLS.has(u)) {
         const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
-        if (u === "XMLTYPE" && !hasSecret(sig, k + 2, close)) continue;
+        // `XMLType(doc)` parses documents; built from a subquery it leaks it (issue 8).
+        if (u === "XMLTYPE" && !hasSecret(sig, k + 2, close) && !hasSubquery(sig, k + 2, close))
+          continue;
         emit(makeFinding("ERROR_BASED", "HIGH", `Pattern detected: ${t.text}(`));
       } else if (
         u === "FLOOR" &&
@@ -86,4 +120,29 @@ function hasSecret(sig: readonly Token[], from: number, to: number): boolean {
     if (isFingerprintAt(sig, j) || isSystemTableAt(sig, j) || isSensitiveAt(sig, j)) return true;
   }
   return false;
+}
+
+function hasSubquery(sig: readonly Token[], from: number, to: number): boolean {
+  for (let j = from; j < to; j++)
+    if (sig[j]?.kind === "keyword" && sig[j]?.upper === "SELECT") return true;
+  return false;
+}
+
+/**
+ * The qualified name at `k` (`CTXSYS.DRITHSX.SN`) when it is called and ends with one of
+ * {@link LEAKING_PACKAGE_CALLS}, else "". Reads at most four name parts.
+ */
+function leakingPackageCall(sig: readonly Token[], k: number): string {
+  const parts: string[] = [];
+  let j = k;
+  while (parts.length < 4 && sig[j]?.kind === "identifier") {
+    parts.push((sig[j] as Token).upper);
+    if (sig[j + 1]?.text !== ".") break;
+    j += 2;
+  }
+  if (sig[j + 1]?.text !== "(" || parts.length < 2) return "";
+  const name = parts.join(".");
+  return LEAKING_PACKAGE_CALLS.some((call) => name === call || name.endsWith(`.${call}`))
+    ? name
+    : "";
 }

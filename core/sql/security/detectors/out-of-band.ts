@@ -19,10 +19,25 @@ const FILE_CALLS: ReadonlySet<string> = new Set([
   "LO_EXPORT",
 ]);
 
+/** A UNC path (`\\host\share`, `//host/share`) in a string literal. */
+const NETWORK_PATH = /^[NnEe]?'(?:\\\\|\/\/)[^\\/']/;
+/** Table-name tokens read after BULK INSERT before its FROM (`[db].[dbo].[t]` is five). */
+const BULK_TARGET = 8;
+
+/** The string after FROM in `BULK INSERT <table> FROM '…'` starting at `k`, if there is one. */
+function bulkSource(sig: readonly Token[], k: number): string | undefined {
+  for (let j = k; j < k + BULK_TARGET; j++) {
+    if (sig[j]?.upper === "FROM")
+      return sig[j + 1]?.kind === "string" ? sig[j + 1]?.text : undefined;
+  }
+  return undefined;
+}
+
 /**
  * Command execution and data exfiltration through side channels: `xp_cmdshell`, `xp_dirtree`,
  * `sp_OACreate`, `EXEC master..`, `LOAD_FILE()`, `INTO OUTFILE`/`DUMPFILE`, `UTL_HTTP`,
- * `UTL_INADDR`, `DBMS_LDAP`, `OPENROWSET`, `COPY … TO/FROM PROGRAM`, `pg_read_file()`, `lo_export()`.
+ * `UTL_INADDR`, `DBMS_LDAP`, `OPENROWSET`, `COPY … TO/FROM PROGRAM`, `pg_read_file()`, `lo_export()`,
+ * `BULK INSERT … FROM '\\host\share\file'`.
  *
  * @example
  * scanSql("EXEC xp_cmdshell 'dir'").findings[0]?.pattern; // "OUT_OF_BAND"
@@ -44,6 +59,19 @@ export const outOfBandDetector: Detector = {
         emit(makeFinding("OUT_OF_BAND", "CRITICAL", `Pattern detected: ${t.text} ${next.text}`));
       } else if ((t.upper === "EXEC" || t.upper === "EXECUTE") && next?.upper === "MASTER") {
         emit(makeFinding("OUT_OF_BAND", "CRITICAL", `Pattern detected: ${t.text} ${next.text}`));
+      } else if (
+        t.upper === "BULK" &&
+        next?.upper === "INSERT" &&
+        bulkSource(sig, k + 2)?.match(NETWORK_PATH) != null
+      ) {
+        // `BULK INSERT t FROM '\\host\share\x'`: the server reaches out over SMB (issue 8).
+        emit(
+          makeFinding(
+            "OUT_OF_BAND",
+            "CRITICAL",
+            "Pattern detected: BULK INSERT from a network path",
+          ),
+        );
       } else if (
         (t.upper === "TO" || t.upper === "FROM") &&
         next?.upper === "PROGRAM" &&

@@ -8,7 +8,15 @@ import { hasTruncation } from "../signals.js";
 const DANGEROUS_VERBS: ReadonlySet<string> = new Set([
   "DROP", "DELETE", "TRUNCATE", "UPDATE", "INSERT", "ALTER", "CREATE", "EXEC", "EXECUTE", "GRANT",
   "REVOKE", "SHUTDOWN", "DECLARE", "RENAME", "REPLACE", "MERGE", "CALL", "COPY", "LOAD", "ATTACH",
+  "BULK",
 ]); // prettier-ignore
+/** Scopes of a `SET` that reconfigures the whole server (MySQL), not the session. */
+const SERVER_SCOPES: ReadonlySet<string> = new Set([
+  "GLOBAL",
+  "PERSIST",
+  "PERSIST_ONLY",
+  "@@GLOBAL",
+]);
 
 /**
  * True when the statement is an application query (a SELECT reading data), not a utility call
@@ -47,16 +55,21 @@ export const stackedQueryDetector: Detector = {
     for (let s = 1; s < statements.length; s++) {
       const statement = statements[s] as StatementRange;
       const verb = sig[statement.from] as Token;
+      // `SET GLOBAL general_log = 'ON'` turns on server-wide settings (issue 8).
+      const serverSet =
+        verb.upper === "SET" &&
+        SERVER_SCOPES.has((sig[statement.from + 1]?.text ?? "").toUpperCase());
       const dangerous =
         verb.kind === "keyword" || verb.kind === "identifier"
-          ? DANGEROUS_VERBS.has(verb.upper)
+          ? DANGEROUS_VERBS.has(verb.upper) || serverSet
           : false;
       if (
         (dangerous && (query || truncation)) ||
         verb.upper === "SHUTDOWN" ||
         (truncation && verb.upper === "SELECT")
       ) {
-        emit(makeFinding("STACKED_QUERY", "CRITICAL", `Pattern detected: ; ${verb.text}`));
+        const shown = serverSet ? `${verb.text} ${sig[statement.from + 1]?.text ?? ""}` : verb.text;
+        emit(makeFinding("STACKED_QUERY", "CRITICAL", `Pattern detected: ; ${shown}`));
       }
     }
   },

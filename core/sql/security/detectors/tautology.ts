@@ -2,10 +2,31 @@ import { forEachConstantTerm } from "../condition-terms.js";
 import type { Detector } from "../detector.js";
 import { makeFinding } from "../patterns.js";
 import { spanText } from "../scan-context.js";
+import type { Token } from "../../token.js";
+
+const COMPARISONS: ReadonlySet<string> = new Set([
+  "=",
+  "<>",
+  "!=",
+  "<",
+  ">",
+  "<=",
+  ">=",
+  "<=>",
+  "LIKE",
+]);
+
+function hasComparison(sig: readonly Token[], from: number, to: number): boolean {
+  for (let j = from; j < to; j++) {
+    const t = sig[j] as Token;
+    if (COMPARISONS.has(t.kind === "keyword" ? t.upper : t.text)) return true;
+  }
+  return false;
+}
 
 /**
  * Always-true conditions: a constant condition joined with OR (`… OR 1=1`, `' OR 'a'='a`,
- * `OR TRUE`, `OR 2>1`, `OR x=x`), or a WHERE/HAVING whose whole condition is always true. The
+ * `OR TRUE`, `OR 2>1`, `OR x=x`, MySQL's `|| 1=1`), or a WHERE/HAVING whose whole condition is always true. The
  * query-builder idiom `WHERE 1=1 AND …` is reported at MEDIUM only, and always-false conditions
  * (`WHERE 1=0`) are left to the boolean-based detector.
  *
@@ -26,6 +47,20 @@ export const tautologyDetector: Detector = {
             ? `Pattern detected: OR ${text}`
             : `Always-true condition detected (tautology): ${text}`;
         emit(makeFinding("TAUTOLOGY", "CRITICAL", description));
+        return;
+      }
+      if (term.before === "||") {
+        // `id = 1 || 1=1`: MySQL's `||` is OR. Elsewhere it concatenates (`'A' || '1'`), so only
+        // an always-true comparison counts (issue 8).
+        if (term.value === "true" && hasComparison(ctx.sig, term.from, term.to)) {
+          emit(
+            makeFinding(
+              "TAUTOLOGY",
+              "CRITICAL",
+              `Always-true condition detected (tautology): || ${text}`,
+            ),
+          );
+        }
         return;
       }
       if (term.before !== "WHERE" && term.before !== "HAVING") return;

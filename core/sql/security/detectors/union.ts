@@ -110,16 +110,22 @@ export const unionDetector: Detector = {
 
         let signal = -1;
         let leftSystem = false;
+        let leftFingerprint = false;
         let leftReads = false;
         let leftFiltered = false;
         for (let j = leftFrom; j < leftTo; j++) {
           const l = sig[j] as Token;
           if (isSystemTableAt(sig, j)) leftSystem = true;
+          if (isFingerprintAt(sig, j)) leftFingerprint = true;
           if (l.kind === "keyword" && l.upper === "FROM") leftReads = true;
           if (l.kind === "keyword" && l.upper === "WHERE") leftFiltered = true;
         }
         for (let j = r; j < end && signal < 0; j++) {
-          if ((!leftSystem && isSystemTableAt(sig, j)) || isFingerprintAt(sig, j)) signal = j;
+          if (
+            (!leftSystem && isSystemTableAt(sig, j)) ||
+            (!leftFingerprint && isFingerprintAt(sig, j))
+          )
+            signal = j;
         }
         const right = readSelectList(sig, depth, r, end);
         const unionText = spanText(sig, u, r + 1);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { cleanPgMessage, LibpgQuerySqlParser } from "../../../../adapters/sql/index.js";
+import { LibpgQuerySqlParser } from "../../../../adapters/sql/index.js";
+import { cleanPgMessage } from "../../../../adapters/sql/libpg-query-sql-parser.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
 
 const parser = new LibpgQuerySqlParser();

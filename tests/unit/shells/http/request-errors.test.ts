@@ -24,6 +24,13 @@ describe("request errors", () => {
     expect(await errorOf(limit)).toMatch(/^limit: /);
     const budget = await app.request("/v1/recall", post({ message: "x", budget: 1.5 }));
     expect(await errorOf(budget)).toMatch(/^budget: /);
+    // 2^53-1 seconds is no representable expiry date: a 400 naming the field, not a 500.
+    const ttl = await app.request(
+      "/v1/remember",
+      post({ content: "x", scope: "ttl", ttl_seconds: Number.MAX_SAFE_INTEGER }),
+    );
+    expect(ttl.status).toBe(400);
+    expect(await errorOf(ttl)).toMatch(/^ttl_seconds: expected an integer from 1 to 3155760000/);
   });
 
   it("answers 400 to malformed JSON, a non-object body, an empty body and a wrong Content-Type", async () => {

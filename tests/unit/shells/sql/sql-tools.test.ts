@@ -12,7 +12,7 @@ function recordingToolkit() {
   const toolkit: SqlToolkit = {
     validate: (sql, dialect) => (
       calls.push(["validate", sql, dialect]),
-      { valid: true, ...(dialect ? { dialect } : {}) }
+      { ok: true, result: { valid: true, ...(dialect ? { dialect } : {}) } }
     ),
     format: (sql, options?: Partial<FormatOptions>) => (
       calls.push(["format", sql, options]),
@@ -29,29 +29,38 @@ function recordingToolkit() {
     scan: (sql) => (
       calls.push(["scan", sql]),
       {
-        is_clean: true,
-        has_critical: false,
-        has_high: false,
-        total_count: 0,
-        critical_count: 0,
-        high_count: 0,
-        medium_count: 0,
-        low_count: 0,
-        findings: [],
+        ok: true,
+        result: {
+          is_clean: true,
+          has_critical: false,
+          has_high: false,
+          total_count: 0,
+          critical_count: 0,
+          high_count: 0,
+          medium_count: 0,
+          low_count: 0,
+          findings: [],
+        },
       }
     ),
     lint: (sql, options) => (
       calls.push(["lint", sql, options]),
-      { violation_count: 0, violations: [] }
+      { ok: true, result: { violation_count: 0, violations: [] } }
     ),
-    analyze: (sql) => (calls.push(["analyze", sql]), { errors: { parse: "parse failed: x" } }),
+    analyze: (sql) => (
+      calls.push(["analyze", sql]),
+      { ok: true, result: { errors: { parse: "parse failed: x" } } }
+    ),
     fix: (sql, options) => (
       calls.push(["fix", sql, options]),
       {
-        fixed_sql: sql,
-        changed: false,
-        fixed_count: 0,
-        remaining: { violation_count: 0, violations: [] },
+        ok: true,
+        result: {
+          fixed_sql: sql,
+          changed: false,
+          fixed_count: 0,
+          remaining: { violation_count: 0, violations: [] },
+        },
       }
     ),
   };
@@ -198,7 +207,7 @@ describe("createSqlTools", () => {
         ),
         lint: (_sql, options) => (
           seen.push(["lint", options?.dialect]),
-          { violation_count: 0, violations: [] }
+          { ok: true, result: { violation_count: 0, violations: [] } }
         ),
       }),
     );
@@ -278,7 +287,10 @@ describe("createSqlTools", () => {
   it("lint_sql applies the options and noqa comments with the real linter", () => {
     const { toolkit } = recordingToolkit();
     const catalog = createToolCatalog(
-      createSqlTools({ ...toolkit, lint: (sql, options) => lintSql(sql, options) }),
+      createSqlTools({
+        ...toolkit,
+        lint: (sql, options) => ({ ok: true, result: lintSql(sql, options) }),
+      }),
     );
     const sql = "select a  from t -- noqa: L010\nselect b";
     expect(catalog.call("lint_sql", { sql })).toMatchObject({ structured: { violation_count: 3 } });
@@ -321,7 +333,10 @@ describe("createSqlTools", () => {
       /^parameter 'rules\.0': unknown rule/,
     );
     const real = createToolCatalog(
-      createSqlTools({ ...toolkit, fix: (sql, options) => fixSql(sql, options) }),
+      createSqlTools({
+        ...toolkit,
+        fix: (sql, options) => ({ ok: true, result: fixSql(sql, options) }),
+      }),
     );
     expect(
       real.call("fix_sql", { sql: "select a  from t -- noqa: L010\nselect b   " }),

@@ -5,8 +5,8 @@ import { createSqlsvcApp } from "../../../../shells/sql/sqlsvc-app.js";
 /** Only validate answers; the app wiring is what is under test. */
 const toolkit = {
   validate: (_sql: string, dialect?: string) => ({
-    valid: true,
-    ...(dialect === undefined ? {} : { dialect }),
+    ok: true,
+    result: { valid: true, ...(dialect === undefined ? {} : { dialect }) },
   }),
 } as unknown as SqlToolkit;
 

@@ -16,29 +16,29 @@ describe("scanSql on the labelled corpora", () => {
   const attacks = loadAttacks();
   const benign = loadBenign();
 
-  it("has at least 150 attacks and 150 benign queries across the required families", () => {
-    expect(attacks.length).toBeGreaterThanOrEqual(150);
-    expect(benign.length).toBeGreaterThanOrEqual(150);
+  it("has at least 300 attacks and 300 benign queries across the required families", () => {
+    expect(attacks.length).toBeGreaterThanOrEqual(300);
+    expect(benign.length).toBeGreaterThanOrEqual(300);
     const families = new Set(attacks.map((a) => a.family));
     for (const family of REQUIRED_FAMILIES) expect(families.has(family), family).toBe(true);
   });
 
-  it("flags at least 95% of the attacks HIGH or CRITICAL", () => {
+  it("flags at least 97% of the attacks HIGH or CRITICAL (issue 8)", () => {
     const missed = attacks.filter((a) => !scanSql(a.sql).has_high);
     const rate = 1 - missed.length / attacks.length;
     expect(
       rate,
       missed.map((m) => `attacks.txt:${m.line} ${m.sql}`).join("\n"),
-    ).toBeGreaterThanOrEqual(0.95);
+    ).toBeGreaterThanOrEqual(0.97);
   });
 
-  it("flags at most 2% of the benign queries HIGH or CRITICAL", () => {
+  it("flags at most 1% of the benign queries HIGH or CRITICAL (issue 8)", () => {
     const flagged = benign.filter((b) => scanSql(b.sql).has_high);
     const rate = flagged.length / benign.length;
     expect(
       rate,
       flagged.map((f) => `benign.sql:${f.line} ${f.sql}`).join("\n"),
-    ).toBeLessThanOrEqual(0.02);
+    ).toBeLessThanOrEqual(0.01);
   });
 
   it("gives every attack family with at least five queries a detection rate of at least 80%", () => {

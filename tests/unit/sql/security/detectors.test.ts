@@ -172,7 +172,12 @@ describe("comment bypass detector", () => {
 
   it("reports an unclosed block comment as HIGH and an empty trailing comment as MEDIUM", () => {
     expect(scan("SELECT * FROM u WHERE name = 'admin'/*")).toEqual(["HIGH COMMENT_BYPASS"]);
-    expect(scan("SELECT * FROM u WHERE id = 1 --")).toEqual(["MEDIUM COMMENT_BYPASS"]);
+    expect(scan("SELECT * FROM u WHERE active --")).toEqual(["MEDIUM COMMENT_BYPASS"]);
+    // Right after a value it cuts the query off: HIGH as well (issue 8).
+    expect(scan("SELECT * FROM u WHERE id = 1 --")).toEqual([
+      "MEDIUM COMMENT_BYPASS",
+      "HIGH COMMENT_BYPASS",
+    ]);
   });
 
   it("accepts ordinary comments", () => {

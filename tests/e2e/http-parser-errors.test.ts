@@ -1,0 +1,106 @@
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+import { startSqlsvc, type SqlsvcProcess } from "../support/spawn-sqlsvc.js";
+
+/** Writes raw bytes to the port and resolves with everything the server sent before closing. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.once("close", () => resolve(answer));
+    socket.once("error", reject);
+  });
+}
+
+/** Status code and parsed JSON body of a raw HTTP/1.1 answer. */
+function parse(answer: string): { status: number; contentType: string; body: unknown } {
+  const [head = "", body = ""] = answer.split("\r\n\r\n");
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+  const contentType = /^content-type: (.*)$/im.exec(head)?.[1] ?? "";
+  return { status, contentType, body: JSON.parse(body) };
+}
+
+const BAD_FRAMING = "GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n";
+const HUGE_HEADERS = `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`;
+const CONNECT = "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n";
+
+describe("answers from the HTTP parser, in each service's own error shape", () => {
+  let memsvc: MemsvcProcess;
+  let sqlsvc: SqlsvcProcess;
+  beforeAll(async () => {
+    [memsvc, sqlsvc] = await Promise.all([
+      startMemsvc({ env: { MEMSVC_LOG_LEVEL: "debug" } }),
+      startSqlsvc({ SQLSVC_MCP_PORT: "0" }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([memsvc?.stop(), sqlsvc?.stop()]);
+    await cleanupMemsvc();
+  });
+
+  it("memsvc: {error} bodies for bad framing (400), huge headers (431) and CONNECT (405)", async () => {
+    const framing = parse(await rawExchange(memsvc.port, BAD_FRAMING));
+    expect(framing).toMatchObject({ status: 400, contentType: "application/json" });
+    expect((framing.body as { error: string }).error).toMatch(/^malformed HTTP request/);
+    expect(parse(await rawExchange(memsvc.port, HUGE_HEADERS))).toEqual({
+      status: 431,
+      contentType: "application/json",
+      body: { error: "request headers too large" },
+    });
+    expect(parse(await rawExchange(memsvc.port, CONNECT))).toEqual({
+      status: 405,
+      contentType: "application/json",
+      body: { error: "CONNECT is not supported: this server is not a proxy" },
+    });
+    // Still serving afterwards.
+    expect((await fetch(`${memsvc.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it("sqlsvc-mcp: JSON-RPC error bodies for the same three", async () => {
+    for (const [request, status] of [
+      [BAD_FRAMING, 400],
+      [HUGE_HEADERS, 431],
+      [CONNECT, 405],
+    ] as const) {
+      const answer = parse(await rawExchange(sqlsvc.port, request));
+      expect(answer).toMatchObject({
+        status,
+        contentType: "application/json",
+        body: { jsonrpc: "2.0", id: null, error: { code: -32000 } },
+      });
+    }
+  });
+
+  it("memsvc logs a request the client aborted mid-body at debug level, not as an error", async () => {
+    const socket = connect(memsvc.port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const logged = new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (!memsvc.stderr().includes('"msg":"request aborted by the client"')) return;
+        memsvc.child.stderr?.off("data", check);
+        resolve();
+      };
+      memsvc.child.stderr?.on("data", check);
+    });
+    // 100 Continue says the service has the headers and waits for the body: the request is in.
+    const continued = new Promise((resolve) => socket.once("data", resolve));
+    socket.write(
+      "POST /v1/remember HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+        "Content-Length: 100\r\nExpect: 100-continue\r\n\r\n",
+    );
+    expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);
+    socket.write('{"content"');
+    socket.destroy();
+    await logged;
+    const lines = memsvc
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.find((l) => l.msg === "request aborted by the client")?.level).toBe("debug");
+    expect(lines.filter((l) => l.level === "error")).toEqual([]);
+  });
+});

@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The runtime names each `exports` entry of package.json offers: the semver contract. A change
+ * here is a change of the public API (a removal is a major version). Entries are read from
+ * package.json, so a new entry fails until its names are pinned here.
+ */
+const PINNED: Record<string, string[]> = {
+  ".": [
+    "AgentServicesError",
+    "CONTEXT_HEADER",
+    "DEFAULT_FORMAT_OPTIONS",
+    "DEFAULT_MEMORY_SERVICE_OPTIONS",
+    "DEFAULT_RECALL_WEIGHTS",
+    "MEMORY_SCOPES",
+    "MEMORY_TYPES",
+    "MemoryService",
+    "SQL_DIALECTS",
+    "createSqlToolkit",
+    "estimateTokens",
+    "formatSql",
+    "isAgentServicesError",
+    "lintSql",
+    "packContext",
+    "scanSql",
+    "toSqlDialect",
+    "tokenize",
+  ],
+  "./testing": ["FakeEmbedder", "InMemoryVectorStore", "ManualClock"],
+  "./adapters/chroma": ["ChromaVectorStore", "startEmbeddedChroma"],
+  "./adapters/cohere": ["CohereEmbedder"],
+  "./adapters/local": ["HashingEmbedder"],
+  "./adapters/system": ["SystemClock"],
+  "./adapters/sql": [
+    "LibpgQuerySqlParser",
+    "PolyglotSqlParser",
+    "RoutingSqlParser",
+    "createDefaultSqlParser",
+  ],
+};
+
+const manifest = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+) as { exports: Record<string, string | { default: string }> };
+
+/** `./dist/core/index.js` → the source module `../../core/index.ts`. */
+function sourceOf(target: string | { default: string }): string {
+  const file = typeof target === "string" ? target : target.default;
+  return new URL(
+    `../../${file.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts")}`,
+    import.meta.url,
+  ).href;
+}
+
+describe("the package's public API", () => {
+  const entries = Object.entries(manifest.exports).filter(([key]) => key !== "./package.json");
+
+  it("pins every exports entry of package.json", () => {
+    expect(entries.map(([key]) => key).sort()).toEqual(Object.keys(PINNED).sort());
+  });
+
+  it.each(entries)("exports exactly the pinned names from %s", async (key, target) => {
+    const module = (await import(sourceOf(target))) as Record<string, unknown>;
+    expect(Object.keys(module).sort()).toEqual([...(PINNED[key] ?? [])].sort());
+  });
+
+  it("gives a ready parser from createDefaultSqlParser and one result shape from the toolkit", async () => {
+    const { createSqlToolkit } = await import("../../core/index.js");
+    const { createDefaultSqlParser } = await import("../../adapters/sql/index.js");
+    const tools = createSqlToolkit(await createDefaultSqlParser());
+    expect(tools.validate("SELECT 1", "postgresql")).toEqual({
+      ok: true,
+      result: { valid: true, dialect: "postgresql" },
+    });
+    expect(tools.parse("SELECT 1")).toEqual({
+      ok: true,
+      result: { statement_count: 1, statement_types: ["*ast.SelectStatement"] },
+    });
+    expect(tools.lint("SELECT 1").ok).toBe(true);
+  });
+});
