@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { LINT_RULES } from "../core/sql/lint/index.js";
 import type { LintRule } from "../core/sql/lint/index.js";
-import { lintSql } from "../core/sql/lint/index.js";
+import { fixSql, lintSql } from "../core/sql/lint/index.js";
 
 /** Where the pages live. */
 export const RULE_DOCS_DIR = fileURLToPath(new URL("../docs/rules/", import.meta.url));
@@ -30,9 +30,11 @@ function renderRule(rule: LintRule): string {
     "",
     `- Severity: \`${rule.severity}\``,
     `- Category: ${rule.category}`,
+    `- Fixable: ${rule.fixable ? "yes (`sqlsvc fix`, `fix_sql`)" : "no"}`,
     "",
     rule.description,
     "",
+    ...renderOptions(rule),
     "## Bad",
     "",
     fence(bad),
@@ -46,10 +48,57 @@ function renderRule(rule: LintRule): string {
     "",
     fence(rule.good),
     "",
+    ...(rule.fixable
+      ? [
+          "## Fixed",
+          "",
+          `What \`sqlsvc fix --rules ${rule.code}\` makes of the bad example:`,
+          "",
+          fence(visible(fixSql(rule.bad, { rules: [rule.code] }).fixed_sql)),
+          "",
+        ]
+      : []),
+    ...renderExamples(rule),
     "_Generated from `core/sql/lint/rules/` by `npx tsx scripts/generate-rule-docs.ts`; do not edit._",
     "",
   ];
   return lines.join("\n");
+}
+
+function renderOptions(rule: LintRule): string[] {
+  if (rule.options === undefined || rule.options.length === 0) return [];
+  return [
+    "## Options",
+    "",
+    `Set under \`rule_options.${rule.code}\` in \`.sqlsvc.yaml\` or the \`lint_sql\` arguments.`,
+    "",
+    ...rule.options.map((o) => `- \`${o.name}\` (${o.values}): ${o.description}`),
+    "",
+  ];
+}
+
+function renderExamples(rule: LintRule): string[] {
+  const out: string[] = [];
+  for (const example of rule.examples ?? []) {
+    const settings = Object.entries(example.options)
+      .flatMap(([code, section]) =>
+        Object.entries(section as object).map(([k, v]) => `${code}.${k}: ${String(v)}`),
+      )
+      .join(", ");
+    out.push(
+      `## With ${settings}`,
+      "",
+      "Bad:",
+      "",
+      fence(visible(example.bad)),
+      "",
+      "Good:",
+      "",
+      fence(example.good),
+      "",
+    );
+  }
+  return out;
 }
 
 function renderIndex(rules: readonly LintRule[]): string {
@@ -59,7 +108,14 @@ function renderIndex(rules: readonly LintRule[]): string {
     "The rules `lint_sql` checks. Violations are sorted by line, column and rule; lines and columns",
     "are 1-based and columns count characters (code points).",
     "",
-    ...rules.map((r) => `- [${r.code}](./${r.code}.md) ${r.name}: ${r.severity}, ${r.category}`),
+    ...rules.map(
+      (r) =>
+        `- [${r.code}](./${r.code}.md) ${r.name}: ${r.severity}, ${r.category}${r.fixable ? ", fixable" : ""}`,
+    ),
+    "",
+    "Select rules with `rules` / `exclude_rules` (codes or names), tune them with `rule_options`,",
+    "and silence them in the SQL with `-- noqa`, `-- noqa: L007,L010` or",
+    "`-- noqa: disable=L005` … `-- noqa: enable=L005`; see `docs/sql-tool-server.md`.",
     "",
     "_Generated from `core/sql/lint/rules/` by `npx tsx scripts/generate-rule-docs.ts`; do not edit._",
     "",

@@ -1,3 +1,6 @@
+import type { FixResult } from "./lint/fix-sql.js";
+import type { LintOptions } from "./lint/lint-options.js";
+
 /**
  * Result objects of the seven SQL tools, with the wire names of the MCP server (snake_case).
  * Produced by the pure core functions in `core/sql/`; the MCP shell returns them unchanged.
@@ -114,6 +117,13 @@ export interface ToolSuccess<T> {
 }
 
 /**
+ * Options of `lint_sql` (all optional; the defaults are the seed's behaviour). The same type as
+ * the linter's `LintOptions` in `./lint/lint-options.ts`.
+ */
+export type { LintOptions } from "./lint/lint-options.js";
+export type { FixResult } from "./lint/fix-sql.js";
+
+/**
  * The seven SQL tools over already-validated parameters (the shell validates `sql` is a non-empty
  * string of at most 256 KiB, `dialect` is known, `indent_size` is 0..16). Pure and synchronous
  * once the parser is loaded. Every tool answers the same shape: `{ ok: true, result }`, or
@@ -137,7 +147,9 @@ export interface SqlToolkit {
   parse(sql: string): ToolOutcome<ParseResult>;
   metadata(sql: string): ToolOutcome<MetadataResult>;
   scan(sql: string): ToolSuccess<SecurityScanResult>;
-  /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
-  lint(sql: string, dialect?: string): ToolSuccess<LintResult>;
+  /** `options.dialect` decides how the text is read (`mysql` honours `\'` escapes). */
+  lint(sql: string, options?: LintOptions): ToolSuccess<LintResult>;
+  /** `fix_sql`: the text with every safe lint fix applied (meaning kept), and what is left. */
+  fix(sql: string, options?: LintOptions): ToolSuccess<FixResult>;
   analyze(sql: string): ToolSuccess<AnalyzeResult>;
 }

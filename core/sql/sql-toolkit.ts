@@ -2,13 +2,12 @@ import { AgentServicesError } from "../errors.js";
 import type { SqlParser } from "../ports/sql-parser.js";
 import { analyzeSql, type SqlTextAnalysers } from "./analyze.js";
 import { toSqlDialect, type SqlDialect } from "./dialects.js";
-import { dialectTokenizeOptions, formatSql } from "./format.js";
-import { lintSql } from "./lint/index.js";
+import { formatSql } from "./format.js";
+import { fixSql, lintSql } from "./lint/index.js";
 import { extractMetadata } from "./metadata.js";
 import { parseSql } from "./parse.js";
 import type { SqlToolkit, ToolSuccess } from "./results.js";
 import { scanSql } from "./security/index.js";
-import { tokenize } from "./tokenizer.js";
 import { validateSql } from "./validate.js";
 
 /** The dialect named `name` (the shell has checked it); an unknown name is invalid input. */
@@ -43,12 +42,8 @@ export function createSqlToolkit(parser: SqlParser): SqlToolkit {
     parse: (sql) => parseSql(parser, sql),
     metadata: (sql) => extractMetadata(parser, sql),
     scan: (sql) => ok(scanSql(sql)),
-    lint: (sql, dialect) =>
-      ok(
-        dialect === undefined
-          ? lintSql(sql)
-          : lintSql(sql, undefined, tokenize(sql, dialectTokenizeOptions(known(dialect)))),
-      ),
+    lint: (sql, options) => ok(lintSql(sql, options)),
+    fix: (sql, options) => ok(fixSql(sql, options)),
     analyze: (sql) => ok(analyzeSql(parser, sql, TEXT_ANALYSERS)),
   };
 }

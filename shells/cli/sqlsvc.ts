@@ -2,31 +2,46 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { toSqlDialect } from "../../core/sql/dialects.js";
+import { selectLintRules, type LintOptions } from "../../core/sql/lint/index.js";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { packageVersion } from "../package-version.js";
+import { DEFAULT_LINT_JOBS, runLintCommand } from "../sql/lint-command.js";
+import { LINT_FORMATS, type LintFormat } from "../sql/lint-report.js";
 
-const USAGE = `Usage: sqlsvc <command> [options] FILE...
+const USAGE = `Usage: sqlsvc <command> [options] FILE|DIR...
 
-The SQL tools of sqlsvc-mcp on files, for scripts and CI. FILE "-" reads stdin.
+The SQL tools of sqlsvc-mcp on files, for scripts and CI. FILE "-" reads stdin; lint and fix
+take directories too (every *.sql file below them).
 
 Commands:
   validate   check syntax                   exit 1 if a file is invalid
   lint       style rules L001-L010          exit 1 if there is a violation
+  fix        fix L001 L002 L003 L007 L008 L010 in place (meaning kept)
+                                            exit 1 if violations remain (or, with --check,
+                                            if a file would change)
   scan       SQL injection patterns         exit 1 if a HIGH or CRITICAL finding
   format     print the formatted SQL (or rewrite the files with --write)
+  Exit 2 for a usage or configuration error.
 
 Options:
-  --dialect NAME   validate: generic, mysql, postgresql, sqlite, sqlserver, oracle, snowflake
+  --dialect NAME   validate, lint, fix: generic, mysql, postgresql, sqlite, sqlserver, oracle,
+                   snowflake (lint and fix: overrides the configuration's dialect)
+  --config FILE    lint, fix: settings file (default: the nearest .sqlsvc.yaml above each file)
+  --rules LIST     lint, fix: only these rules, codes or names (L001,KeywordCase)
+  --exclude-rules LIST  lint, fix: skip these rules
+  --format FMT     lint, fix: text (default), json, github (workflow annotations), sarif
+  --check          fix: report what would change, write nothing
+  --jobs N         lint, fix: files worked on at once (default ${DEFAULT_LINT_JOBS})
   --indent N       format: spaces per level, 0-16 (default 2)
   --upper          format: upper-case keywords
   --semicolon      format: end every statement with ;
   --write          format: rewrite the files instead of printing
-  --json           print each file's result object as one JSON line
+  --json           print each file's result object as one JSON line (lint, fix: --format json)
   --help, --version
 `;
 
-type Command = "validate" | "lint" | "scan" | "format";
-const COMMANDS: readonly string[] = ["validate", "lint", "scan", "format"];
+type Command = "validate" | "scan" | "format";
+const COMMANDS: readonly string[] = ["validate", "lint", "fix", "scan", "format"];
 
 /** Thrown for a bad command line: usage goes to stderr, exit code 2. */
 class UsageError extends Error {}
@@ -42,6 +57,12 @@ async function main(argv: string[]): Promise<number> {
       semicolon: { type: "boolean", default: false },
       write: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      config: { type: "string" },
+      rules: { type: "string" },
+      "exclude-rules": { type: "string" },
+      format: { type: "string" },
+      check: { type: "boolean", default: false },
+      jobs: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
       version: { type: "boolean", short: "v", default: false },
     },
@@ -65,6 +86,13 @@ async function main(argv: string[]): Promise<number> {
   if (!Number.isInteger(indent) || indent < 0 || indent > 16)
     throw new UsageError("--indent must be an integer from 0 to 16");
   if (values.write && command !== "format") throw new UsageError("--write only applies to format");
+  const lintOnly = ["config", "rules", "exclude-rules", "format", "jobs"] as const;
+  for (const name of lintOnly) {
+    if (values[name] !== undefined && command !== "lint" && command !== "fix")
+      throw new UsageError(`--${name} only applies to lint and fix`);
+  }
+  if (values.check && command !== "fix") throw new UsageError("--check only applies to fix");
+  if (command === "lint" || command === "fix") return lintCommand(command, files, values);
 
   const { loadSqlToolkit } = await import("../sql/load-sql-toolkit.js");
   const toolkit = await loadSqlToolkit();
@@ -86,6 +114,66 @@ async function main(argv: string[]): Promise<number> {
     else if (outcome.text !== "") process.stdout.write(outcome.text);
   }
   return failed ? 1 : 0;
+}
+
+/** `sqlsvc lint` and `sqlsvc fix`: validated flags, then the shared runner. */
+async function lintCommand(
+  command: "lint" | "fix",
+  targets: string[],
+  values: {
+    dialect?: string | undefined;
+    config?: string | undefined;
+    rules?: string | undefined;
+    "exclude-rules"?: string | undefined;
+    format?: string | undefined;
+    check: boolean;
+    jobs?: string | undefined;
+    json: boolean;
+  },
+): Promise<number> {
+  const format = values.format ?? (values.json ? "json" : "text");
+  if (!(LINT_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format must be one of ${LINT_FORMATS.join(", ")}, got ${format}`);
+  const jobs = values.jobs === undefined ? DEFAULT_LINT_JOBS : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
+    throw new UsageError("--jobs must be an integer from 1 to 256");
+  const list = (text: string | undefined) =>
+    text
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+  const overrides: { -readonly [K in keyof LintOptions]: LintOptions[K] } = {};
+  const rules = list(values.rules);
+  const excluded = list(values["exclude-rules"]);
+  if (rules !== undefined) overrides.rules = rules;
+  if (excluded !== undefined) overrides.exclude_rules = excluded;
+  const dialect = values.dialect === undefined ? undefined : toSqlDialect(values.dialect);
+  if (dialect !== undefined) overrides.dialect = dialect;
+  try {
+    selectLintRules(overrides);
+  } catch (error) {
+    const message = (error as Error).message.replace(/^exclude_rules/, "--exclude-rules");
+    throw new UsageError(message.replace(/^rules/, "--rules"));
+  }
+  return runLintCommand(
+    {
+      mode: command,
+      targets,
+      check: values.check,
+      format: format as LintFormat,
+      configPath: values.config,
+      overrides,
+      jobs,
+      cwd: process.cwd(),
+      version: packageVersion(),
+    },
+    {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      progress: process.stderr.isTTY === true,
+      readStdin,
+    },
+  );
 }
 
 interface RunOptions {
@@ -114,15 +202,6 @@ function runOne(
         text: result.valid ? "" : `${file}: ${result.error ?? "invalid SQL"}\n`,
         failed: !result.valid,
       };
-    }
-    case "lint": {
-      const { result } = toolkit.lint(sql);
-      if (options.json) return json(result, result.violation_count > 0);
-      const lines = result.violations.map(
-        (v) =>
-          `${file}:${v.line}:${v.column}: ${v.rule} ${v.rule_name} (${v.severity}) ${v.message}\n`,
-      );
-      return { text: lines.join(""), failed: result.violation_count > 0 };
     }
     case "scan": {
       const { result } = toolkit.scan(sql);

@@ -1,4 +1,4 @@
-import type { FormatOptions, SqlToolkit } from "../../core/sql/results.js";
+import type { FormatOptions, LintOptions, SqlToolkit } from "../../core/sql/results.js";
 import type { ToolReply } from "../mcp/mcp-tool.js";
 
 /**
@@ -16,7 +16,7 @@ export type SqlToolCall =
       readonly dialect?: string | undefined;
     }
   | { readonly tool: "parse" | "metadata" | "scan" | "analyze"; readonly sql: string }
-  | { readonly tool: "lint"; readonly sql: string; readonly dialect?: string | undefined };
+  | { readonly tool: "lint" | "fix"; readonly sql: string; readonly options: LintOptions };
 
 /**
  * Runs `call` on `toolkit` and answers what the MCP tool replies (the toolkit's outcome as is).
@@ -38,7 +38,9 @@ export function runSqlToolCall(toolkit: SqlToolkit, call: SqlToolCall): ToolRepl
     case "scan":
       return toolkit.scan(call.sql);
     case "lint":
-      return toolkit.lint(call.sql, call.dialect);
+      return toolkit.lint(call.sql, call.options);
+    case "fix":
+      return toolkit.fix(call.sql, call.options);
     case "analyze":
       return toolkit.analyze(call.sql);
   }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { defineMcpTool, READ_ONLY_TOOL, type McpTool } from "../mcp/mcp-tool.js";
+import { lintOptionEntries, toLintOptions } from "./lint-options-schema.js";
 import {
   dialectParam,
   flagParam,
@@ -11,8 +12,8 @@ import {
 import { runSqlToolCall, type SqlToolCall, type SqlToolRunner } from "./sql-tool-call.js";
 
 /**
- * The seven SQL tools of `sqlsvc-mcp` over a toolkit: `validate_sql`, `format_sql`, `parse_sql`,
- * `extract_metadata`, `security_scan`, `lint_sql`, `analyze_sql`. All are read-only and
+ * The SQL tools of `sqlsvc-mcp` over a toolkit: the seed's seven (`validate_sql`, `format_sql`,
+ * `parse_sql`, `extract_metadata`, `security_scan`, `lint_sql`, `analyze_sql`) and `fix_sql`. All are read-only and
  * idempotent. The descriptions are written for the model choosing a tool: what it returns, when
  * to use it, and what a failure looks like. Calls run through `runner` when given (the HTTP
  * server's `BudgetedSqlRunner`: large texts in a worker thread under a time budget), else
@@ -116,10 +117,15 @@ export function createSqlTools(toolkit: SqlToolkit, runner?: SqlToolRunner): Mcp
         "lines, indentation depth, long lines, column alignment, keyword case, comma placement, " +
         "aliasing, redundant whitespace). Returns {violation_count, violations[{rule, rule_name, " +
         "severity, message, line, column, suggestion}]} sorted by position; works on SQL that " +
-        "does not parse.",
-      input: v.object({ sql: sqlParam("The SQL to lint."), dialect: textDialectParam }),
+        "does not parse. Optional: rules/exclude_rules (codes or names), dialect, rule_options " +
+        "(per-rule settings); '-- noqa' comments in the SQL silence rules as in SQLFluff.",
+      input: v.object({
+        sql: sqlParam("The SQL to lint."),
+        ...lintOptionEntries,
+        dialect: textDialectParam,
+      }),
       annotations: READ_ONLY_TOOL,
-      handler: ({ sql, dialect }) => run({ tool: "lint", sql, dialect }),
+      handler: ({ sql, ...options }) => run({ tool: "lint", sql, options: toLintOptions(options) }),
     }),
     defineMcpTool({
       name: "analyze_sql",
@@ -132,6 +138,24 @@ export function createSqlTools(toolkit: SqlToolkit, runner?: SqlToolRunner): Mcp
       input: v.object({ sql: sqlParam("The SQL to analyse.") }),
       annotations: READ_ONLY_TOOL,
       handler: ({ sql }) => run({ tool: "analyze", sql }),
+    }),
+    defineMcpTool({
+      name: "fix_sql",
+      title: "Fix SQL style",
+      description:
+        "Apply the lint fixes that cannot change meaning (trailing whitespace L001, mixed " +
+        "indentation L002, blank lines L003, keyword case L007, comma placement L008, redundant " +
+        "spaces L010) and return {fixed_sql, changed, fixed_count, remaining: {violation_count, " +
+        "violations}}. Read-only: it returns the text and writes nothing. Only whitespace, " +
+        "keyword case and comma position change, never names, strings, numbers or comments. " +
+        "Takes the same optional arguments as lint_sql.",
+      input: v.object({
+        sql: sqlParam("The SQL to fix."),
+        ...lintOptionEntries,
+        dialect: textDialectParam,
+      }),
+      annotations: READ_ONLY_TOOL,
+      handler: ({ sql, ...options }) => run({ tool: "fix", sql, options: toLintOptions(options) }),
     }),
   ];
 }

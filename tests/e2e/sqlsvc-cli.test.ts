@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,6 +96,47 @@ describe("sqlsvc (the SQL tools on files)", () => {
     ]) {
       const result = await run(args);
       expect(result.code).toBe(2);
+      expect(result.stderr).toContain("Usage: sqlsvc");
+    }
+  });
+
+  it("fixes files in place, checks without writing, and honours a project .sqlsvc.yaml (issue 13)", async () => {
+    const project = join(dir, "project");
+    await mkdir(join(project, "q"), { recursive: true });
+    await writeFile(
+      join(project, ".sqlsvc.yaml"),
+      "rule_options:\n  L007: { keyword_case: lower }\n",
+    );
+    const file = join(project, "q", "a.sql");
+    await writeFile(file, "SELECT a  FROM t   \n");
+    const check = await run(["fix", "--check", project]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe(`${file}: would fix 5 violations\n`);
+    expect(await readFile(file, "utf8")).toBe("SELECT a  FROM t   \n");
+    expect((await run(["fix", project])).code).toBe(0);
+    expect(await readFile(file, "utf8")).toBe("select a from t\n");
+    expect((await run(["lint", "--format", "github", project])).code).toBe(0);
+  });
+
+  it("prints GitHub annotations and a SARIF log for CI", async () => {
+    const github = await run(["lint", "--format", "github", "--rules", "L001", messy]);
+    expect(github.code).toBe(1);
+    expect(github.stdout).toMatch(
+      /^::warning file=.*messy\.sql,line=1,col=21,title=L001 TrailingWhitespace::/,
+    );
+    const sarif = await run(["lint", "--format", "sarif", messy]);
+    expect(JSON.parse(sarif.stdout)).toMatchObject({ version: "2.1.0" });
+  });
+
+  it("rejects fix and lint options on other commands, and unknown rules, with exit code 2", async () => {
+    for (const args of [
+      ["validate", "--check", clean],
+      ["scan", "--rules", "L001", clean],
+      ["lint", "--rules", "L099", clean],
+      ["lint", "--format", "xml", clean],
+    ]) {
+      const result = await run(args);
+      expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toContain("Usage: sqlsvc");
     }
   });

@@ -42,6 +42,7 @@ describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
       "security_scan",
       "lint_sql",
       "analyze_sql",
+      "fix_sql",
     ];
     for (const name of names) {
       const res = await postJson(
@@ -63,7 +64,7 @@ describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
     ).json()) as {
       result: { tools: unknown[] };
     };
-    expect(list.result.tools).toHaveLength(7);
+    expect(list.result.tools).toHaveLength(8);
     expect(
       await (await postJson(server.url, { jsonrpc: "2.0", id: "p", method: "ping" })).json(),
     ).toEqual({

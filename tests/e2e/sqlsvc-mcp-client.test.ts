@@ -12,6 +12,7 @@ const TOOLS = [
   "security_scan",
   "lint_sql",
   "analyze_sql",
+  "fix_sql",
 ];
 
 async function connect(url: string, token?: string): Promise<Client> {
@@ -60,7 +61,7 @@ describe("sqlsvc-mcp with the official MCP SDK client", () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {} });
   });
 
-  it("lists the seven tools with JSON Schemas and read-only annotations", async () => {
+  it("lists the eight tools (the seed's seven and fix_sql) with JSON Schemas and read-only annotations", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
     for (const tool of tools) {

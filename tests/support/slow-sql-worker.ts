@@ -51,6 +51,18 @@ const toolkit: SqlToolkit = {
     }
   ),
   lint: (sql) => (spinIfSlow(sql), { ok: true, result: { violation_count: 0, violations: [] } }),
+  fix: (sql) => (
+    spinIfSlow(sql),
+    {
+      ok: true,
+      result: {
+        fixed_sql: sql,
+        changed: false,
+        fixed_count: 0,
+        remaining: { violation_count: 0, violations: [] },
+      },
+    }
+  ),
   analyze: (sql) => (spinIfSlow(sql), { ok: true, result: {} }),
 };
 

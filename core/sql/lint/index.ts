@@ -1,12 +1,32 @@
 /**
- * The SQL linter: ten style rules (L001–L010) over the tokenizer's output.
+ * The SQL linter: ten style rules (L001–L010) over the tokenizer's output, with rule selection,
+ * per-rule settings, dialects, `noqa` suppression and meaning-preserving fixes.
  *
  * @example
- * import { lintSql, LINT_RULES } from "./lint/index.js";
+ * import { fixSql, lintSql, LINT_RULES } from "./lint/index.js";
  * lintSql("SELECT id FROM users").violation_count; // 0
+ * fixSql("select id from users").fixed_sql; // "SELECT id FROM users"
  */
-export { lintSql } from "./lint-sql.js";
+export { lintSql, lintWithFixes } from "./lint-sql.js";
+export type { LintViolationWithFix } from "./lint-sql.js";
+export { fixSql } from "./fix-sql.js";
+export type { FixResult } from "./fix-sql.js";
 export { LINT_RULES } from "./lint-rules.js";
+export { findLintRule, selectLintRules } from "./select-rules.js";
+export { DEFAULT_LINT_SETTINGS, LINT_SETTING_BOUNDS, resolveLintSettings } from "./lint-options.js";
+export type {
+  CommaStyle,
+  KeywordCasePolicy,
+  LintOptions,
+  LintRuleOptions,
+  LintSettings,
+} from "./lint-options.js";
+export { readNoqa } from "./noqa.js";
+export type { Noqa } from "./noqa.js";
+export { lintTokens, dialectTokens, INTERVAL_UNITS } from "./lint-tokens.js";
+export { sameMeaning } from "./same-meaning.js";
+export { applyEdits } from "./text-edit.js";
+export type { TextEdit } from "./text-edit.js";
 export { createLintContext, codePointLength, isSignificant } from "./lint-context.js";
 export type { LintContext, LintLine } from "./lint-context.js";
-export type { LintFinding, LintRule } from "./lint-rule.js";
+export type { LintFinding, LintRule, LintRuleExample, LintRuleOption } from "./lint-rule.js";

@@ -1,5 +1,7 @@
+import type { SqlDialect } from "../dialects.js";
 import type { Token } from "../token.js";
-import { tokenize } from "../tokenizer.js";
+import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint-options.js";
+import { lintTokens } from "./lint-tokens.js";
 
 /** One physical line of the input. */
 export interface LintLine {
@@ -20,7 +22,8 @@ export interface LintLine {
 }
 
 /**
- * What every rule reads, computed once per `lintSql` call: the source, its tokens and its lines.
+ * What every rule reads, computed once per `lintSql` call: the source, its tokens and its lines,
+ * the dialect it is read in and the rules' settings.
  *
  * @example
  * const ctx = createLintContext("SELECT 1\nFROM t");
@@ -30,6 +33,8 @@ export interface LintContext {
   readonly sql: string;
   readonly tokens: readonly Token[];
   readonly lines: readonly LintLine[];
+  readonly dialect: SqlDialect;
+  readonly settings: LintSettings;
 }
 
 /**
@@ -40,7 +45,18 @@ export interface LintContext {
  */
 export function createLintContext(
   sql: string,
-  tokens: readonly Token[] = tokenize(sql),
+  tokens?: readonly Token[],
+  settings: LintSettings = DEFAULT_LINT_SETTINGS,
+  dialect: SqlDialect = "generic",
+): LintContext {
+  return buildContext(sql, tokens ?? lintTokens(sql, dialect), settings, dialect);
+}
+
+function buildContext(
+  sql: string,
+  tokens: readonly Token[],
+  settings: LintSettings,
+  dialect: SqlDialect,
 ): LintContext {
   const bounds: { start: number; end: number }[] = [];
   let start = 0;
@@ -84,7 +100,7 @@ export function createLintContext(
     startsInComment: startsInComment[index] === 1,
     endsInString: endsInString[index] === 1,
   }));
-  return { sql, tokens, lines };
+  return { sql, tokens, lines, dialect, settings };
 }
 
 /**

@@ -51,7 +51,7 @@ describe("createSqlToolkit", () => {
       error: "format failed: line 1, column 40: unterminated string",
     });
     // Linted as MySQL, the string is one token: no keyword-case finding inside it.
-    const mysqlLint = tools.lint("select 'a\\' from b'", "mysql").result;
+    const mysqlLint = tools.lint("select 'a\\' from b'", { dialect: "mysql" }).result;
     const standardLint = tools.lint("select 'a\\' from b'").result;
     expect(mysqlLint.violations.filter((v) => v.rule === "L007")).toHaveLength(1);
     expect(standardLint.violations.filter((v) => v.rule === "L007").length).toBeGreaterThan(1);

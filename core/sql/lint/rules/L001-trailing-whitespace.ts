@@ -3,7 +3,7 @@ import type { LintRule } from "../lint-rule.js";
 
 /**
  * L001: spaces or tabs at the end of a line. Whitespace inside a multi-line string literal is
- * data and is not reported.
+ * data and is not reported. Fix: the whitespace is removed.
  *
  * @example
  * trailingWhitespace.check(createLintContext("SELECT id  "), report); // one finding at 1:10
@@ -17,6 +17,7 @@ export const trailingWhitespace: LintRule = {
     "Reports spaces or tabs at the end of a line. Trailing whitespace is invisible, creates noisy diffs and can change the meaning of multi-line string literals when editors strip it; whitespace inside a string literal that spans lines is data and is left alone.",
   bad: "SELECT id   \nFROM users",
   good: "SELECT id\nFROM users",
+  fixable: true,
   check(ctx, report) {
     for (const line of ctx.lines) {
       if (line.endsInString) continue;
@@ -33,6 +34,7 @@ export const trailingWhitespace: LintRule = {
         column: codePointLength(text.slice(0, end)) + 1,
         message: "Line has trailing whitespace",
         suggestion: "Remove trailing spaces or tabs from the end of the line",
+        fix: [{ start: line.start + end, end: line.end, text: "" }],
       });
     }
   },

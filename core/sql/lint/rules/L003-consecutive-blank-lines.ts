@@ -10,6 +10,7 @@ function isBlank(line: LintLine): boolean {
 
 /**
  * L003: more than one blank line in a row (blank lines inside strings and comments are content).
+ * Fix: the run is cut to one blank line.
  *
  * @example
  * consecutiveBlankLines.check(createLintContext("SELECT 1\n\n\nFROM t"), report); // one finding at 2:1
@@ -23,6 +24,7 @@ export const consecutiveBlankLines: LintRule = {
     "Reports runs of more than one consecutive blank line, including at the end of the input. One blank line is enough to separate statements or logical blocks; longer gaps waste screen space and usually come from careless edits. The violation points at the first blank line of the run.",
   bad: "SELECT id\nFROM users\n\n\nWHERE active = TRUE",
   good: "SELECT id FROM users;\n\nSELECT id FROM orders;",
+  fixable: true,
   check(ctx, report) {
     const lines = ctx.lines;
     let i = 0;
@@ -45,6 +47,14 @@ export const consecutiveBlankLines: LintRule = {
           suggestion: atEnd
             ? "Remove excess trailing blank lines"
             : `Reduce consecutive blank lines to at most ${MAX_BLANK_LINES}`,
+          // Keep the run's first blank lines and drop the others with their line breaks.
+          fix: [
+            {
+              start: (lines[i + MAX_BLANK_LINES - 1] as LintLine).end,
+              end: (lines[j - 1] as LintLine).end,
+              text: "",
+            },
+          ],
         });
       }
       i = j;

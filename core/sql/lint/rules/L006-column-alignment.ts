@@ -50,6 +50,7 @@ export const columnAlignment: LintRule = {
     "Reports select-list items that begin a line at a different indentation than the other items of the same SELECT. Aligned columns make it easy to scan what a query returns and to spot a missing comma. Only items that begin a line are compared (continuation lines of a long expression are free), the first item is exempt because it usually follows the SELECT keyword, and the most common indentation of the remaining items is taken as the intended one.",
   bad: "SELECT\n    id,\n  name,\n    email,\n    phone\nFROM users",
   good: "SELECT\n    id,\n    name,\n    email\nFROM users",
+  fixable: false,
   check(ctx, report) {
     const stack: SelectList[] = [];
     let depth = 0;

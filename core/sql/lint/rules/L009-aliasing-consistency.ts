@@ -1,6 +1,7 @@
 import type { Token } from "../../token.js";
 import { isSignificant } from "../lint-context.js";
 import type { LintFinding, LintRule } from "../lint-rule.js";
+import { INTERVAL_UNITS } from "../lint-tokens.js";
 
 /** Words that end a FROM clause or a select list at their own parenthesis depth. */
 const CLAUSE_END: ReadonlySet<string> = new Set([
@@ -66,7 +67,8 @@ function endsOperand(token: Token | undefined): boolean {
     case "parameter":
       return true;
     case "keyword":
-      return OPERAND_END_WORDS.has(token.upper);
+      // An interval unit is a keyword only after `INTERVAL n` (see lint-tokens.ts).
+      return OPERAND_END_WORDS.has(token.upper) || INTERVAL_UNITS.has(token.upper);
     default:
       return token.text === ")";
   }
@@ -74,7 +76,8 @@ function endsOperand(token: Token | undefined): boolean {
 
 /**
  * L009: a FROM clause where some tables have aliases and others don't, and select-list aliases
- * written without `AS`.
+ * written without `AS` (the `require_column_as` setting); with `require_table_as`, table aliases
+ * written without `AS` too.
  *
  * @example
  * aliasingConsistency.check(createLintContext("SELECT u.id, orders.total FROM users u JOIN orders ON u.id = orders.user_id"), report);
@@ -86,10 +89,45 @@ export const aliasingConsistency: LintRule = {
   severity: "warning",
   category: "style",
   description:
-    "Reports a FROM clause (with its joins) in which some tables have an alias and others do not, at the SELECT that owns it, and a select-list alias written without AS. Mixed aliasing makes readers guess which prefix refers to which table; an alias without AS is indistinguishable from a missing comma (`SELECT a b` silently returns one column named b). Table aliases may omit AS because Oracle does not accept it there; derived tables with an alias count as aliased.",
+    "Reports a FROM clause (with its joins) in which some tables have an alias and others do not, at the SELECT that owns it, and a select-list alias written without AS. Mixed aliasing makes readers guess which prefix refers to which table; an alias without AS is indistinguishable from a missing comma (`SELECT a b` silently returns one column named b). Table aliases may omit AS because Oracle does not accept it there (teams that never target Oracle can require it); derived tables with an alias count as aliased.",
   bad: "SELECT u.id, orders.total amount\nFROM users u\nJOIN orders ON u.id = orders.user_id",
   good: "SELECT u.id, o.total AS amount\nFROM users AS u\nJOIN orders AS o ON u.id = o.user_id",
+  fixable: false,
+  options: [
+    {
+      name: "require_column_as",
+      values: "true or false; default true",
+      description: "Report a select-list alias written without AS (`SELECT a b`).",
+    },
+    {
+      name: "require_table_as",
+      values: "true or false; default false",
+      description: "Report a table alias written without AS (`FROM users u`).",
+    },
+  ],
+  examples: [
+    {
+      options: { L009: { require_table_as: true } },
+      bad: "SELECT u.id\nFROM users u",
+      good: "SELECT u.id\nFROM users AS u",
+    },
+    {
+      options: { L009: { require_column_as: false } },
+      bad: "SELECT u.id\nFROM users u\nJOIN orders ON u.id = orders.user_id",
+      good: "SELECT u.id, o.total amount\nFROM users u\nJOIN orders o ON u.id = o.user_id",
+    },
+  ],
   check(ctx, report) {
+    const { require_table_as: tableAs, require_column_as: columnAs } = ctx.settings.L009;
+    const implicitTableAlias = (alias: Token): void => {
+      if (!tableAs) return;
+      report({
+        line: alias.line,
+        column: alias.column,
+        message: `Table alias '${alias.text}' is missing the AS keyword`,
+        suggestion: `Write 'AS ${alias.text}' to make the alias explicit`,
+      });
+    };
     const frames: Frame[] = [newFrame()];
     let previous: Token | undefined;
 
@@ -112,6 +150,7 @@ export const aliasingConsistency: LintRule = {
       const alias = frame.last;
       const before = frame.prev;
       if (
+        columnAs &&
         frame.inSelectList &&
         alias !== undefined &&
         isName(alias) &&
@@ -193,7 +232,7 @@ export const aliasingConsistency: LintRule = {
         frame.fromState = "expectRef";
         frame.anchor = frame.lastSelect ?? token;
       } else if (frame.fromState !== "none") {
-        step(frame, token, upper);
+        step(frame, token, upper, implicitTableAlias);
         if (frame.fromState === "done" && (token.text === ";" || CLAUSE_END.has(upper))) {
           finishFrom(frame);
           if (token.text === ";") frame.lastSelect = undefined;
@@ -213,7 +252,12 @@ export const aliasingConsistency: LintRule = {
 };
 
 /** Advances the FROM-clause state machine of `frame` over one significant token. */
-function step(frame: Frame, token: Token, upper: string): void {
+function step(
+  frame: Frame,
+  token: Token,
+  upper: string,
+  implicitAlias: (alias: Token) => void,
+): void {
   switch (frame.fromState) {
     case "expectRef":
       if (REF_PREFIX.has(upper)) return;
@@ -231,6 +275,7 @@ function step(frame: Frame, token: Token, upper: string): void {
       else if (isName(token)) {
         frame.aliased++;
         frame.fromState = "done";
+        implicitAlias(token);
       } else {
         frame.unaliased++;
         frame.fromState = "done";
@@ -242,6 +287,7 @@ function step(frame: Frame, token: Token, upper: string): void {
       else if (isName(token)) {
         frame.aliased++;
         frame.fromState = "done";
+        implicitAlias(token);
       } else {
         frame.fromState = "done";
         afterRef(frame, token, upper);

@@ -2,7 +2,7 @@ import type { LintRule } from "../lint-rule.js";
 
 /**
  * L010: two or more spaces in a row between tokens. Indentation, strings and comments are not
- * checked.
+ * checked. Fix: the run becomes one space.
  *
  * @example
  * redundantWhitespace.check(createLintContext("SELECT id,  name"), report); // 1:11
@@ -16,6 +16,7 @@ export const redundantWhitespace: LintRule = {
     "Reports runs of two or more spaces between tokens on a line. One space separates tokens; extra spaces are usually left over from edits and make alignment drift. Leading indentation is the business of the indentation rules, and spaces inside string literals, quoted identifiers and comments are content, so none of them is reported. A run at the end of a line is reported here as well as by TrailingWhitespace.",
   bad: "SELECT id,  name FROM  users",
   good: "SELECT id, name FROM users",
+  fixable: true,
   check(ctx, report) {
     let atLineStart = true;
     for (const token of ctx.tokens) {
@@ -39,6 +40,7 @@ export const redundantWhitespace: LintRule = {
             column: token.column + i - run,
             message: "Multiple consecutive spaces found",
             suggestion: "Reduce to single space",
+            fix: [{ start: token.start + i - run, end: token.start + i, text: " " }],
           });
         }
         run = 0;

@@ -52,7 +52,7 @@ describe("BudgetedSqlRunner", () => {
     // While the thread spins, the process answers small calls (its event loop is free)…
     expect(runner.run({ tool: "validate", sql: "SELECT 1" })).toMatchObject({ ok: true });
     // …and a large call queued behind the slow one is answered by the next thread.
-    const queued = runner.run({ tool: "lint", sql: big("SELECT") });
+    const queued = runner.run({ tool: "lint", sql: big("SELECT"), options: {} });
     expect(await slow).toEqual({
       ok: false,
       error:

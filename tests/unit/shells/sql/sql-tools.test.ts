@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fixSql, lintSql } from "../../../../core/sql/lint/index.js";
 import type { FormatOptions, SqlToolkit } from "../../../../core/sql/results.js";
 import { McpProtocolError } from "../../../../shells/mcp/mcp-protocol-error.js";
 import { createToolCatalog } from "../../../../shells/mcp/tool-catalog.js";
@@ -42,13 +43,25 @@ function recordingToolkit() {
         },
       }
     ),
-    lint: (sql) => (
-      calls.push(["lint", sql]),
+    lint: (sql, options) => (
+      calls.push(["lint", sql, options]),
       { ok: true, result: { violation_count: 0, violations: [] } }
     ),
     analyze: (sql) => (
       calls.push(["analyze", sql]),
       { ok: true, result: { errors: { parse: "parse failed: x" } } }
+    ),
+    fix: (sql, options) => (
+      calls.push(["fix", sql, options]),
+      {
+        ok: true,
+        result: {
+          fixed_sql: sql,
+          changed: false,
+          fixed_count: 0,
+          remaining: { violation_count: 0, violations: [] },
+        },
+      }
     ),
   };
   return { toolkit, calls };
@@ -67,7 +80,7 @@ function invalidParams(run: () => unknown): string {
 const SQL_REQUIRED = "parameter 'sql' is required and must be a non-empty string";
 
 describe("createSqlTools", () => {
-  it("defines the seven tools in the spec's order, all read-only and idempotent", () => {
+  it("defines the spec's seven tools in its order and fix_sql, all read-only and idempotent", () => {
     const { toolkit } = recordingToolkit();
     const { tools } = createToolCatalog(createSqlTools(toolkit)).listResult;
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -78,6 +91,7 @@ describe("createSqlTools", () => {
       "security_scan",
       "lint_sql",
       "analyze_sql",
+      "fix_sql",
     ]);
     for (const tool of tools) {
       expect(tool.annotations).toEqual({
@@ -191,8 +205,8 @@ describe("createSqlTools", () => {
           seen.push(["format", dialect]),
           { ok: true, result: { formatted_sql: sql, options: options as FormatOptions } }
         ),
-        lint: (_sql, dialect) => (
-          seen.push(["lint", dialect]),
+        lint: (_sql, options) => (
+          seen.push(["lint", options?.dialect]),
           { ok: true, result: { violation_count: 0, violations: [] } }
         ),
       }),
@@ -226,6 +240,114 @@ describe("createSqlTools", () => {
     expect(invalidParams(() => catalog.call("format_sql", { sql: "select 1", ...options }))).toBe(
       message,
     );
+  });
+
+  it("lint_sql takes optional rule selection, dialect and rule settings (issue 13)", () => {
+    const { toolkit, calls } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    const lint = catalog.listResult.tools.find((t) => t.name === "lint_sql");
+    expect(lint?.inputSchema).toMatchObject({
+      required: ["sql"],
+      properties: {
+        rules: { type: "array", items: { type: "string" } },
+        exclude_rules: { type: "array" },
+        dialect: { type: "string", enum: expect.arrayContaining(["mysql"]) as unknown },
+        rule_options: {
+          type: "object",
+          properties: {
+            L005: { type: "object", properties: { max_length: { type: "integer" } } },
+            L007: { properties: { keyword_case: { enum: ["upper", "lower", "consistent"] } } },
+          },
+        },
+      },
+    });
+    catalog.call("lint_sql", { sql: "select 1" });
+    catalog.call("lint_sql", {
+      sql: "select 1",
+      rules: ["L007", "LongLines"],
+      exclude_rules: [],
+      dialect: "MySQL",
+      rule_options: { L005: { max_length: 120 }, L007: { keyword_case: "lower" } },
+    });
+    expect(calls).toEqual([
+      ["lint", "select 1", {}],
+      [
+        "lint",
+        "select 1",
+        {
+          rules: ["L007", "LongLines"],
+          exclude_rules: [],
+          dialect: "mysql",
+          rule_options: { L005: { max_length: 120 }, L007: { keyword_case: "lower" } },
+        },
+      ],
+    ]);
+  });
+
+  it("lint_sql applies the options and noqa comments with the real linter", () => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(
+      createSqlTools({
+        ...toolkit,
+        lint: (sql, options) => ({ ok: true, result: lintSql(sql, options) }),
+      }),
+    );
+    const sql = "select a  from t -- noqa: L010\nselect b";
+    expect(catalog.call("lint_sql", { sql })).toMatchObject({ structured: { violation_count: 3 } });
+    expect(
+      catalog.call("lint_sql", { sql, rule_options: { L007: { keyword_case: "lower" } } }),
+    ).toMatchObject({ structured: { violation_count: 0 } });
+  });
+
+  it.each([
+    [{ rules: ["L099"] }, /^parameter 'rules\.0': unknown rule "L099"/],
+    [{ rules: "L001" }, /^parameter 'rules': expected a list of rule codes or names/],
+    [
+      { rule_options: { L005: { max_length: 0 } } },
+      /^parameter 'rule_options\.L005\.max_length': expected an integer from 1 to 100000, got 0$/,
+    ],
+    [
+      { rule_options: { L007: { keyword_case: "title" } } },
+      /^parameter 'rule_options\.L007\.keyword_case': expected one of upper, lower, consistent, got "title"$/,
+    ],
+    [
+      { rule_options: { L007: { case: "lower" } } },
+      /^parameter 'rule_options\.L007\.case': unknown key/,
+    ],
+    [{ rule_options: { L001: {} } }, /^parameter 'rule_options\.L001': unknown key/],
+    [{ dialect: "cobol" }, /^parameter 'dialect' must be one of generic, mysql/],
+  ])("rejects lint_sql options %j with -32602 naming the key", (options, message) => {
+    const { toolkit } = recordingToolkit();
+    const catalog = createToolCatalog(createSqlTools(toolkit));
+    expect(invalidParams(() => catalog.call("lint_sql", { sql: "select 1", ...options }))).toMatch(
+      message,
+    );
+  });
+
+  it("fix_sql returns the fixed text with the real fixer and takes lint_sql's options", () => {
+    const { toolkit, calls } = recordingToolkit();
+    const recording = createToolCatalog(createSqlTools(toolkit));
+    recording.call("fix_sql", { sql: "select 1", dialect: "MySQL", rules: ["L007"] });
+    expect(calls).toEqual([["fix", "select 1", { rules: ["L007"], dialect: "mysql" }]]);
+    expect(invalidParams(() => recording.call("fix_sql", { sql: "x", rules: ["L0"] }))).toMatch(
+      /^parameter 'rules\.0': unknown rule/,
+    );
+    const real = createToolCatalog(
+      createSqlTools({
+        ...toolkit,
+        fix: (sql, options) => ({ ok: true, result: fixSql(sql, options) }),
+      }),
+    );
+    expect(
+      real.call("fix_sql", { sql: "select a  from t -- noqa: L010\nselect b   " }),
+    ).toMatchObject({
+      structured: {
+        fixed_sql: "SELECT a  FROM t -- noqa: L010\nSELECT b",
+        changed: true,
+        fixed_count: 5,
+        remaining: { violation_count: 0, violations: [] },
+      },
+    });
   });
 
   it("reports a parse failure as an error result, not a protocol error", () => {

@@ -76,8 +76,8 @@ describe("bounded work on adversarial input", () => {
       const scanB = countedWork(b, (tokens) => scanSql(b, undefined, tokens));
       expect(scanB / Math.max(1, scanA), "scanner growth when the input doubles").toBeLessThan(2.3);
       for (const rule of LINT_RULES) {
-        const lintA = countedWork(a, (tokens) => lintSql(a, [rule], tokens));
-        const lintB = countedWork(b, (tokens) => lintSql(b, [rule], tokens));
+        const lintA = countedWork(a, (tokens) => lintSql(a, { rules: [rule.code] }, tokens));
+        const lintB = countedWork(b, (tokens) => lintSql(b, { rules: [rule.code] }, tokens));
         expect(
           lintB / Math.max(1, lintA),
           `${rule.code} growth when the input doubles`,

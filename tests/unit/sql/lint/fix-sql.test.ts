@@ -1,0 +1,213 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RoutingSqlParser } from "../../../../adapters/sql/index.js";
+import {
+  applyEdits,
+  fixSql,
+  lintTokens,
+  lintWithFixes,
+  sameMeaning,
+} from "../../../../core/sql/lint/index.js";
+import type { LintOptions } from "../../../../core/sql/lint/index.js";
+import { tokenize } from "../../../../core/sql/tokenizer.js";
+import { DIALECT_ONLY_SQL, DIALECT_SQL, PORTABLE_SQL } from "../../../fixtures/sql/corpus.js";
+import { loadedParser } from "../loaded-parser.js";
+
+describe("applyEdits", () => {
+  it("applies groups whole, and leaves out a group that clashes with one taken before", () => {
+    expect(
+      applyEdits("abcdef", [
+        [{ start: 1, end: 2, text: "B" }],
+        [
+          { start: 1, end: 3, text: "x" }, // clashes: the whole group is left out
+          { start: 5, end: 6, text: "y" },
+        ],
+        [{ start: 4, end: 4, text: "-" }],
+      ]),
+    ).toEqual({ text: "aBcd-ef", applied: 2, skipped: 1 });
+  });
+
+  it("refuses two insertions at one point (their order would be arbitrary)", () => {
+    const out = applyEdits("ab", [
+      [{ start: 1, end: 1, text: "x" }],
+      [{ start: 1, end: 1, text: "y" }],
+    ]);
+    expect(out).toEqual({ text: "axb", applied: 1, skipped: 1 });
+  });
+});
+
+describe("sameMeaning", () => {
+  it("accepts layout, keyword case and a comma moved across layout or comments", () => {
+    expect(sameMeaning(tokenize("select a\n  , b -- c"), tokenize("SELECT a,\n  b -- c"))).toBe(
+      true,
+    );
+    expect(sameMeaning(tokenize("SELECT a, -- c\n b"), tokenize("SELECT a -- c\n , b"))).toBe(true);
+  });
+
+  it("rejects a changed string, number, quoted name, comment or token order", () => {
+    const base = tokenize("SELECT 'a  b', 1, \"Q\" FROM t -- note");
+    for (const other of [
+      "SELECT 'a b', 1, \"Q\" FROM t -- note",
+      "SELECT 'a  b', 2, \"Q\" FROM t -- note",
+      "SELECT 'a  b', 1, \"q\" FROM t -- note",
+      "SELECT 'a  b', 1, \"Q\" FROM t -- other",
+      "SELECT 'a  b', \"Q\", 1 FROM t -- note",
+    ]) {
+      expect(sameMeaning(base, tokenize(other)), other).toBe(false);
+    }
+  });
+});
+
+describe("fixSql (issue 13)", () => {
+  it("fixes trailing whitespace, blank lines, keyword case, commas and spaces together", () => {
+    const sql = "select id\n     , name   \nfrom  users\n\n\n\nwhere id = 1   \n\n\n";
+    const result = fixSql(sql);
+    expect(result.fixed_sql).toBe("SELECT id,\n     name\nFROM users\n\nWHERE id = 1\n\n");
+    expect(result.changed).toBe(true);
+    expect(result.remaining.violation_count).toBe(0);
+    expect(result.fixed_count).toBeGreaterThanOrEqual(8);
+  });
+
+  it("moves a leading comma before a line comment on the line above", () => {
+    expect(fixSql("SELECT a -- first\n  , b\nFROM t").fixed_sql).toBe(
+      "SELECT a, -- first\n  b\nFROM t",
+    );
+  });
+
+  it("moves commas to the line starts with the leading style", () => {
+    const options: LintOptions = { rule_options: { L008: { comma_style: "leading" } } };
+    expect(fixSql("SELECT a,\n  b,\n  c\nFROM t", options).fixed_sql).toBe(
+      "SELECT a\n  , b\n  , c\nFROM t",
+    );
+  });
+
+  it("re-cases keywords to the configured case and leaves strings, names and comments alone", () => {
+    const options: LintOptions = { rule_options: { L007: { keyword_case: "lower" } } };
+    expect(fixSql("SELECT 'SELECT' AS \"FROM\" FROM t -- WHERE", options).fixed_sql).toBe(
+      "select 'SELECT' as \"FROM\" from t -- WHERE",
+    );
+  });
+
+  it("re-indents mixed lines in the input's style, a tab counting as four columns", () => {
+    expect(fixSql("SELECT\n    a,\n\tb,\n  \tc\nFROM t").fixed_sql).toBe(
+      "SELECT\n    a,\n    b,\n    c\nFROM t",
+    );
+    expect(fixSql("SELECT\n\ta,\n        b\nFROM t").fixed_sql).toBe("SELECT\n\ta,\n\t\tb\nFROM t");
+  });
+
+  it("keeps whitespace inside strings, and block comments but for their trailing spaces", () => {
+    const sql = "SELECT 'a   \n\n\n\tb'  /* c   \n\n\n */\nFROM t";
+    expect(fixSql(sql).fixed_sql).toBe("SELECT 'a   \n\n\n\tb' /* c\n\n\n */\nFROM t");
+  });
+
+  it("keeps spaces inside bracketed names after an operand (T-SQL aliases, TOP n)", () => {
+    expect(fixSql("SELECT TOP 10 [first  name], COUNT(*) [all  rows] FROM t").fixed_sql).toBe(
+      "SELECT TOP 10 [first  name], COUNT(*) [all  rows] FROM t",
+    );
+  });
+
+  it("fixes nothing that noqa silences or that the rule selection leaves out", () => {
+    expect(fixSql("select a  -- noqa\nselect  b").fixed_sql).toBe("select a  -- noqa\nSELECT b");
+    expect(fixSql("select  a", { rules: ["L010"] }).fixed_sql).toBe("select a");
+    expect(fixSql("select  a", { exclude_rules: ["L010"] }).fixed_sql).toBe("SELECT  a");
+  });
+
+  it("reports what it cannot fix and changes nothing when nothing is fixable", () => {
+    const result = fixSql("SELECT a b FROM t");
+    expect(result).toMatchObject({
+      fixed_sql: "SELECT a b FROM t",
+      changed: false,
+      fixed_count: 0,
+    });
+    expect(result.remaining.violations.map((v) => v.rule)).toEqual(["L009"]);
+  });
+
+  it("reads the text in the dialect given (MySQL escapes keep the string whole)", () => {
+    expect(fixSql("select 'it\\'s  here'  from t", { dialect: "mysql" }).fixed_sql).toBe(
+      "SELECT 'it\\'s  here' FROM t",
+    );
+  });
+});
+
+describe("fixSql over the statement corpus", () => {
+  let parser: RoutingSqlParser;
+  beforeAll(async () => {
+    parser = await loadedParser();
+  });
+
+  const corpus = [
+    ...PORTABLE_SQL,
+    ...Object.values(DIALECT_SQL).flat(),
+    ...DIALECT_ONLY_SQL.map((c) => c.sql),
+  ];
+
+  /** The statement re-laid out badly: whitespace, tabs, blank lines, leading commas, case. */
+  const messy = fc
+    .tuple(
+      fc.constantFrom(...corpus),
+      fc.infiniteStream(fc.constantFrom(" ", "  ", "\n", " \t", "\n\t  ", "\n\n\n  ", "   \n ")),
+      fc.infiniteStream(fc.boolean()),
+    )
+    .map(([sql, gaps, flips]) => {
+      const gap = gaps[Symbol.iterator]();
+      const flip = flips[Symbol.iterator]();
+      let out = "";
+      // The linter's reading, so a bracketed name after an operand stays whole.
+      for (const t of lintTokens(sql)) {
+        if (t.kind === "whitespace") out += gap.next().value as string;
+        else if (t.text === "," && flip.next().value === true) out += "\n  ,";
+        else if (t.kind === "keyword" && flip.next().value === true) out += t.text.toLowerCase();
+        else out += t.text;
+      }
+      return { sql, messy: out };
+    });
+
+  /** What a statement means to the parser, with names case-folded (L007 re-cases words). */
+  function summary(sql: string) {
+    const result = parser.parse(sql, "generic");
+    if (!result.ok) return { error: result.error.reason };
+    const fold = (names: readonly string[]) => names.map((n) => n.toLowerCase());
+    return result.statements.map((s) => ({
+      kind: s.kind,
+      tables: fold(s.tables),
+      columns: fold(s.columns),
+      functions: fold(s.functions),
+    }));
+  }
+
+  function literals(sql: string): string[] {
+    return tokenize(sql)
+      .filter((t) => t.kind === "string" || t.kind === "number" || t.kind === "quoted_identifier")
+      .map((t) => t.text);
+  }
+
+  it("keeps statements, tables, columns, functions and literals, and a second fix changes nothing", () => {
+    fc.assert(
+      fc.property(
+        messy,
+        fc.constantFrom<LintOptions>(
+          {},
+          { rule_options: { L008: { comma_style: "leading" }, L007: { keyword_case: "lower" } } },
+        ),
+        ({ messy: text }, options) => {
+          const once = fixSql(text, options);
+          expect(summary(once.fixed_sql)).toEqual(summary(text));
+          expect(literals(once.fixed_sql)).toEqual(literals(text));
+          expect(fixSql(once.fixed_sql, options).fixed_sql).toBe(once.fixed_sql);
+          // What is left has no fix to offer.
+          expect(lintWithFixes(once.fixed_sql, options).filter((v) => v.fix !== undefined)).toEqual(
+            [],
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+
+  it("leaves every corpus statement meaning what it meant when fixed as written", () => {
+    for (const sql of corpus) {
+      const fixed = fixSql(sql).fixed_sql;
+      expect(summary(fixed), sql).toEqual(summary(sql));
+    }
+  });
+});
