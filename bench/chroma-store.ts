@@ -1,9 +1,8 @@
 /**
  * Micro-benchmark of `ChromaVectorStore` against a real embedded Chroma (started in a temp dir),
  * so the cost of each store call can be read off directly: sequential and concurrent single
- * upserts, concurrent metadata updates, get, and similarity queries at 1,000 and 10,000 records
- * with and without a metadata filter, and the exact-match `find` the memory core's duplicate
- * lookup makes. Prints one table row per measurement.
+ * upserts, concurrent metadata updates, get, and the paged scan the service's startup load makes
+ * at 1,000 and 10,000 records. Prints one table row per measurement.
  *
  * Run:
  *   npx tsx bench/chroma-store.ts [--dims 1024] [--reps 40]
@@ -14,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedChroma } from "../adapters/chroma/chroma-launcher.js";
 import { ChromaVectorStore } from "../adapters/chroma/chroma-vector-store.js";
-import type { VectorFilter, VectorRecord } from "../core/ports/vector-store.js";
+import type { VectorRecord } from "../core/ports/vector-store.js";
 import { seededRandom } from "./support/seeded-random.js";
 
 function option(name: string, fallback: number): number {
@@ -100,32 +99,13 @@ async function loadTo(store: ChromaVectorStore, target: number): Promise<void> {
   }
 }
 
-async function queries(store: ChromaVectorStore, size: string): Promise<void> {
-  // The memory core's duplicate lookup on remember: an exact-match metadata read, no vectors.
-  await measure(`${size}: find content_hash eq (duplicate lookup)`, 1, REPS, () =>
-    store.find({ field: "content_hash", op: "eq", value: `hr${Math.floor(random() * 900)}` }, 20),
-  );
-  const filters: [string, VectorFilter | undefined][] = [
-    ["no filter", undefined],
-    ["expires_at_ms gt now", { field: "expires_at_ms", op: "gt", value: NOW }],
-    [
-      "or(project eq, scope eq permanent)",
-      {
-        or: [
-          { field: "project", op: "eq", value: "p3" },
-          { field: "scope", op: "eq", value: "permanent" },
-        ],
-      },
-    ],
-  ];
-  for (const topK of [10, 50]) {
-    for (const [label, filter] of filters) {
-      const q = vector();
-      await measure(`${size}: query top-${topK}, ${label}`, 1, REPS, () =>
-        store.query({ vector: q, topK, ...(filter === undefined ? {} : { filter }) }),
-      );
+/** The startup load: scan every record with its vector, page by page. */
+async function scanAll(store: ChromaVectorStore, size: string): Promise<void> {
+  await measure(`${size}: scan every record (pages of 1000, with vectors)`, 1, 3, async () => {
+    for (let page = await store.scan(undefined, 1000); page.next !== undefined;) {
+      page = await store.scan(page.next, 1000);
     }
-  }
+  });
 }
 
 async function main(): Promise<void> {
@@ -158,12 +138,9 @@ async function main(): Promise<void> {
     await loadTo(store, 1_000);
     await measure("1k: get 1 id", 1, REPS, () => store.get(ids(1)));
     await measure("1k: get 10 ids", 1, REPS, () => store.get(ids(10)));
-    await queries(store, "1k");
+    await scanAll(store, "1k");
     await loadTo(store, 10_000);
-    await queries(store, "10k");
-    await measure("10k: query top-10, no filter, 8 concurrent", 8, REPS, () =>
-      store.query({ vector: vector(), topK: 10 }),
-    );
+    await scanAll(store, "10k");
   } finally {
     await store.close();
     await chroma.stop();

@@ -1,18 +1,26 @@
 /**
  * Load benchmark of the memory service over HTTP: starts `node dist/shells/cli/memsvc.js serve`
- * with the embedded defaults (embedded Chroma, local embedder) in a temp dir, loads N memories,
- * then measures recall and search latency with and without a project filter, and the service's
- * RSS (the Node process only, without Chroma). Prints a table.
+ * with the embedded defaults (embedded Chroma, local embedder) in a temp dir, then measures what
+ * the memory-engine issue's table asks for: remember one memory per request, remember through
+ * the batch endpoint (the rest of the N memories, 1,000 per request), search and recall with and
+ * without a project, stats, the RSS of the service and of its Chroma, and the time from spawning
+ * the service to its listening line (it listens once its engine is loaded) on a restart over the
+ * loaded data. Every row also gives the CPU time the service and Chroma spent per request
+ * (from /proc, so a busy shared machine shows up as wall time, not as CPU).
  *
  * Run (after `npm run build`):
- *   npx tsx bench/memory-load.ts [--n 10000] [--queries 1000] [--recall-queries 200] [--concurrency 8]
- * `--data DIR` keeps the data directory (and skips loading when it already holds N memories).
- * Set BENCH_LOG=info to see the service's request log on stderr.
+ *   npx tsx bench/memory-load.ts [--n 10000] [--per-request 2000] [--queries 1000]
+ *     [--recall-queries 500] [--stats-queries 200] [--concurrency 8] [--data DIR] [--cpu-prof DIR]
+ *     [--dims N]
+ * `--dims N` sets the local embedder's dimensions (`MEMSVC_EMBEDDER_LOCAL_DIMENSIONS`; default 1024).
+ * `--data DIR` keeps the data directory (and loads only what it lacks). `--cpu-prof DIR` runs
+ * the service with V8's CPU profiler (profiles written to DIR at exit). Set BENCH_LOG=info to see
+ * the service's log on stderr.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seededRandom } from "./support/seeded-random.js";
@@ -30,8 +38,11 @@ function option(name: string, fallback: number): number {
 
 const N = option("n", 10_000);
 const QUERIES = option("queries", 1_000);
-/** Recall writes access metadata for every memory it returns, so it is far slower: fewer runs. */
-const RECALL_QUERIES = option("recall-queries", Math.min(QUERIES, 200));
+const RECALL_QUERIES = option("recall-queries", Math.min(QUERIES, 500));
+const STATS_QUERIES = option("stats-queries", 200);
+/** Memories remembered one per request; the rest of N goes through the batch endpoint. */
+const PER_REQUEST = option("per-request", 2_000);
+const BATCH = 1_000;
 const CONCURRENCY = option("concurrency", 8);
 const PROJECTS = 20;
 
@@ -108,13 +119,51 @@ async function stats(): Promise<number> {
   return ((await res.json()) as { total_memories: number }).total_memories;
 }
 
-/** Runs `count` jobs with `CONCURRENCY` workers; returns each job's latency and the wall time. */
-async function run(count: number, job: (i: number) => Promise<number>) {
+/** GET with the kept-alive agent; resolves with the latency. */
+function get(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request({ host: "127.0.0.1", port, path, agent }, (res) => {
+      res.resume();
+      res.on("end", () => {
+        if (res.statusCode !== 200) reject(new Error(`${path}: HTTP ${res.statusCode}`));
+        else resolve(performance.now() - started);
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** CPU time (user + system) of a process so far, in ms, from /proc. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The embedded Chroma: the service's child process. */
+function childPid(pid: number): number | undefined {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+    return children[0] === undefined || children[0] === "" ? undefined : Number(children[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `count` jobs with `concurrency` workers; returns each job's latency and the wall time. */
+async function run(count: number, job: (i: number) => Promise<number>, concurrency = CONCURRENCY) {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (next < count) latencies.push(await job(next++));
     }),
   );
@@ -125,14 +174,50 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-function rssMb(pid: number): number {
+function rssMb(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
+interface Spawned {
+  readonly child: ReturnType<typeof spawn>;
+  readonly port: number;
+  /** From spawn to the listening line (the engine is loaded by then). */
+  readonly readyMs: number;
+}
+
+function spawnService(dir: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<Spawned> {
+  const started = performance.now();
+  const nodeArgs = profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
+  const child = spawn(process.execPath, [...nodeArgs, BIN, "serve"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise<Spawned>((resolve, reject) => {
+    let out = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const match = /listening on http:\/\/\S+:(\d+)/.exec(out);
+      if (match) resolve({ child, port: Number(match[1]), readyMs: performance.now() - started });
+    });
+    child.once("exit", (code) => reject(new Error(`memsvc exited with ${code} before listening`)));
+  });
+}
+
+async function stopService(child: ReturnType<typeof spawn>): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
 }
 
 async function main(): Promise<void> {
   const at = process.argv.indexOf("--data");
   const kept = at === -1 ? undefined : process.argv[at + 1];
+  const profAt = process.argv.indexOf("--cpu-prof");
+  const profileDir = profAt === -1 ? undefined : process.argv[profAt + 1];
   const dir = kept ?? mkdtempSync(join(tmpdir(), "memsvc-bench-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -142,89 +227,130 @@ async function main(): Promise<void> {
   for (const key of Object.keys(env))
     if (key.startsWith("MEMSVC_") && !["MEMSVC_API_LISTEN_ADDR", "MEMSVC_LOG_LEVEL"].includes(key))
       delete env[key];
-  const child = spawn(process.execPath, [BIN, "serve"], {
-    cwd: dir,
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const dimsAt = process.argv.indexOf("--dims");
+  if (dimsAt !== -1) env["MEMSVC_EMBEDDER_LOCAL_DIMENSIONS"] = process.argv[dimsAt + 1];
+  let service = await spawnService(dir, env, profileDir);
   const stopAll = () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
+    if (service.child.exitCode === null) service.child.kill("SIGTERM");
   };
   process.once("exit", stopAll);
+  const loadAtStart = loadavg();
   try {
-    port = await new Promise<number>((resolve, reject) => {
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        out += chunk;
-        const match = /listening on http:\/\/\S+:(\d+)/.exec(out);
-        if (match) resolve(Number(match[1]));
-      });
-      child.once("exit", (code) =>
-        reject(new Error(`memsvc exited with ${code} before listening`)),
-      );
-    });
-    const pid = child.pid as number;
+    port = service.port;
+    const pid = service.child.pid as number;
+    const chroma = childPid(pid);
     const rssIdle = rssMb(pid);
+    const chromaIdle = rssMb(chroma);
     console.log(
-      `memsvc pid ${pid} on port ${port}; loading ${N} memories with ${CONCURRENCY} clients…`,
+      `memsvc pid ${pid} (Chroma pid ${chroma}) on port ${port}, ready after ${service.readyMs.toFixed(0)} ms; loadavg ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}`,
     );
 
-    const stored = await stats();
-    // With --data and a store already holding N memories, measure queries only.
-    // Contents are deterministic by index, so a kept store resumes where an earlier run stopped.
-    const toLoad = Math.max(0, N - stored);
-    const load =
-      toLoad === 0
-        ? undefined
-        : await run(toLoad, (i) => post("/v1/remember", memoryBody(stored + i)));
-    const rssLoaded = rssMb(pid);
-    const queries = Array.from({ length: QUERIES }, () => phrase(3 + Math.floor(random() * 4)));
-    const project = (i: number) => `project-${i % PROJECTS}`;
-    const phases = {
-      search: () => run(QUERIES, (i) => post("/v1/search", { message: queries[i] as string })),
-      "search + project": () =>
-        run(QUERIES, (i) =>
-          post("/v1/search", { message: queries[i] as string, project: project(i) }),
-        ),
-      recall: () =>
-        run(RECALL_QUERIES, (i) => post("/v1/recall", { message: queries[i] as string })),
-      "recall + project": () =>
-        run(RECALL_QUERIES, (i) =>
-          post("/v1/recall", { message: queries[i] as string, project: project(i) }),
-        ),
-    };
     const rows: string[][] = [];
     const fmt = (x: number) => x.toFixed(1);
-    if (load !== undefined) {
-      const loadSorted = [...load.latencies].sort((a, b) => a - b);
-      rows.push([
-        "remember",
-        String(toLoad),
-        fmt(toLoad / load.seconds),
-        fmt(percentile(loadSorted, 50)),
-        fmt(percentile(loadSorted, 95)),
-        fmt(percentile(loadSorted, 99)),
-      ]);
-    }
-    let rssPeak = rssLoaded;
-    for (const [name, phase] of Object.entries(phases)) {
-      await run(Math.min(200, QUERIES), (i) =>
-        post("/v1/search", { message: queries[i] as string }),
-      ); // warm-up
-      const result = await phase();
-      rssPeak = Math.max(rssPeak, rssMb(pid));
-      const sorted = [...result.latencies].sort((a, b) => a - b);
-      const count = result.latencies.length;
+    const row = (
+      name: string,
+      count: number,
+      seconds: number,
+      latencies: readonly number[],
+      cpu: number,
+      unit = count,
+    ) => {
+      const sorted = [...latencies].sort((a, b) => a - b);
       rows.push([
         name,
         String(count),
-        fmt(count / result.seconds),
+        fmt(unit / seconds),
         fmt(percentile(sorted, 50)),
         fmt(percentile(sorted, 95)),
         fmt(percentile(sorted, 99)),
+        (cpu / count).toFixed(2),
       ]);
+    };
+    /** Runs a phase and adds its row with the CPU the service and Chroma spent in it. */
+    const measure = async (
+      name: string,
+      count: number,
+      job: (i: number) => Promise<number>,
+      perRequest = 1,
+      concurrency = CONCURRENCY,
+    ) => {
+      const cpuBefore = cpuMs(pid) + cpuMs(chroma);
+      const result = await run(count, job, concurrency);
+      row(
+        name,
+        count,
+        result.seconds,
+        result.latencies,
+        cpuMs(pid) + cpuMs(chroma) - cpuBefore,
+        count * perRequest,
+      );
+    };
+
+    const stored = await stats();
+    // Contents are deterministic by index, so a kept store resumes where an earlier run stopped.
+    const single = Math.min(PER_REQUEST, Math.max(0, N - stored));
+    if (single > 0) {
+      await measure("remember (1 per request)", single, (i) =>
+        post("/v1/remember", memoryBody(stored + i)),
+      );
     }
-    const header = ["operation", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms"];
+    const batched = Math.max(0, N - stored - single);
+    if (batched > 0) {
+      const from = stored + single;
+      const requests = Math.ceil(batched / BATCH);
+      await measure(
+        `remember/batch (${BATCH} per request; req/s column = memories/s)`,
+        requests,
+        (r) =>
+          post("/v1/remember/batch", {
+            memories: Array.from({ length: Math.min(BATCH, batched - r * BATCH) }, (_, k) =>
+              memoryBody(from + r * BATCH + k),
+            ),
+          }),
+        BATCH,
+        2,
+      );
+    }
+    const rssLoaded = rssMb(pid);
+    const chromaLoaded = rssMb(chroma);
+    const queries = Array.from({ length: QUERIES }, () => phrase(3 + Math.floor(random() * 4)));
+    const project = (i: number) => `project-${i % PROJECTS}`;
+    const phases: [string, number, (i: number) => Promise<number>][] = [
+      ["search", QUERIES, (i) => post("/v1/search", { message: queries[i] as string })],
+      [
+        "search + project",
+        QUERIES,
+        (i) => post("/v1/search", { message: queries[i] as string, project: project(i) }),
+      ],
+      ["recall", RECALL_QUERIES, (i) => post("/v1/recall", { message: queries[i] as string })],
+      [
+        "recall + project",
+        RECALL_QUERIES,
+        (i) => post("/v1/recall", { message: queries[i] as string, project: project(i) }),
+      ],
+      ["stats", STATS_QUERIES, () => get("/v1/stats")],
+    ];
+    let rssPeak = rssLoaded;
+    let chromaPeak = chromaLoaded;
+    for (const [name, count, job] of phases) {
+      await run(Math.min(100, QUERIES), (i) =>
+        post("/v1/search", { message: queries[i] as string }),
+      ); // warm-up
+      await measure(name, count, job);
+      rssPeak = Math.max(rssPeak, rssMb(pid));
+      chromaPeak = Math.max(chromaPeak, rssMb(chroma));
+    }
+    const total = await stats();
+
+    // Startup to ready over the loaded store: a restart on the same data.
+    agent.destroy();
+    await stopService(service.child);
+    service = await spawnService(dir, env);
+    port = service.port;
+    const restartRss = rssMb(service.child.pid);
+    const restartChromaRss = rssMb(childPid(service.child.pid as number));
+
+    const header = ["operation", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU ms/req"];
     const widths = header.map((h, i) =>
       Math.max(h.length, ...rows.map((r) => (r[i] as string).length)),
     );
@@ -235,22 +361,24 @@ async function main(): Promise<void> {
     console.log(
       `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`,
     );
-    for (const row of rows) console.log(line(row));
+    for (const r of rows) console.log(line(r));
     console.log();
     console.log(
-      `service RSS (Node process only, VmRSS): idle ${fmt(rssIdle)} MB, after load ${fmt(rssLoaded)} MB, peak during queries ${fmt(rssPeak)} MB`,
+      `RSS (VmRSS) service + Chroma: idle ${fmt(rssIdle)} + ${fmt(chromaIdle)} MB, after load ${fmt(rssLoaded)} + ${fmt(chromaLoaded)} MB, peak during queries ${fmt(rssPeak)} + ${fmt(chromaPeak)} = ${fmt(rssPeak + chromaPeak)} MB`,
+    );
+    console.log(
+      `restart over ${total} memories: spawn to listening (engine loaded) ${service.readyMs.toFixed(0)} ms; RSS after restart ${fmt(restartRss)} + ${fmt(restartChromaRss)} MB`,
     );
     if (retries > 0)
       console.log(`${retries} request(s) retried after ECONNRESET on a reused socket`);
     console.log(
-      `concurrency ${CONCURRENCY} keep-alive clients; ${N} memories over ${PROJECTS} projects (50% project, 20% permanent, 20% session, 10% ttl)`,
+      `concurrency ${CONCURRENCY} keep-alive clients (batch: 2); ${N} memories over ${PROJECTS} projects (50% project, 20% permanent, 20% session, 10% ttl); loadavg at start ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}, at end ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
     );
   } finally {
     agent.destroy();
-    stopAll();
-    await new Promise((resolve) =>
-      child.exitCode === null ? child.once("exit", resolve) : resolve(undefined),
-    );
+    await stopService(service.child);
     if (kept === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }

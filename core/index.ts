@@ -19,10 +19,8 @@ export type { Embedder } from "./ports/embedder.js";
 export type {
   Metadata,
   MetadataValue,
+  ScanPage,
   StoredRecord,
-  VectorFilter,
-  VectorMatch,
-  VectorQuery,
   VectorRecord,
   VectorSpace,
   VectorStore,
@@ -36,7 +34,17 @@ export type {
 
 // Memory
 export { MemoryService } from "./memory/memory-service.js";
-export type { MemoryServiceDeps } from "./memory/memory-service.js";
+export type { LoadProgress, MemoryServiceDeps } from "./memory/memory-service.js";
+export { reindexStore } from "./memory/reindex.js";
+export type { ReindexOptions } from "./memory/reindex.js";
+export { createBm25Index, createHybridIndex } from "./memory/retrieval/hybrid-index.js";
+export type { FusionMethod, HybridIndexOptions } from "./memory/retrieval/hybrid-index.js";
+export type {
+  IndexedDocument,
+  RetrievalHit,
+  RetrievalIndex,
+  RetrievalQuery,
+} from "./memory/retrieval/retrieval-index.js";
 export { DEFAULT_MEMORY_SERVICE_OPTIONS } from "./memory/memory-service-options.js";
 export { DEFAULT_RECALL_WEIGHTS } from "./memory/recall-weights.js";
 export { MEMORY_SCOPES, MEMORY_TYPES } from "./memory/types.js";
@@ -51,6 +59,9 @@ export type {
   RecallInput,
   RecallResult,
   RecallWeights,
+  RememberBatchInput,
+  RememberBatchItem,
+  RememberBatchResult,
   RememberInput,
   RememberResult,
   SearchInput,

@@ -26,6 +26,8 @@ export interface EmbeddedChroma {
   readonly pid: number;
   /** SIGTERM, then SIGKILL after ~3 s; resolves once the child has exited. Idempotent. */
   stop(): Promise<void>;
+  /** Resolves with the exit code (null when killed by a signal) once the child has exited. */
+  readonly exited: Promise<number | null>;
 }
 
 /** Exit code the child script uses when the native binding cannot be loaded. */
@@ -262,7 +264,9 @@ async function launch(
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (exitCode === undefined) {
-    if (await heartbeat(url)) return { url, port, pid, stop };
+    if (await heartbeat(url)) {
+      return { url, port, pid, stop, exited: exited.then(() => exitCode ?? null) };
+    }
     if (Date.now() >= deadline) {
       await stop();
       throw new Error(

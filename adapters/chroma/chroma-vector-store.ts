@@ -2,15 +2,12 @@ import { ChromaClient, type Collection, type Metadata as ChromaMetadata } from "
 import { AgentServicesError, isAgentServicesError } from "../../core/errors.js";
 import type {
   Metadata,
+  ScanPage,
   StoredRecord,
-  VectorFilter,
-  VectorMatch,
-  VectorQuery,
   VectorRecord,
   VectorSpace,
   VectorStore,
 } from "../../core/ports/vector-store.js";
-import { toChromaWhere } from "./chroma-where.js";
 import { WriteBatcher, type MetadataUpdate } from "./write-batcher.js";
 
 /** Options of {@link ChromaVectorStore}. */
@@ -31,7 +28,8 @@ const EMBEDDER_ID_KEY = "embedder_id";
 const DIMENSIONS_KEY = "dimensions";
 
 /**
- * A {@link VectorStore} on a Chroma server (1.x, HTTP API v2) in cosine space.
+ * A {@link VectorStore} on a Chroma server (1.x, HTTP API v2) in cosine space. Chroma's own
+ * query is not used (the service ranks in process); Chroma is the durable store.
  *
  * The collection is created on first use and records the embedder id and dimension it was bound
  * to in its metadata, so a restart with another embedder fails loudly instead of mixing vector
@@ -41,12 +39,13 @@ const DIMENSIONS_KEY = "dimensions";
  * Writes (upsert, updateMetadata, delete) go through one {@link WriteBatcher} per store: Chroma
  * serialises writes and each write call costs about the same whatever its size, so concurrent
  * writers share calls (group commit) instead of contending. A write resolves only once the Chroma
- * call holding it succeeded, so a read issued after it sees it. Reads run concurrently.
+ * call holding it succeeded, so a read issued after it sees it. Reads run concurrently. Chroma's
+ * upsert merges the metadata keys of an existing id, which is the port's upsert.
  *
  * @example
  * const store = new ChromaVectorStore({ url: "http://127.0.0.1:8000", collection: "memories" });
  * await store.bind({ embedderId: embedder.id, dimensions: embedder.dimensions });
- * const hits = await store.query({ vector, topK: 10 });
+ * const page = await store.scan(undefined, 1000);
  */
 export class ChromaVectorStore implements VectorStore {
   readonly #client: ChromaClient;
@@ -57,7 +56,7 @@ export class ChromaVectorStore implements VectorStore {
   #closed = false;
   readonly #writes = new WriteBatcher(
     {
-      upsert: (batch, fresh) => this.#writeUpserts(batch, fresh),
+      upsert: (batch) => this.#writeUpserts(batch),
       update: (batch) => this.#writeUpdates(batch),
       delete: (batch) => this.#writeDeletes(batch),
     },
@@ -86,14 +85,14 @@ export class ChromaVectorStore implements VectorStore {
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
   }
 
-  async bind(space: VectorSpace): Promise<void> {
+  async bind(space: VectorSpace, options: { readonly replace?: boolean } = {}): Promise<void> {
     await this.#call(async () => {
       // Fetched afresh: another process may have bound the collection since we opened it.
       const collection = await this.#openCollection();
       const metadata = collection.metadata ?? {};
       const embedderId = metadata[EMBEDDER_ID_KEY];
       const dimensions = metadata[DIMENSIONS_KEY];
-      if (embedderId === undefined || embedderId === null) {
+      if (embedderId === undefined || embedderId === null || options.replace === true) {
         await collection.modify({
           metadata: {
             ...metadata,
@@ -113,10 +112,7 @@ export class ChromaVectorStore implements VectorStore {
     });
   }
 
-  async upsert(
-    records: readonly VectorRecord[],
-    options: { readonly fresh?: boolean } = {},
-  ): Promise<void> {
+  async upsert(records: readonly VectorRecord[]): Promise<void> {
     for (const record of records) {
       if (this.#dimensions !== undefined && record.vector.length !== this.#dimensions) {
         throw new AgentServicesError(
@@ -126,27 +122,7 @@ export class ChromaVectorStore implements VectorStore {
       }
     }
     this.#assertOpen();
-    await this.#writes.upsert(records, options);
-  }
-
-  async query(query: VectorQuery): Promise<VectorMatch[]> {
-    const where = toChromaWhere(query.filter);
-    if (where === "none" || query.topK <= 0) return [];
-    return this.#call(async (collection) => {
-      const result = await collection.query({
-        queryEmbeddings: [[...query.vector]],
-        nResults: Math.floor(query.topK),
-        ...(where === undefined ? {} : { where }),
-        include: ["documents", "metadatas", "distances"],
-      });
-      const ids = result.ids[0] ?? [];
-      return ids.map((id, i) => ({
-        id,
-        document: result.documents[0]?.[i] ?? "",
-        metadata: toPortMetadata(result.metadatas[0]?.[i]),
-        similarity: 1 - (result.distances[0]?.[i] ?? 1),
-      }));
-    });
+    await this.#writes.upsert(records);
   }
 
   async get(ids: readonly string[]): Promise<StoredRecord[]> {
@@ -162,18 +138,25 @@ export class ChromaVectorStore implements VectorStore {
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 
-  async find(filter?: VectorFilter, limit?: number): Promise<StoredRecord[]> {
-    const where = toChromaWhere(filter);
-    if (where === "none" || (limit !== undefined && limit <= 0)) return [];
-    return this.#call(async (collection) =>
-      toRecords(
-        await collection.get({
-          ...(where === undefined ? {} : { where }),
-          ...(limit === undefined ? {} : { limit: Math.floor(limit) }),
-          include: ["documents", "metadatas"],
-        }),
-      ),
-    );
+  /** Chroma pages by offset in its own stable order; the cursor is the next offset. */
+  async scan(cursor: string | undefined, limit: number): Promise<ScanPage> {
+    const offset = cursor === undefined ? 0 : Number(cursor);
+    if (!Number.isInteger(offset) || offset < 0) {
+      throw new Error(`ChromaVectorStore.scan: invalid cursor ${JSON.stringify(cursor)}`);
+    }
+    const size = Math.max(1, Math.min(CHROMA_MAX_BATCH, Math.floor(limit)));
+    return this.#call(async (collection) => {
+      const result = await collection.get({
+        limit: size,
+        offset,
+        include: ["documents", "metadatas", "embeddings"],
+      });
+      const records = toRecords(result).map((record, i) => ({
+        ...record,
+        vector: result.embeddings[i] ?? [],
+      }));
+      return { records, next: records.length < size ? undefined : String(offset + records.length) };
+    });
   }
 
   async updateMetadata(updates: readonly { id: string; metadata: Metadata }[]): Promise<void> {
@@ -186,14 +169,8 @@ export class ChromaVectorStore implements VectorStore {
     return this.#writes.delete(ids);
   }
 
-  async count(filter?: VectorFilter): Promise<number> {
-    const where = toChromaWhere(filter);
-    if (where === "none") return 0;
-    return this.#call(async (collection) =>
-      where === undefined
-        ? collection.count()
-        : (await collection.get({ where, include: [] })).ids.length,
-    );
+  async count(): Promise<number> {
+    return this.#call((collection) => collection.count());
   }
 
   async ping(): Promise<void> {
@@ -208,30 +185,9 @@ export class ChromaVectorStore implements VectorStore {
     await this.#writes.idle();
   }
 
-  /**
-   * One batch of the write queue: unique ids, at most {@link CHROMA_MAX_BATCH} of them.
-   *
-   * Chroma's upsert merges metadata into an existing record, so a key the new record no longer
-   * has would survive (a `null` value does not remove a key on server 1.0.0 either). One read of
-   * the batch's stored metadata finds the records that carry such keys; they are deleted before
-   * the upsert to get the port's replace semantics. The common case (new ids, or the same keys)
-   * costs that one read per batch, however many callers share it. Ids in `fresh` (every caller
-   * promised they are not stored, e.g. new random UUIDs) are left out of it: the read could not
-   * find them, and a batch of only fresh ids makes no read at all.
-   */
-  #writeUpserts(batch: readonly VectorRecord[], fresh: ReadonlySet<string>): Promise<void> {
+  /** One batch of the write queue: unique ids, at most {@link CHROMA_MAX_BATCH} of them. */
+  #writeUpserts(batch: readonly VectorRecord[]): Promise<void> {
     return this.#request(async (collection) => {
-      const check = batch.filter((r) => !fresh.has(r.id)).map((r) => r.id);
-      const stored =
-        check.length === 0
-          ? { ids: [], metadatas: [] }
-          : await collection.get({ ids: check, include: ["metadatas"] });
-      const incoming = new Map(batch.map((r) => [r.id, r.metadata]));
-      const stale = stored.ids.filter((id, i) => {
-        const next = incoming.get(id) ?? {};
-        return Object.keys(stored.metadatas[i] ?? {}).some((key) => !Object.hasOwn(next, key));
-      });
-      if (stale.length > 0) await collection.delete({ ids: stale });
       await collection.upsert({
         ids: batch.map((r) => r.id),
         embeddings: batch.map((r) => [...r.vector]),

@@ -13,3 +13,13 @@ export {
   type EmbeddedChroma,
   type EmbeddedChromaOptions,
 } from "./chroma-launcher.js";
+export {
+  startSupervisedChroma,
+  type ChromaEvent,
+  type SupervisedChroma,
+  type SupervisedChromaOptions,
+} from "./chroma-supervisor.js";
+export {
+  replaceChromaCollection,
+  type ReplaceChromaCollectionOptions,
+} from "./chroma-collections.js";

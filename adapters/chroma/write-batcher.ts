@@ -11,11 +11,8 @@ export interface MetadataUpdate {
  * them, and must resolve only once the write is durable.
  */
 export interface WriteSink {
-  /**
-   * `fresh` holds the ids every merged caller upserted with `fresh: true` (guaranteed not stored
-   * yet): the sink may skip the work of replacing them.
-   */
-  upsert(records: readonly VectorRecord[], fresh: ReadonlySet<string>): Promise<void>;
+  /** Inserts or replaces records (metadata keys merged into an existing id's). */
+  upsert(records: readonly VectorRecord[]): Promise<void>;
   /** Merges the keys into existing records; unknown ids are ignored. */
   update(updates: readonly MetadataUpdate[]): Promise<void>;
   /** Deletes the ids; resolves with those of them that existed. */
@@ -33,7 +30,6 @@ type Operation =
   | {
       readonly kind: "upsert";
       readonly records: readonly VectorRecord[];
-      readonly fresh: boolean;
       readonly done: Pending<void>;
     }
   | {
@@ -51,7 +47,8 @@ type Operation =
  * the same kind become one call (the last upsert of an id wins, updates of an id merge in order),
  * and operations of different kinds keep their order. A caller's promise settles with the sink
  * call that holds its operation, so an acknowledged write is as durable as the sink makes it, and
- * a failed call rejects exactly the callers whose operations it held.
+ * a failed call that held several callers' operations is retried once per operation, so one
+ * caller's bad record (a value the backend refuses) fails only that caller.
  *
  * @example
  * const writes = new WriteBatcher({ upsert: …, update: …, delete: … });
@@ -73,19 +70,12 @@ export class WriteBatcher {
     }
   }
 
-  /**
-   * Inserts or replaces records; duplicate ids keep the last record. `fresh: true` promises that
-   * none of the ids is stored yet (see `VectorStore.upsert`).
-   */
-  upsert(
-    records: readonly VectorRecord[],
-    options: { readonly fresh?: boolean } = {},
-  ): Promise<void> {
+  /** Inserts or replaces records; duplicate ids keep the last record. */
+  upsert(records: readonly VectorRecord[]): Promise<void> {
     const unique = [...new Map(records.map((r) => [r.id, r])).values()];
-    const fresh = options.fresh === true;
     return this.#all(
       chunks(unique, this.#maxBatch).map((part) =>
-        this.#enqueue<void>((done) => ({ kind: "upsert", records: part, fresh, done })),
+        this.#enqueue<void>((done) => ({ kind: "upsert", records: part, done })),
       ),
     ).then(() => undefined);
   }
@@ -161,39 +151,48 @@ export class WriteBatcher {
 
   async #flush(batch: Operation[]): Promise<void> {
     try {
-      const kind = batch[0]?.kind;
-      if (kind === "upsert") {
-        const records = new Map<string, VectorRecord>();
-        // An id is fresh only if every upsert of it in the batch said so: one that did not may
-        // replace a stored record and needs the work a fresh one skips.
-        const replaced = new Set<string>();
-        for (const op of batch) {
-          if (op.kind !== "upsert") continue;
-          for (const r of op.records) {
-            records.set(r.id, r);
-            if (!op.fresh) replaced.add(r.id);
-          }
-        }
-        const fresh = new Set([...records.keys()].filter((id) => !replaced.has(id)));
-        await this.#sink.upsert([...records.values()], fresh);
-        for (const op of batch) if (op.kind === "upsert") op.done.resolve();
-      } else if (kind === "update") {
-        await this.#sink.update(
-          mergeUpdates(batch.flatMap((op) => (op.kind === "update" ? op.updates : []))),
-        );
-        for (const op of batch) if (op.kind === "update") op.done.resolve();
-      } else if (kind === "delete") {
-        const ids = [...new Set(batch.flatMap((op) => (op.kind === "delete" ? op.ids : [])))];
-        // As if run one after another: an id counts for the first caller that deletes it.
-        const existed = new Set(await this.#sink.delete(ids));
-        for (const op of batch) {
-          if (op.kind !== "delete") continue;
-          const mine = op.ids.filter((id) => existed.delete(id));
-          op.done.resolve(mine.length);
+      await this.#write(batch);
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.done.reject(error);
+        return;
+      }
+      // One caller's record may be what the backend refused: retry each caller on its own, so
+      // the others' writes still land (in order, as they were queued).
+      for (const op of batch) {
+        try {
+          await this.#write([op]);
+        } catch (own) {
+          op.done.reject(own);
         }
       }
-    } catch (error) {
-      for (const op of batch) op.done.reject(error);
+    }
+  }
+
+  /** One sink call for a run of same-kind operations; settles them on success, throws on failure. */
+  async #write(batch: Operation[]): Promise<void> {
+    const kind = batch[0]?.kind;
+    if (kind === "upsert") {
+      const records = new Map<string, VectorRecord>();
+      for (const op of batch) {
+        if (op.kind === "upsert") for (const r of op.records) records.set(r.id, r);
+      }
+      await this.#sink.upsert([...records.values()]);
+      for (const op of batch) if (op.kind === "upsert") op.done.resolve();
+    } else if (kind === "update") {
+      await this.#sink.update(
+        mergeUpdates(batch.flatMap((op) => (op.kind === "update" ? op.updates : []))),
+      );
+      for (const op of batch) if (op.kind === "update") op.done.resolve();
+    } else if (kind === "delete") {
+      const ids = [...new Set(batch.flatMap((op) => (op.kind === "delete" ? op.ids : [])))];
+      // As if run one after another: an id counts for the first caller that deletes it.
+      const existed = new Set(await this.#sink.delete(ids));
+      for (const op of batch) {
+        if (op.kind !== "delete") continue;
+        const mine = op.ids.filter((id) => existed.delete(id));
+        op.done.resolve(mine.length);
+      }
     }
   }
 }

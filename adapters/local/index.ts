@@ -1,8 +1,14 @@
 /**
- * Local adapters: no network, no model weights.
+ * Local adapters: no network, no downloads (the word vectors ship inside the package).
  *
  * @example
- * import { HashingEmbedder } from "agent-services/adapters/local";
+ * import { HashingEmbedder, WordVectorEmbedder } from "agent-services/adapters/local";
  * const embedder = new HashingEmbedder({ dimensions: 1024 });
+ * const semantic = new WordVectorEmbedder(); // GloVe word vectors shipped in assets/
  */
 export { HashingEmbedder, type HashingEmbedderOptions } from "./hashing-embedder.js";
+export {
+  defaultWordVectorPath,
+  WordVectorEmbedder,
+  type WordVectorEmbedderOptions,
+} from "./word-vector-embedder.js";

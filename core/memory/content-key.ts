@@ -1,3 +1,5 @@
+import { sha256Hex } from "./sha256.js";
+
 /**
  * Duplicate detection compares content after normalisation: trimmed, and every run of
  * whitespace collapsed to one space. Case and punctuation are kept: "Use UTC" and "use utc"
@@ -10,18 +12,16 @@ export function normaliseContent(content: string): string {
   return content.trim().replace(/\s+/gu, " ");
 }
 
+const encoder = new TextEncoder();
+
 /**
- * SHA-256 (hex) of the normalised content, stored as `content_hash` so a duplicate is found with
- * one equality filter instead of a scan. Uses the Web Crypto global, which is computation only.
- * Callers still compare the normalised contents of what the filter returns.
+ * SHA-256 (hex) of the normalised content: the engine's duplicate-lookup key, also stored as
+ * `content_hash`. Callers still compare the normalised contents of the memories it finds.
+ * Computed synchronously ({@link sha256Hex}); the promise is kept for the callers' API.
  *
  * @example
  * await contentHash("deploy on Fridays") === await contentHash(" deploy  on Fridays\n"); // true
  */
-export async function contentHash(content: string): Promise<string> {
-  const bytes = new TextEncoder().encode(normaliseContent(content));
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);
-  let hex = "";
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+export function contentHash(content: string): Promise<string> {
+  return Promise.resolve(sha256Hex(encoder.encode(normaliseContent(content))));
 }

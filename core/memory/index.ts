@@ -17,14 +17,37 @@ export type {
   RecallInput,
   RecallResult,
   RecallWeights,
+  RememberBatchInput,
+  RememberBatchItem,
+  RememberBatchResult,
   RememberInput,
   RememberResult,
   SearchInput,
   SearchResult,
   SearchResultItem,
 } from "./types.js";
-export { MemoryService } from "./memory-service.js";
-export type { MemoryServiceDeps } from "./memory-service.js";
+export { LOAD_PAGE_SIZE, MemoryService, SWEEP_BATCH } from "./memory-service.js";
+export { reindexStore } from "./reindex.js";
+export type { ReindexOptions } from "./reindex.js";
+export type { LoadProgress, MemoryServiceDeps } from "./memory-service.js";
+export { MemoryEngine } from "./engine/memory-engine.js";
+export type { DuplicateKey, EngineHit, EngineQuery } from "./engine/memory-engine.js";
+export { compileMemoryFilter } from "./engine/memory-filter.js";
+export type { MemoryFilter } from "./engine/memory-filter.js";
+export { CosineRetrievalIndex } from "./engine/cosine-retrieval-index.js";
+export { AccessWriteBehind } from "./engine/access-write-behind.js";
+export type { AccessWriteBehindDeps } from "./engine/access-write-behind.js";
+export {
+  createBm25Index,
+  createHybridIndex,
+  DEFAULT_VECTOR_WEIGHT,
+  type FusionMethod,
+  type HybridIndexOptions,
+  type IndexedDocument,
+  type RetrievalHit,
+  type RetrievalIndex,
+  type RetrievalQuery,
+} from "./retrieval/index.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   MAX_RECALL_CANDIDATES,
@@ -53,27 +76,40 @@ export {
   DEFAULT_RECALL_BUDGET,
   DEFAULT_SEARCH_LIMIT,
   FIELD_EXPECTATIONS,
+  MAX_REMEMBER_BATCH,
   MAX_SEARCH_LIMIT,
   memoryIdSchema,
   recallInputSchema,
+  rememberBatchInputSchema,
   rememberInputSchema,
   searchInputSchema,
 } from "./schemas.js";
-export type { ParsedRecallInput, ParsedRememberInput, ParsedSearchInput } from "./schemas.js";
+export type {
+  ParsedRecallInput,
+  ParsedRememberBatchInput,
+  ParsedRememberInput,
+  ParsedSearchInput,
+} from "./schemas.js";
 export { describeIssues, parseInput, parseMemoryId } from "./parse-input.js";
 export { expiresAtMs, isLive, NEVER_EXPIRES_MS } from "./expiry.js";
 export type { ExpiryInput, ExpiryOptions } from "./expiry.js";
 export { decodeMemory, encodeMemoryMetadata, MEMORY_METADATA_VERSION } from "./memory-metadata.js";
 export { contentHash, normaliseContent } from "./content-key.js";
-export { candidateFilter, duplicateFilter, expiredFilter, liveFilter } from "./memory-filters.js";
-export type { DuplicateKey } from "./memory-filters.js";
 export { KeyedLock } from "./keyed-lock.js";
 export {
   deleteResultSchema,
   memorySchema,
   memoryStatsSchema,
   recallResultSchema,
+  rememberBatchResultSchema,
   rememberResultSchema,
   searchResultSchema,
 } from "./response-schemas.js";
-export { accessMetadata, duplicateMergeMetadata, uniqueTags } from "./metadata-updates.js";
+export {
+  accessKeys,
+  accessMetadata,
+  duplicateMergeMetadata,
+  uniqueTags,
+  withAccess,
+  withMerge,
+} from "./metadata-updates.js";

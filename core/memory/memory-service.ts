@@ -1,27 +1,30 @@
 import { AgentServicesError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
-import type { StoredRecord, VectorStore } from "../ports/vector-store.js";
+import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { packContext } from "../tokens/pack-context.js";
-import { AccessRecorder } from "./access-recorder.js";
-import { queryLiveCandidates } from "./candidate-query.js";
 import { contentHash } from "./content-key.js";
-import { DuplicateLookup } from "./duplicate-lookup.js";
+import { AccessWriteBehind } from "./engine/access-write-behind.js";
+import { MemoryEngine } from "./engine/memory-engine.js";
 import { KeyedLock } from "./keyed-lock.js";
-import { memoryIsLive } from "./memory-liveness.js";
-import { decodeMemory, encodeMemoryMetadata } from "./memory-metadata.js";
-import { duplicateMergeMetadata } from "./metadata-updates.js";
+import { encodeMemoryMetadata } from "./memory-metadata.js";
+import { accessKeys, duplicateMergeMetadata, withMerge } from "./metadata-updates.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   validateMemoryServiceOptions,
 } from "./memory-service-options.js";
-import { parseInput, parseMemoryId } from "./parse-input.js";
-import { recallInputSchema, rememberInputSchema, searchInputSchema } from "./schemas.js";
-import type { ParsedRememberInput } from "./schemas.js";
-import { countMemoryStats } from "./memory-stats.js";
 import { newMemory } from "./new-memory.js";
+import { parseInput, parseMemoryId } from "./parse-input.js";
+import { createHybridIndex } from "./retrieval/hybrid-index.js";
+import type { RetrievalIndex } from "./retrieval/retrieval-index.js";
+import {
+  recallInputSchema,
+  rememberBatchInputSchema,
+  rememberInputSchema,
+  searchInputSchema,
+} from "./schemas.js";
+import type { ParsedRememberInput } from "./schemas.js";
 import { scoreMemory } from "./scoring.js";
-import { sweepExpiredMemories } from "./sweep-expired.js";
 import type {
   Memory,
   MemoryApi,
@@ -29,6 +32,9 @@ import type {
   MemoryStats,
   RecallInput,
   RecallResult,
+  RememberBatchInput,
+  RememberBatchItem,
+  RememberBatchResult,
   RememberInput,
   RememberResult,
   SearchInput,
@@ -43,22 +49,36 @@ export interface MemoryServiceDeps {
   /** Overrides of {@link DEFAULT_MEMORY_SERVICE_OPTIONS}; validated by the constructor. */
   readonly options?: Partial<MemoryServiceOptions>;
   /**
-   * Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs that are not stored
-   * yet (new memories are upserted with `fresh: true`).
+   * The retrieval index that ranks memories for recall and search (default: the hybrid index,
+   * BM25 fused with cosine, `createHybridIndex()`; `CosineRetrievalIndex` ranks by the vectors
+   * alone). It must be empty: `init()` fills it from the store.
    */
+  readonly index?: RetrievalIndex;
+  /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
   readonly newId?: () => string;
   /**
-   * Awaited before each write of recall accesses (default: none, write as soon as the previous
-   * one is done). Recalls answer before their accesses are written, so a delay costs them
-   * nothing; it merges more recalls into each write, so the store spends less time writing and
-   * more answering queries (each Chroma write also slows the queries running beside it). The
-   * price: other processes see an access, and a crash loses it, that much later.
+   * Awaited before each write of recall accesses (default: none). Recalls answer before their
+   * accesses are written, so a delay costs them nothing and merges more accesses into each write;
+   * the price is what a crash can lose (the accesses of the last delay). Shutdown cuts it short.
    *
    * @example
-   * new MemoryService({ store, embedder, clock, accessWriteDelay: () => sleep(250) });
+   * new MemoryService({ store, embedder, clock, accessWriteDelay: () => sleep(1000) });
    */
   readonly accessWriteDelay?: () => Promise<void>;
 }
+
+/** Progress of {@link MemoryService.init}'s load from the store. */
+export interface LoadProgress {
+  /** Records read so far. */
+  readonly loaded: number;
+  /** Records in the store when the load began. */
+  readonly total: number;
+}
+
+/** Records read per page when the engine is loaded at startup. */
+export const LOAD_PAGE_SIZE = 1000;
+/** Memories deleted per store call by the sweep. */
+export const SWEEP_BATCH = 1000;
 
 interface Candidate {
   readonly memory: Memory;
@@ -66,15 +86,25 @@ interface Candidate {
   readonly score: number;
 }
 
+/** One remember of a batch, after validation. */
+interface Planned {
+  readonly body: ParsedRememberInput;
+  readonly hash: string;
+}
+
 /**
- * The memory use cases over the ports: remember (with duplicate merging), recall (re-ranked and
- * packed into a token budget, updating access metadata), search, get, delete, stats and the
- * expiry sweep. Time comes only from the injected clock.
+ * The memory use cases: remember (single and batch, with duplicate merging), recall (re-ranked
+ * and packed into a token budget, counting accesses), search, get, delete, stats and the expiry
+ * sweep.
  *
- * Consistency within one process: identical concurrent `remember` calls yield one memory, and
- * concurrent recalls never lose an access-count increment (access updates are batched by one
- * {@link AccessRecorder} and read-modify-write is serialised per memory id by a
- * {@link KeyedLock}). Across processes the store offers no such guarantee.
+ * Reads never touch the store: they run on the {@link MemoryEngine}, which `init()` loads from the
+ * store and every acknowledged write updates. So this service must be the only writer of its
+ * store (the owner rule; see docs/memory-model.md). Writes go to the store first and to the
+ * engine once the store has acknowledged them; recall's access counts are the exception: exact
+ * in the engine at once, persisted behind the answer ({@link AccessWriteBehind}).
+ *
+ * Per-key locks ({@link KeyedLock}) keep "find a duplicate, else insert" atomic per content key,
+ * and a merge into a memory or its deletion atomic per id.
  *
  * @example
  * const service = new MemoryService({ store, embedder, clock: new SystemClock() });
@@ -90,10 +120,8 @@ export class MemoryService implements MemoryApi {
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #lock = new KeyedLock();
-  readonly #duplicates: DuplicateLookup;
-  readonly #accesses: AccessRecorder;
-  readonly #isLive = (record: StoredRecord, nowMs: number): boolean =>
-    this.#accesses.isLive(record, nowMs);
+  readonly #engine: MemoryEngine;
+  readonly #accesses: AccessWriteBehind;
 
   constructor(deps: MemoryServiceDeps) {
     const options: MemoryServiceOptions = { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ...deps.options };
@@ -104,71 +132,79 @@ export class MemoryService implements MemoryApi {
     this.#embedder = deps.embedder;
     this.#clock = deps.clock;
     this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
-    this.#duplicates = new DuplicateLookup(this.#store);
-    this.#accesses = new AccessRecorder({
-      store: this.#store,
-      lock: this.#lock,
-      lockKey: idLockKey,
-      options,
+    const index = deps.index ?? createHybridIndex();
+    if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
+    this.#engine = new MemoryEngine(index, options);
+    this.#accesses = new AccessWriteBehind({
+      current: (id) => {
+        const memory = this.#engine.peek(id);
+        return memory === undefined ? undefined : accessKeys(memory);
+      },
+      write: (updates) => this.#store.updateMetadata(updates),
       warn: (message, cause) => this.#warn(message, cause),
       ...(deps.accessWriteDelay === undefined ? {} : { delay: deps.accessWriteDelay }),
     });
   }
 
   /**
-   * Binds the store to this embedder's vector space; throws `embedder_mismatch` when the store
-   * already holds vectors of another embedder. Call once before serving.
+   * Binds the store to this embedder's vector space (throws `embedder_mismatch` when it holds
+   * vectors of another embedder), then loads every stored memory into the engine, page by page,
+   * reporting progress after each page. A record that cannot be read is skipped with a warning.
+   * Call once before serving; resolves with the number of memories loaded.
    */
-  async init(): Promise<void> {
+  async init(onProgress?: (progress: LoadProgress) => void): Promise<number> {
     await this.#store.bind({
       embedderId: this.#embedder.id,
       dimensions: this.#embedder.dimensions,
     });
+    const total = await this.#store.count();
+    let loaded = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await this.#store.scan(cursor, LOAD_PAGE_SIZE);
+      for (const record of page.records) {
+        try {
+          this.#engine.load(record);
+        } catch (error) {
+          this.#warn(`skipped memory record ${record.id}: it cannot be read`, error);
+        }
+      }
+      loaded += page.records.length;
+      cursor = page.next;
+      onProgress?.({ loaded, total });
+    } while (cursor !== undefined);
+    return this.#engine.size;
   }
 
   async remember(input: RememberInput): Promise<RememberResult> {
     const body = parseInput(rememberInputSchema, input);
-    if (body.ttl_seconds !== undefined && body.scope !== "ttl") {
-      throw new AgentServicesError(
-        "invalid_input",
-        `ttl_seconds: only applies to scope "ttl", got scope "${body.scope}"`,
-      );
-    }
-    const hash = await contentHash(body.content);
-    const key = ["remember", hash, body.type, body.scope, body.project].join("\u0000");
-    return this.#lock.run(key, async () => {
-      const nowMs = this.#nowMs();
-      const duplicate = await this.#duplicates.find(
-        {
-          hash,
-          type: body.type,
-          scope: body.scope,
-          project: body.project,
-          content: body.content,
-          nowMs,
-        },
-        (record) => {
-          const memory = this.#decodeOrWarn(record);
-          return memory === undefined ? undefined : this.#accesses.overlay(memory);
-        },
-      );
-      if (duplicate !== undefined && (await this.#mergeDuplicate(duplicate, body))) {
-        return { id: duplicate, stored: true, deduplicated: true };
-      }
-      return { id: await this.#insert(body, hash, nowMs), stored: true };
-    });
+    checkTtl(body, "");
+    const [item] = await this.#rememberAll([{ body, hash: await contentHash(body.content) }]);
+    if (item === undefined) throw new Error("remember: no result for one memory");
+    return item.deduplicated
+      ? { id: item.id, stored: true, deduplicated: true }
+      : { id: item.id, stored: true };
+  }
+
+  async rememberBatch(input: RememberBatchInput): Promise<RememberBatchResult> {
+    const { memories } = parseInput(rememberBatchInputSchema, input);
+    memories.forEach((body, i) => checkTtl(body, `memories[${i}].`));
+    const planned = await Promise.all(
+      memories.map(async (body) => ({ body, hash: await contentHash(body.content) })),
+    );
+    return { memories: await this.#rememberAll(planned) };
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {
     const body = parseInput(recallInputSchema, input);
     const vector = await this.#embedder.embedQuery(body.message);
     const nowMs = this.#nowMs();
-    const matches = await queryLiveCandidates(this.#store, {
+    const hits = this.#engine.query({
+      text: body.message,
       vector,
       topK: this.options.recallCandidates,
-      project: body.project,
+      filter: { project: body.project },
       nowMs,
-      isLive: this.#isLive,
     });
     const context = {
       nowMs,
@@ -176,24 +212,20 @@ export class MemoryService implements MemoryApi {
       halfLifeHours: this.options.halfLifeHours,
       weights: this.options.weights,
     };
-    const candidates: Candidate[] = [];
-    for (const match of matches) {
-      const decoded = this.#decodeOrWarn(match);
-      if (decoded === undefined) continue;
-      // Rank with the accesses not written yet, as a later read of the store would.
-      const memory = this.#accesses.overlay(decoded);
-      const { score } = scoreMemory(memory, match.similarity, context);
-      candidates.push({ memory, similarity: match.similarity, score });
-    }
+    const candidates: Candidate[] = hits.map((hit) => ({
+      memory: hit.memory,
+      similarity: hit.relevance,
+      // The similarity factor is the index's relevance (lexical and vector evidence fused).
+      score: scoreMemory(hit.memory, hit.relevance, context).score,
+    }));
     candidates.sort(byScore);
     const packed = packContext(
       candidates.map((c) => ({ label: c.memory.type, text: c.memory.content })),
       body.budget,
     );
     const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
-    // Written behind the answer (a batched write costs ~1 ms per memory in Chroma, more than the
-    // whole recall otherwise); reads in this process see it at once, a failure only warns.
-    void this.#accesses.record(returned, nowMs);
+    // Exact in the engine at once; written to the store behind the answer.
+    this.#accesses.mark(this.#engine.recordAccess(returned, nowMs));
     return {
       context: packed.context,
       memory_count: packed.included.length,
@@ -204,30 +236,24 @@ export class MemoryService implements MemoryApi {
   async search(input: SearchInput): Promise<SearchResult> {
     const body = parseInput(searchInputSchema, input);
     const vector = await this.#embedder.embedQuery(body.message);
-    const matches = await queryLiveCandidates(this.#store, {
+    const hits = this.#engine.query({
+      text: body.message,
       vector,
       topK: body.limit,
-      project: body.project,
+      filter: { project: body.project },
       nowMs: this.#nowMs(),
-      isLive: this.#isLive,
     });
-    const results = [];
-    for (const match of matches) {
-      const memory = this.#decodeOrWarn(match);
-      if (memory === undefined) continue;
-      const { id, content, type, scope, confidence } = memory;
-      results.push({ memory: { id, content, type, scope, confidence }, score: match.similarity });
-    }
-    return { results };
+    return {
+      results: hits.map(({ memory, relevance }) => {
+        const { id, content, type, scope, confidence } = memory;
+        return { memory: { id, content, type, scope, confidence }, score: relevance };
+      }),
+    };
   }
 
   async get(id: string): Promise<Memory> {
     const memoryId = parseMemoryId(id);
-    // Under the id lock, so an access write of this memory is either done or not begun, and the
-    // unwritten accesses added by #getLive are counted exactly once.
-    const memory = await this.#lock.run(idLockKey(memoryId), () =>
-      this.#getLive(memoryId, this.#nowMs()),
-    );
+    const memory = this.#engine.get(memoryId, this.#nowMs());
     if (memory === undefined) throw notFound(memoryId);
     return memory;
   }
@@ -235,75 +261,143 @@ export class MemoryService implements MemoryApi {
   async delete(id: string): Promise<{ deleted: true }> {
     const memoryId = parseMemoryId(id);
     return this.#lock.run(idLockKey(memoryId), async () => {
-      if ((await this.#getLive(memoryId, this.#nowMs())) === undefined) throw notFound(memoryId);
+      if (this.#engine.get(memoryId, this.#nowMs()) === undefined) throw notFound(memoryId);
       await this.#store.delete([memoryId]);
+      this.#engine.remove(memoryId);
       return { deleted: true } as const;
     });
   }
 
   async stats(): Promise<MemoryStats> {
-    return countMemoryStats(this.#store, this.#nowMs());
+    return this.#engine.stats(this.#nowMs());
   }
 
   async sweepExpired(): Promise<number> {
-    // A recall just returned the kept ones and its access, not written yet, may extend them.
-    return sweepExpiredMemories(this.#store, this.#nowMs(), (id) =>
-      this.#accesses.hasUnwritten(id),
-    );
+    const nowMs = this.#nowMs();
+    const expired = this.#engine.expired(nowMs);
+    let deleted = 0;
+    for (let i = 0; i < expired.length; i += SWEEP_BATCH) {
+      const ids = expired.slice(i, i + SWEEP_BATCH);
+      await this.#lock.runAll(ids.map(idLockKey), async () => {
+        // Checked again under the locks: nothing un-expires a memory today, but stay exact.
+        const still = ids.filter(
+          (id) => this.#engine.peek(id) !== undefined && this.#engine.get(id, nowMs) === undefined,
+        );
+        if (still.length === 0) return;
+        await this.#store.delete(still);
+        for (const id of still) this.#engine.remove(id);
+        deleted += still.length;
+      });
+    }
+    return deleted;
   }
 
   /**
-   * Resolves once every recall access recorded so far is written to the store (recall answers
+   * Resolves once every recall access counted so far is written to the store (recall answers
    * before writing them). Call before closing the store at shutdown; tests call it too.
    */
   async flushAccessUpdates(): Promise<void> {
     await this.#accesses.flush();
   }
 
-  #nowMs(): number {
-    return this.#clock.now().getTime();
+  /** Memories held by the engine (expired ones not swept yet included). */
+  get loadedMemories(): number {
+    return this.#engine.size;
   }
 
-  async #getLive(id: string, nowMs: number): Promise<Memory | undefined> {
-    const [record] = await this.#store.get([id]);
-    if (record === undefined) return undefined;
-    const memory = this.#accesses.overlay(decodeMemory(record));
-    return memoryIsLive(memory, nowMs) ? memory : undefined;
-  }
-
-  /** Merges into an existing memory; false when it vanished meanwhile (deleted or swept). */
-  async #mergeDuplicate(id: string, body: ParsedRememberInput): Promise<boolean> {
-    return this.#lock.run(idLockKey(id), async () => {
+  /**
+   * Remembers validated bodies in order. Each one merges into the live duplicate it has (in the
+   * engine, or an earlier body of the same call); the others are embedded in one call and stored
+   * in one store write. The content keys of all bodies, then the ids merged into, are locked for
+   * the whole call.
+   */
+  async #rememberAll(planned: readonly Planned[]): Promise<RememberBatchItem[]> {
+    const keys = planned.map(({ body, hash }) => rememberLockKey(body, hash));
+    return this.#lock.runAll(keys, async () => {
       const nowMs = this.#nowMs();
-      const current = await this.#getLive(id, nowMs);
-      if (current === undefined) return false;
-      await this.#store.updateMetadata([
-        { id, metadata: duplicateMergeMetadata(current, body, nowMs) },
-      ]);
-      return true;
+      const targets = new Map<string, Memory>();
+      const duplicateOf = planned.map(({ body, hash }) => {
+        const found = this.#engine.findDuplicate({ ...body, hash }, nowMs);
+        if (found !== undefined) targets.set(found.id, found);
+        return found?.id;
+      });
+      return this.#lock.runAll([...targets.keys()].map(idLockKey), async () => {
+        const now = this.#nowMs();
+        const merged = new Map<string, Memory>();
+        const results: RememberBatchItem[] = [];
+        const fresh = new Map<string, { memory: Memory; hash: string }>();
+        const firstOfKey = new Map<string, string>();
+        for (const [i, { body, hash }] of planned.entries()) {
+          const target = duplicateOf[i];
+          // Deleted or swept while this call waited for its lock: store it anew.
+          const current =
+            target === undefined
+              ? undefined
+              : (merged.get(target) ?? this.#engine.get(target, now));
+          if (current !== undefined) {
+            merged.set(current.id, withMerge(current, body, now));
+            results.push({ id: current.id, stored: true, deduplicated: true });
+            continue;
+          }
+          const key = keys[i] as string;
+          const earlier = firstOfKey.get(key);
+          const entry = earlier === undefined ? undefined : fresh.get(earlier);
+          if (entry !== undefined) {
+            entry.memory = withMerge(entry.memory, body, Date.parse(entry.memory.updated_at));
+            results.push({ id: entry.memory.id, stored: true, deduplicated: true });
+            continue;
+          }
+          const memory = newMemory(body, this.#newId(), now, this.options);
+          fresh.set(memory.id, { memory, hash });
+          firstOfKey.set(key, memory.id);
+          results.push({ id: memory.id, stored: true, deduplicated: false });
+        }
+        await this.#insert([...fresh.values()]);
+        await this.#merge([...merged.values()], now);
+        return results;
+      });
     });
   }
 
-  async #insert(body: ParsedRememberInput, hash: string, nowMs: number): Promise<string> {
-    const [vector] = await this.#embedder.embedDocuments([body.content]);
-    if (vector === undefined) throw new Error("embedder returned no vector for one document");
-    const id = this.#newId();
-    const memory = newMemory(body, id, nowMs, this.options);
-    // A new random id is stored nowhere yet: the store may skip what replacing a record costs.
-    await this.#store.upsert(
-      [{ id, vector, document: body.content, metadata: encodeMemoryMetadata(memory, hash) }],
-      { fresh: true },
-    );
-    return id;
+  async #insert(items: readonly { memory: Memory; hash: string }[]): Promise<void> {
+    if (items.length === 0) return;
+    const vectors = await this.#embedder.embedDocuments(items.map((i) => i.memory.content));
+    const records: VectorRecord[] = items.map(({ memory, hash }, i) => {
+      const vector = vectors[i];
+      if (vector === undefined) throw new Error("embedder returned fewer vectors than texts");
+      return {
+        id: memory.id,
+        vector,
+        document: memory.content,
+        metadata: encodeMemoryMetadata(memory, hash),
+      };
+    });
+    await this.#store.upsert(records);
+    for (const [i, { memory, hash }] of items.entries()) {
+      this.#engine.add(memory, hash, (records[i] as VectorRecord).vector);
+    }
   }
 
-  #decodeOrWarn(record: StoredRecord): Memory | undefined {
-    try {
-      return decodeMemory(record);
-    } catch (error) {
-      this.#warn(`skipped memory record ${record.id}: it cannot be read`, error);
-      return undefined;
+  async #merge(memories: readonly Memory[], nowMs: number): Promise<void> {
+    if (memories.length === 0) return;
+    await this.#store.updateMetadata(
+      memories.map((m) => ({ id: m.id, metadata: duplicateMergeMetadata(m, m, nowMs) })),
+    );
+    for (const memory of memories) {
+      // Access data may have moved meanwhile (recall takes no lock): keep the engine's.
+      const current = this.#engine.peek(memory.id);
+      if (current === undefined) continue;
+      this.#engine.update({
+        ...current,
+        tags: memory.tags,
+        confidence: memory.confidence,
+        updated_at: memory.updated_at,
+      });
     }
+  }
+
+  #nowMs(): number {
+    return this.#clock.now().getTime();
   }
 
   #warn(message: string, cause: unknown): void {
@@ -312,6 +406,15 @@ export class MemoryService implements MemoryApi {
     } catch {
       // A failing logger must not turn a warning into a failed request.
     }
+  }
+}
+
+function checkTtl(body: ParsedRememberInput, prefix: string): void {
+  if (body.ttl_seconds !== undefined && body.scope !== "ttl") {
+    throw new AgentServicesError(
+      "invalid_input",
+      `${prefix}ttl_seconds: only applies to scope "ttl", got scope "${body.scope}"`,
+    );
   }
 }
 
@@ -324,7 +427,12 @@ function byScore(a: Candidate, b: Candidate): number {
   );
 }
 
-/** The lock key of one memory: access updates, merges and deletes of it take turns. */
+/** The lock key of a content key: "find a duplicate, else insert" takes turns per key. */
+function rememberLockKey(body: ParsedRememberInput, hash: string): string {
+  return ["remember", hash, body.type, body.scope, body.project].join("\u0000");
+}
+
+/** The lock key of one memory: merges into it and its deletion take turns. */
 function idLockKey(id: string): string {
   return `id\u0000${id}`;
 }

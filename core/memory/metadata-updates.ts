@@ -62,3 +62,69 @@ export function duplicateMergeMetadata(
 export function uniqueTags(tags: readonly string[]): string[] {
   return [...new Set(tags)];
 }
+
+/**
+ * The memory after `accesses` recalls returned it at `accessedAtMs`: the in-memory side of
+ * {@link accessMetadata} (the same rules: `last_accessed` never moves back, a session memory's
+ * expiry moves with it).
+ *
+ * @example
+ * const accessed = withAccess(memory, clock.now().getTime(), service.options);
+ * accessed.access_count === memory.access_count + 1; // true
+ */
+export function withAccess(
+  memory: Memory,
+  accessedAtMs: number,
+  options: ExpiryOptions,
+  accesses = 1,
+): Memory {
+  const lastAccessedMs = Math.max(accessedAtMs, Date.parse(memory.last_accessed));
+  const expires =
+    memory.scope === "session"
+      ? expiresAtMs(
+          { scope: "session", createdAtMs: Date.parse(memory.created_at), lastAccessedMs },
+          options,
+        )
+      : null;
+  return {
+    ...memory,
+    access_count: memory.access_count + accesses,
+    last_accessed: new Date(lastAccessedMs).toISOString(),
+    expires_at: expires === null ? memory.expires_at : new Date(expires).toISOString(),
+  };
+}
+
+/**
+ * The metadata keys that hold a memory's access data as it is now (`access_count`,
+ * `last_accessed`, and a session memory's expiry): what the access write-behind persists.
+ *
+ * @example
+ * await store.updateMetadata([{ id, metadata: accessKeys(engine.peek(id)) }]);
+ */
+export function accessKeys(memory: Memory): Metadata {
+  return {
+    access_count: memory.access_count,
+    ...encodeInstant("last_accessed", memory.last_accessed),
+    ...(memory.scope === "session" ? encodeExpiry(memory.expires_at) : {}),
+  };
+}
+
+/**
+ * The memory after a duplicate `remember` merged into it: the in-memory side of
+ * {@link duplicateMergeMetadata}.
+ *
+ * @example
+ * const merged = withMerge(memory, { tags: ["ops"], confidence: 0.9 }, nowMs);
+ */
+export function withMerge(
+  memory: Memory,
+  incoming: { readonly tags: readonly string[]; readonly confidence: number },
+  nowMs: number,
+): Memory {
+  return {
+    ...memory,
+    tags: uniqueTags([...memory.tags, ...incoming.tags]),
+    confidence: Math.max(memory.confidence, incoming.confidence),
+    updated_at: new Date(nowMs).toISOString(),
+  };
+}

@@ -18,8 +18,54 @@ export function parseInput<S extends AnySchema>(schema: S, input: unknown): v.In
     throw new AgentServicesError("invalid_input", `body: ${FIELD_EXPECTATIONS.body}, got an array`);
   }
   const result = v.safeParse(schema, input);
-  if (result.success) return result.output;
-  throw new AgentServicesError("invalid_input", describeIssues(result.issues));
+  if (!result.success) throw new AgentServicesError("invalid_input", describeIssues(result.issues));
+  const malformed = loneSurrogateField(result.output, "");
+  if (malformed !== undefined) {
+    throw new AgentServicesError(
+      "invalid_input",
+      `${malformed}: expected well-formed Unicode text, got a lone UTF-16 surrogate`,
+    );
+  }
+  return result.output;
+}
+
+/**
+ * The path of the first string holding a lone UTF-16 surrogate (`content`, `tags[1]`,
+ * `memories[3].project`), or `undefined`. Such text cannot be stored (Chroma refuses the whole
+ * write that carries it), so it is refused here, naming the field. A loop over char codes: a
+ * 1 MB body costs ~1 ms, where the equivalent regex costs over 100 ms.
+ *
+ * @example
+ * loneSurrogateField({ content: "ok", tags: ["\ud800"] }, ""); // "tags[0]"
+ */
+export function loneSurrogateField(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") return hasLoneSurrogate(value) ? path || "body" : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = loneSurrogateField(item, `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = loneSurrogateField(item, path === "" ? key : `${path}.${key}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+function hasLoneSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    if (code > 0xdbff) return true;
+    const next = text.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+    i += 1;
+  }
+  return false;
 }
 
 /**

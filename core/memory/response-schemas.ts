@@ -47,6 +47,22 @@ export const rememberResultSchema = v.object({
 });
 
 /**
+ * Answer of `POST /v1/remember/batch`: one item per remembered body, in order.
+ *
+ * @example
+ * v.is(rememberBatchResultSchema, { memories: [{ id, stored: true, deduplicated: false }] }); // true
+ */
+export const rememberBatchResultSchema = v.object({
+  memories: v.array(
+    v.object({
+      id: v.pipe(v.string(), v.uuid()),
+      stored: v.boolean(),
+      deduplicated: v.boolean(),
+    }),
+  ),
+});
+
+/**
  * Answer of `POST /v1/recall`.
  *
  * @example
@@ -59,7 +75,7 @@ export const recallResultSchema = v.object({
 });
 
 /**
- * Answer of `POST /v1/search`: memory subsets with their cosine similarity.
+ * Answer of `POST /v1/search`: memory subsets with their relevance score.
  *
  * @example
  * v.is(searchResultSchema, { results: [] }); // true
@@ -74,7 +90,12 @@ export const searchResultSchema = v.object({
         scope: v.picklist(MEMORY_SCOPES),
         confidence: v.number(),
       }),
-      score: v.pipe(v.number(), v.description("cosine similarity (1 - cosine distance)")),
+      score: v.pipe(
+        v.number(),
+        v.description(
+          "relevance in [0, 1] from the retrieval index (lexical and vector evidence fused); comparable within one answer only",
+        ),
+      ),
     }),
   ),
 });

@@ -24,6 +24,7 @@ export const FIELD_EXPECTATIONS = Object.freeze({
   budget: "expected an integer of at least 1 (tokens)",
   limit: "expected an integer between 1 and 1000",
   id: "expected a UUID",
+  memories: "expected an array of 1 to 1000 remember bodies",
 });
 
 /**
@@ -31,6 +32,9 @@ export const FIELD_EXPECTATIONS = Object.freeze({
  * seconds passed validation and then failed with "Invalid time value").
  */
 export const MAX_TTL_SECONDS = 3_155_760_000;
+/** Most memories in one `POST /v1/remember/batch`. */
+export const MAX_REMEMBER_BATCH = 1000;
+
 /** Largest `limit` of a search. */
 export const MAX_SEARCH_LIMIT = 1000;
 /** Default token budget of a recall. */
@@ -85,6 +89,24 @@ export const rememberInputSchema = v.object(
 );
 
 /**
+ * Body of `POST /v1/remember/batch`: `{memories: [...]}`, 1 to {@link MAX_REMEMBER_BATCH} remember
+ * bodies, each validated like `POST /v1/remember` (an error names `memories[i].<field>`).
+ *
+ * @example
+ * v.parse(rememberBatchInputSchema, { memories: [{ content: "a" }, { content: "b" }] });
+ */
+export const rememberBatchInputSchema = v.object(
+  {
+    memories: v.pipe(
+      v.array(rememberInputSchema, E.memories),
+      v.minLength(1, E.memories),
+      v.maxLength(MAX_REMEMBER_BATCH, E.memories),
+    ),
+  },
+  E.body,
+);
+
+/**
  * Body of `POST /v1/recall`. Defaults: project `""` (no filter), budget 2000 tokens.
  *
  * @example
@@ -124,6 +146,8 @@ export const memoryIdSchema = v.pipe(v.string(E.id), v.uuid(E.id));
 
 /** A `remember` body after validation and defaults. */
 export type ParsedRememberInput = v.InferOutput<typeof rememberInputSchema>;
+/** A `remember/batch` body after validation and defaults. */
+export type ParsedRememberBatchInput = v.InferOutput<typeof rememberBatchInputSchema>;
 /** A `recall` body after validation and defaults. */
 export type ParsedRecallInput = v.InferOutput<typeof recallInputSchema>;
 /** A `search` body after validation and defaults. */

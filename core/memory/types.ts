@@ -50,6 +50,24 @@ export interface RememberResult {
   readonly deduplicated?: true;
 }
 
+/** Input of `rememberBatch` (`POST /v1/remember/batch`): 1 to 1000 remember bodies. */
+export interface RememberBatchInput {
+  readonly memories: readonly RememberInput[];
+}
+
+/** One item of a `rememberBatch` answer, in the order of the input. */
+export interface RememberBatchItem {
+  readonly id: string;
+  readonly stored: boolean;
+  /** True when a live memory (or an earlier item of the batch) absorbed this one. */
+  readonly deduplicated: boolean;
+}
+
+/** Output of `rememberBatch`. */
+export interface RememberBatchResult {
+  readonly memories: readonly RememberBatchItem[];
+}
+
 /** Input of `recall`. */
 export interface RecallInput {
   readonly message: string;
@@ -82,7 +100,10 @@ export interface MemorySummary {
   readonly confidence: number;
 }
 
-/** One search hit: the memory subset and its cosine similarity. */
+/**
+ * One search hit: the memory subset and its `score`, the retrieval index's relevance in [0, 1]
+ * (comparable within one answer only).
+ */
 export interface SearchResultItem {
   readonly memory: MemorySummary;
   readonly score: number;
@@ -119,7 +140,7 @@ export interface MemoryServiceOptions {
   readonly ttlHours: number;
   /** A `session` memory not accessed for this long expires (default 24). */
   readonly sessionIdleHours: number;
-  /** Candidates taken by similarity before re-ranking (default 50). */
+  /** Candidates taken by relevance before re-ranking (default 50). */
   readonly recallCandidates: number;
   /** Half-life of the recency factor (default 168). */
   readonly halfLifeHours: number;
@@ -138,6 +159,12 @@ export interface MemoryServiceOptions {
  */
 export interface MemoryApi {
   remember(input: RememberInput): Promise<RememberResult>;
+  /**
+   * Remembers up to 1000 memories at once, each as `remember` would (duplicates merged, also
+   * between items of the batch). An invalid item fails the whole batch with `invalid_input`
+   * naming `memories[i].<field>`, and nothing is stored.
+   */
+  rememberBatch(input: RememberBatchInput): Promise<RememberBatchResult>;
   recall(input: RecallInput): Promise<RecallResult>;
   search(input: SearchInput): Promise<SearchResult>;
   /** Throws `not_found` for an unknown or expired id, `invalid_input` for a non-UUID. */

@@ -1,9 +1,9 @@
 /**
- * A store of vectors with a document and flat metadata each, queried by cosine similarity.
+ * The durable store of the memory service: records of a vector, a document and flat metadata,
+ * written and read by id, and scanned in pages when the service starts.
  *
- * The port is vendor-neutral: the memory core maps its Memory objects to flat metadata, and each
- * adapter (Chroma, the in-memory fake) translates {@link VectorFilter} into its own filter
- * language. Vendor types never cross this interface.
+ * It is a storage port, not a query engine: the service ranks and filters in process (see
+ * `MemoryEngine`), so nothing here searches. Vendor types never cross this interface.
  */
 
 /** A metadata value: flat scalars only (Chroma rejects arrays and objects). */
@@ -11,25 +11,6 @@ export type MetadataValue = string | number | boolean;
 
 /** Flat metadata of one record. */
 export type Metadata = Readonly<Record<string, MetadataValue>>;
-
-/**
- * A filter over metadata. A comparison on a field the record does not have never matches.
- * `gt`/`gte`/`lt`/`lte` compare numbers only.
- *
- * @example
- * const live: VectorFilter = {
- *   and: [
- *     { field: "project", op: "eq", value: "billing" },
- *     { field: "expires_at_ms", op: "gt", value: Date.parse("2026-11-21T10:00:00Z") },
- *   ],
- * };
- */
-export type VectorFilter =
-  | { readonly field: string; readonly op: "eq"; readonly value: MetadataValue }
-  | { readonly field: string; readonly op: "gt" | "gte" | "lt" | "lte"; readonly value: number }
-  | { readonly field: string; readonly op: "in"; readonly values: readonly MetadataValue[] }
-  | { readonly and: readonly VectorFilter[] }
-  | { readonly or: readonly VectorFilter[] };
 
 /** One record to write. */
 export interface VectorRecord {
@@ -39,25 +20,19 @@ export interface VectorRecord {
   readonly metadata: Metadata;
 }
 
-/** One record as read back (vectors are not returned: nothing in the core needs them). */
+/** One record as read back by id (without its vector: reads by id never need it). */
 export interface StoredRecord {
   readonly id: string;
   readonly document: string;
   readonly metadata: Metadata;
 }
 
-/** One similarity-query hit. */
-export interface VectorMatch extends StoredRecord {
-  /** Cosine similarity in [-1, 1] (1 − cosine distance). */
-  readonly similarity: number;
-}
-
-/** A similarity query. */
-export interface VectorQuery {
-  readonly vector: readonly number[];
-  /** How many nearest candidates to return at most (the candidate count). */
-  readonly topK: number;
-  readonly filter?: VectorFilter;
+/** One page of a {@link VectorStore.scan}. */
+export interface ScanPage {
+  /** The records of this page, with their vectors. */
+  readonly records: readonly VectorRecord[];
+  /** Pass to the next `scan` call; `undefined` when this was the last page. */
+  readonly next: string | undefined;
 }
 
 /** The vector space a store is bound to: the embedder id and the vector length. */
@@ -67,46 +42,47 @@ export interface VectorSpace {
 }
 
 /**
- * What the memory service needs from a vector store.
+ * What the memory service needs from its durable store.
  *
  * Implementations throw `AgentServicesError("store_unavailable", …)` when the backend fails, and
  * `AgentServicesError("embedder_mismatch", …)` from {@link VectorStore.bind} when the stored
- * vectors come from another embedder.
+ * vectors come from another embedder. A write resolves only once it is durable: what it wrote is
+ * what a restart reads back.
  *
  * @example
  * await store.bind({ embedderId: embedder.id, dimensions: embedder.dimensions });
  * await store.upsert([{ id, vector, document: "text", metadata: { type: "fact" } }]);
- * const hits = await store.query({ vector, topK: 10, filter: { field: "type", op: "eq", value: "fact" } });
+ * for (let page = await store.scan(undefined, 1000); ; page = await store.scan(page.next, 1000)) {
+ *   for (const record of page.records) engine.load(record);
+ *   if (page.next === undefined) break;
+ * }
  */
 export interface VectorStore {
   /**
    * Binds the store to a vector space. The first bind records it; a later bind with another
-   * embedder id or dimension throws `embedder_mismatch` naming both.
+   * embedder id or dimension throws `embedder_mismatch` naming both, unless `replace` is set
+   * (after every stored vector was re-embedded: `memsvc reindex`).
    */
-  bind(space: VectorSpace): Promise<void>;
+  bind(space: VectorSpace, options?: { readonly replace?: boolean }): Promise<void>;
   /**
-   * Inserts or replaces records by id. Resolves once the write is durable.
-   *
-   * `fresh: true`: the caller guarantees none of these ids is stored (e.g. freshly generated
-   * UUIDs): the store may skip work it does to replace existing records; an existing id is still
-   * replaced, but metadata keys it had may survive.
-   *
-   * @example
-   * await store.upsert([{ id: crypto.randomUUID(), vector, document, metadata }], { fresh: true });
+   * Writes records by id: a new id is inserted; an existing one gets the new vector and document,
+   * and the given metadata keys merged into its metadata (as {@link VectorStore.updateMetadata}).
    */
-  upsert(records: readonly VectorRecord[], options?: { readonly fresh?: boolean }): Promise<void>;
-  /** The `topK` most similar records that match the filter, most similar first. */
-  query(query: VectorQuery): Promise<VectorMatch[]>;
+  upsert(records: readonly VectorRecord[]): Promise<void>;
   /** Records by id; ids that are not stored are omitted. Order follows `ids`. */
   get(ids: readonly string[]): Promise<StoredRecord[]>;
-  /** Records matching a filter (all records without one), at most `limit` of them. */
-  find(filter?: VectorFilter, limit?: number): Promise<StoredRecord[]>;
   /** Merges the given metadata keys into existing records; unknown ids are ignored. */
   updateMetadata(updates: readonly { id: string; metadata: Metadata }[]): Promise<void>;
   /** Deletes records by id; returns how many of them existed. */
   delete(ids: readonly string[]): Promise<number>;
-  /** Number of records matching a filter (all records without one). */
-  count(filter?: VectorFilter): Promise<number>;
+  /**
+   * One page of at most `limit` records with their vectors, starting at `cursor` (`undefined`:
+   * the first page). Paging through a store that nobody writes meanwhile returns every record
+   * exactly once. For loading the service's engine at startup.
+   */
+  scan(cursor: string | undefined, limit: number): Promise<ScanPage>;
+  /** Number of records. */
+  count(): Promise<number>;
   /** Resolves when the backend answers; throws `store_unavailable` otherwise. */
   ping(): Promise<void>;
   /** Releases resources (connections, child processes). Safe to call twice. */

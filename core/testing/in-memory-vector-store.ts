@@ -1,26 +1,22 @@
 import { AgentServicesError } from "../errors.js";
 import type {
   Metadata,
+  ScanPage,
   StoredRecord,
-  VectorFilter,
-  VectorMatch,
-  VectorQuery,
   VectorRecord,
   VectorSpace,
   VectorStore,
 } from "../ports/vector-store.js";
-import { matchesFilter } from "./match-filter.js";
 
 interface Entry {
-  readonly vector: readonly number[];
-  readonly norm: number;
-  readonly document: string;
+  vector: readonly number[];
+  document: string;
   metadata: Metadata;
 }
 
 /**
- * A VectorStore held in a Map: exact cosine similarity by brute force, the same filter semantics
- * as the Chroma adapter. For unit tests and for library users who want no server.
+ * A VectorStore held in a Map, with the semantics of the Chroma adapter. For unit tests and for
+ * library users who want no server.
  *
  * `failWith(error)` makes every later call throw `store_unavailable` (until `failWith(undefined)`),
  * to test how callers handle a store outage.
@@ -29,7 +25,7 @@ interface Entry {
  * const store = new InMemoryVectorStore();
  * await store.bind({ embedderId: "fake", dimensions: 3 });
  * await store.upsert([{ id: "a", vector: [1, 0, 0], document: "x", metadata: {} }]);
- * (await store.query({ vector: [1, 0, 0], topK: 1 }))[0]?.similarity; // 1
+ * (await store.get(["a"]))[0]?.document; // "x"
  */
 export class InMemoryVectorStore implements VectorStore {
   readonly #entries = new Map<string, Entry>();
@@ -42,9 +38,9 @@ export class InMemoryVectorStore implements VectorStore {
     this.#failure = error;
   }
 
-  async bind(space: VectorSpace): Promise<void> {
+  async bind(space: VectorSpace, options: { readonly replace?: boolean } = {}): Promise<void> {
     this.#check();
-    if (this.#space === undefined) {
+    if (this.#space === undefined || options.replace === true) {
       this.#space = space;
       return;
     }
@@ -59,11 +55,7 @@ export class InMemoryVectorStore implements VectorStore {
     }
   }
 
-  /** `fresh` changes nothing here: replacing a Map entry already drops the old metadata. */
-  async upsert(
-    records: readonly VectorRecord[],
-    _options?: { readonly fresh?: boolean },
-  ): Promise<void> {
+  async upsert(records: readonly VectorRecord[]): Promise<void> {
     this.#check();
     for (const record of records) {
       if (this.#space !== undefined && record.vector.length !== this.#space.dimensions) {
@@ -74,26 +66,13 @@ export class InMemoryVectorStore implements VectorStore {
       }
     }
     for (const record of records) {
+      const previous = this.#entries.get(record.id);
       this.#entries.set(record.id, {
         vector: [...record.vector],
-        norm: norm(record.vector),
         document: record.document,
-        metadata: { ...record.metadata },
+        metadata: { ...previous?.metadata, ...record.metadata },
       });
     }
-  }
-
-  async query(query: VectorQuery): Promise<VectorMatch[]> {
-    this.#check();
-    const queryNorm = norm(query.vector);
-    const matches: VectorMatch[] = [];
-    for (const [id, entry] of this.#entries) {
-      if (!matchesFilter(entry.metadata, query.filter)) continue;
-      const similarity = cosine(query.vector, queryNorm, entry.vector, entry.norm);
-      matches.push({ id, document: entry.document, metadata: { ...entry.metadata }, similarity });
-    }
-    matches.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
-    return matches.slice(0, Math.max(0, query.topK));
   }
 
   async get(ids: readonly string[]): Promise<StoredRecord[]> {
@@ -102,18 +81,6 @@ export class InMemoryVectorStore implements VectorStore {
     for (const id of ids) {
       const entry = this.#entries.get(id);
       if (entry) records.push({ id, document: entry.document, metadata: { ...entry.metadata } });
-    }
-    return records;
-  }
-
-  async find(filter?: VectorFilter, limit?: number): Promise<StoredRecord[]> {
-    this.#check();
-    const records: StoredRecord[] = [];
-    for (const [id, entry] of this.#entries) {
-      if (limit !== undefined && records.length >= limit) break;
-      if (matchesFilter(entry.metadata, filter)) {
-        records.push({ id, document: entry.document, metadata: { ...entry.metadata } });
-      }
     }
     return records;
   }
@@ -133,12 +100,27 @@ export class InMemoryVectorStore implements VectorStore {
     return deleted;
   }
 
-  async count(filter?: VectorFilter): Promise<number> {
+  /** The cursor is an offset into insertion order (stable while nobody writes). */
+  async scan(cursor: string | undefined, limit: number): Promise<ScanPage> {
     this.#check();
-    if (filter === undefined) return this.#entries.size;
-    let n = 0;
-    for (const entry of this.#entries.values()) if (matchesFilter(entry.metadata, filter)) n += 1;
-    return n;
+    const start = cursor === undefined ? 0 : Number(cursor);
+    const all = [...this.#entries];
+    const page = all.slice(start, start + Math.max(1, Math.floor(limit)));
+    const end = start + page.length;
+    return {
+      records: page.map(([id, entry]) => ({
+        id,
+        vector: [...entry.vector],
+        document: entry.document,
+        metadata: { ...entry.metadata },
+      })),
+      next: end < all.length ? String(end) : undefined,
+    };
+  }
+
+  async count(): Promise<number> {
+    this.#check();
+    return this.#entries.size;
   }
 
   async ping(): Promise<void> {
@@ -166,18 +148,4 @@ export class InMemoryVectorStore implements VectorStore {
 
 function describe(space: VectorSpace): string {
   return `"${space.embedderId}" (${space.dimensions} dimensions)`;
-}
-
-function norm(v: readonly number[]): number {
-  let sum = 0;
-  for (const x of v) sum += x * x;
-  return Math.sqrt(sum);
-}
-
-function cosine(a: readonly number[], aNorm: number, b: readonly number[], bNorm: number): number {
-  if (aNorm === 0 || bNorm === 0) return 0;
-  let dot = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i += 1) dot += (a[i] ?? 0) * (b[i] ?? 0);
-  return dot / (aNorm * bNorm);
 }

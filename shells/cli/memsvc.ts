@@ -26,6 +26,8 @@ const USAGE = `Usage: memsvc <command> [options]
 Commands:
   serve [--config FILE]   Start the memory REST API (and MCP at POST /mcp)
   mcp [--config FILE]     Serve the memory tools over MCP on stdin/stdout
+  reindex [--config FILE] Re-embed every stored memory with the configured embedder
+                          (after changing embedders; stop the service first)
 
 Options:
   --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
@@ -38,7 +40,8 @@ Environment variables MEMSVC_<SECTION>_<KEY> override the file (see docs/configu
 /** Graceful shutdown waits this long for in-flight requests. */
 const DRAIN_DEADLINE_MS = 10_000;
 
-type Command = { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp"; config?: string };
+type Command =
+  { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp" | "reindex"; config?: string };
 
 function parseArgs(argv: readonly string[]): Command | { kind: "usage-error"; message: string } {
   if (argv.some((a) => a === "-h" || a === "--help")) return { kind: "help" };
@@ -46,7 +49,7 @@ function parseArgs(argv: readonly string[]): Command | { kind: "usage-error"; me
   const [command, ...rest] = argv;
   if (command === undefined) return { kind: "usage-error", message: "missing command" };
   if (command === "help") return { kind: "help" };
-  if (command !== "serve" && command !== "mcp") {
+  if (command !== "serve" && command !== "mcp" && command !== "reindex") {
     return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
   }
   let config: string | undefined;
@@ -264,6 +267,20 @@ async function mcp(configPath: string | undefined): Promise<void> {
   await stop();
 }
 
+async function reindex(configPath: string | undefined): Promise<void> {
+  const { config, logger } = configure(configPath);
+  const { reindexMemsvc } = await import("../container/reindex-memsvc.js");
+  try {
+    const done = await reindexMemsvc(config, logger);
+    process.stdout.write(
+      `memsvc: re-embedded ${done.memories} memories of collection "${done.collection}" with ${done.embedder} in ${done.ms} ms\n`,
+    );
+  } catch (error) {
+    logger.error("reindex failed", { cause: describeCause(error) });
+    fail(`reindex failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+}
+
 async function main(): Promise<void> {
   const command = parseArgs(process.argv.slice(2));
   switch (command.kind) {
@@ -281,6 +298,8 @@ async function main(): Promise<void> {
       return serve(command.config);
     case "mcp":
       return mcp(command.config);
+    case "reindex":
+      return reindex(command.config);
   }
 }
 

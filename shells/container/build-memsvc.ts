@@ -2,16 +2,18 @@ import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory } from "tsyringe";
 import { MemoryService } from "../../core/memory/index.js";
 import type { Embedder } from "../../core/ports/embedder.js";
+import { ChromaVectorStore } from "../../adapters/chroma/index.js";
 import {
-  ChromaVectorStore,
-  startEmbeddedChroma,
-  type EmbeddedChroma,
-} from "../../adapters/chroma/index.js";
+  startSupervisedChroma,
+  type ChromaEvent,
+  type SupervisedChroma,
+} from "../../adapters/chroma/chroma-supervisor.js";
 import { CohereEmbedder } from "../../adapters/cohere/index.js";
 import { HashingEmbedder } from "../../adapters/local/index.js";
 import { SystemClock } from "../../adapters/system/index.js";
 import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
 import type { Logger } from "../http/logger.js";
+import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
 import { createReadinessCheck } from "./readiness-check.js";
 import { TOKENS, type StoreLocation } from "./tokens.js";
 
@@ -28,7 +30,8 @@ export interface MemsvcRuntime {
   close(): Promise<void>;
 }
 
-function makeEmbedder(config: EmbedderConfig): Embedder {
+/** The configured embedder (also used by `memsvc reindex`). */
+export function makeEmbedder(config: EmbedderConfig): Embedder {
   if (config.provider === "local") return new HashingEmbedder({ dimensions: config.dimensions });
   return new CohereEmbedder({
     apiKey: config.apiKey,
@@ -40,24 +43,75 @@ function makeEmbedder(config: EmbedderConfig): Embedder {
   });
 }
 
-async function locateStore(config: MemsvcConfig, logger: Logger) {
+interface LocatedStore {
+  readonly location: StoreLocation;
+  readonly chroma: SupervisedChroma | undefined;
+  readonly lock: DataDirectoryLock | undefined;
+}
+
+async function locateStore(config: MemsvcConfig, logger: Logger): Promise<LocatedStore> {
   const store = config.vectorStore;
   if (store.kind === "chroma-url") {
     const origin = new URL(store.url).origin;
-    return { location: { url: store.url, description: `Chroma at ${origin}` }, chroma: undefined };
+    return {
+      location: { url: store.url, description: `Chroma at ${origin}` },
+      chroma: undefined,
+      lock: undefined,
+    };
   }
+  // Before Chroma starts: a second service on these files must fail here, not share them.
+  const lock = lockDataDirectory(store.path);
   const logFile = join(store.path, "chroma.log");
   logger.debug("starting embedded Chroma", { path: store.path, logFile });
-  const chroma = await startEmbeddedChroma({ path: store.path, logFile });
-  logger.info("embedded Chroma started", { path: store.path, url: chroma.url, pid: chroma.pid });
-  return { location: { url: chroma.url, description: `embedded Chroma at ${store.path}` }, chroma };
+  try {
+    const chroma = await startSupervisedChroma({
+      path: store.path,
+      logFile,
+      onEvent: (event) => logChromaEvent(event, logger),
+    });
+    logger.info("embedded Chroma started", { path: store.path, url: chroma.url, pid: chroma.pid });
+    return {
+      location: { url: chroma.url, description: `embedded Chroma at ${store.path}` },
+      chroma,
+      lock,
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function logChromaEvent(event: ChromaEvent, logger: Logger): void {
+  switch (event.kind) {
+    case "died":
+      logger.error("embedded Chroma died; writes fail until it is restarted", {
+        pid: event.pid,
+        exit_code: event.exitCode,
+      });
+      return;
+    case "restarting":
+      logger.info("restarting embedded Chroma", {
+        attempt: event.attempt,
+        delay_ms: event.delayMs,
+      });
+      return;
+    case "restart_failed":
+      logger.error("restarting embedded Chroma failed", {
+        attempt: event.attempt,
+        error: String(event.error),
+      });
+      return;
+    case "restarted":
+      logger.info("embedded Chroma restarted", { pid: event.pid, down_ms: event.downMs });
+      return;
+  }
 }
 
 /**
  * The memsvc composition root: starts the embedded Chroma (unless a Chroma URL is configured),
  * registers config, logger, clock, embedder, vector store and memory service in a child tsyringe
- * container (by factory, one instance each), resolves the service and binds the store to the
- * embedder's vector space. On any failure it releases what it started and rethrows, so a wrong
+ * container (by factory, one instance each), resolves the service, binds the store to the
+ * embedder's vector space and loads every memory into the service's engine (progress logged). On any failure it releases what it started and rethrows, so a wrong
  * embedder for the data directory is a startup error naming both embedders.
  *
  * @example
@@ -67,7 +121,7 @@ async function locateStore(config: MemsvcConfig, logger: Logger) {
  * await runtime.close();
  */
 export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise<MemsvcRuntime> {
-  const { location, chroma } = await locateStore(config, logger);
+  const { location, chroma, lock } = await locateStore(config, logger);
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
@@ -97,6 +151,9 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
             // The core reports what it survives (a failed access update) but cannot log.
             onWarning: (message, cause) => logger.warn(message, { error: String(cause) }),
           },
+          // Recall's access counts reach the store at most this late (and a crash loses at most
+          // this much of them); every recall in the interval shares one write.
+          accessWriteDelay: () => sleep(ACCESS_WRITE_INTERVAL_MS),
         }),
     ),
   });
@@ -118,15 +175,31 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
           logger.warn("closing the store failed", { error: String(error) }),
         );
       await stopChroma(chroma, logger);
+      lock?.release();
     })());
   try {
     const memory = container.resolve(TOKENS.memory);
     memoryBuilt = memory;
-    await memory.init();
+    const started = performance.now();
+    let lastLogged = started;
+    const loaded = await memory.init(({ loaded, total }) => {
+      const now = performance.now();
+      if (now - lastLogged < LOAD_LOG_INTERVAL_MS) return;
+      lastLogged = now;
+      logger.info("loading memories", { loaded, total });
+    });
+    logger.info("memories loaded", {
+      memories: loaded,
+      ms: Math.round(performance.now() - started),
+    });
     const embedder = container.resolve(TOKENS.embedder);
     return {
       memory,
-      readiness: createReadinessCheck({ store, embedder }),
+      readiness: createReadinessCheck({
+        store,
+        embedder,
+        ...(chroma === undefined ? {} : { storeDown: () => !chroma.up }),
+      }),
       storeDescription: location.description,
       embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
       close,
@@ -137,7 +210,16 @@ export async function buildMemsvc(config: MemsvcConfig, logger: Logger): Promise
   }
 }
 
-async function stopChroma(chroma: EmbeddedChroma | undefined, logger: Logger): Promise<void> {
+/** How long recall's access counts may wait to be written (see docs/memory-model.md). */
+const ACCESS_WRITE_INTERVAL_MS = 1_000;
+/** Progress of the startup load is logged at most this often. */
+const LOAD_LOG_INTERVAL_MS = 2_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+async function stopChroma(chroma: SupervisedChroma | undefined, logger: Logger): Promise<void> {
   if (chroma === undefined) return;
   await chroma.stop();
   logger.info("embedded Chroma stopped", { pid: chroma.pid });

@@ -3,6 +3,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type {
   MemoryApi,
   RecallInput,
+  RememberBatchInput,
   RememberInput,
   SearchInput,
 } from "../../core/memory/types.js";
@@ -89,6 +90,10 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   app.post("/v1/remember", async (c) => {
     const body = await readJsonObject(c.req.raw, maxBytes);
     return c.json(await memory.remember(body as unknown as RememberInput));
+  });
+  app.post("/v1/remember/batch", async (c) => {
+    const body = await readJsonObject(c.req.raw, maxBytes);
+    return c.json(await memory.rememberBatch(body as unknown as RememberBatchInput));
   });
   app.post("/v1/recall", async (c) => {
     const body = await readJsonObject(c.req.raw, maxBytes);

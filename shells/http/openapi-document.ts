@@ -7,6 +7,8 @@ import {
   memoryStatsSchema,
   recallInputSchema,
   recallResultSchema,
+  rememberBatchInputSchema,
+  rememberBatchResultSchema,
   rememberInputSchema,
   rememberResultSchema,
   searchInputSchema,
@@ -85,6 +87,14 @@ export function buildOpenApiDocument(version: string) {
           responses: { "200": ok("RememberResponse"), ...COMMON_ERRORS },
         },
       },
+      "/v1/remember/batch": {
+        post: {
+          summary:
+            "Store up to 1,000 memories at once; the answer lists {id, stored, deduplicated} per item in order. An invalid item fails the whole batch with a 400 naming memories[i].<field>, and nothing is stored",
+          requestBody: body("RememberBatchRequest"),
+          responses: { "200": ok("RememberBatchResponse"), ...COMMON_ERRORS },
+        },
+      },
       "/v1/recall": {
         post: {
           summary: "Memories relevant to a message, re-ranked and trimmed to a token budget",
@@ -94,7 +104,8 @@ export function buildOpenApiDocument(version: string) {
       },
       "/v1/search": {
         post: {
-          summary: "Raw similarity search (no re-ranking, no access update)",
+          summary:
+            "Raw relevance search (no re-ranking, no access update); score is the retrieval index's relevance in [0, 1]",
           requestBody: body("SearchRequest"),
           responses: { "200": ok("SearchResponse"), ...COMMON_ERRORS },
         },
@@ -124,7 +135,7 @@ export function buildOpenApiDocument(version: string) {
       "/mcp": {
         post: {
           summary:
-            "MCP (streamable HTTP, stateless JSON): tools remember, recall, search, forget, get_memory, memory_stats",
+            "MCP (streamable HTTP, stateless JSON): tools remember, remember_batch, recall, search, forget, get_memory, memory_stats",
           requestBody: { required: true, content: json({ type: "object" }) },
           responses: {
             "200": { description: "JSON-RPC response", content: json({ type: "object" }) },
@@ -136,6 +147,7 @@ export function buildOpenApiDocument(version: string) {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       schemas: {
         RememberRequest: fromValibot(rememberInputSchema),
+        RememberBatchRequest: fromValibot(rememberBatchInputSchema),
         RecallRequest: fromValibot(recallInputSchema),
         SearchRequest: fromValibot(searchInputSchema),
         Error: { type: "object", properties: { error: { type: "string" } }, required: ["error"] },
@@ -145,6 +157,7 @@ export function buildOpenApiDocument(version: string) {
           required: ["status"],
         },
         RememberResponse: fromValibot(rememberResultSchema),
+        RememberBatchResponse: fromValibot(rememberBatchResultSchema),
         RecallResponse: fromValibot(recallResultSchema),
         SearchResponse: fromValibot(searchResultSchema),
         Memory: fromValibot(memorySchema),

@@ -3,10 +3,11 @@ import { isAgentServicesError } from "../../core/errors.js";
 import {
   memoryIdSchema,
   recallInputSchema,
+  rememberBatchInputSchema,
   rememberInputSchema,
   searchInputSchema,
 } from "../../core/memory/schemas.js";
-import type { MemoryApi, RememberInput } from "../../core/memory/types.js";
+import type { MemoryApi, RememberBatchInput, RememberInput } from "../../core/memory/types.js";
 import { defineMcpTool, type McpTool, type ToolReply } from "./mcp-tool.js";
 
 /** Options of {@link createMemoryTools}. */
@@ -24,7 +25,7 @@ const PUBLIC_FAILURES: Record<string, string> = {
 const idInput = v.object({ id: memoryIdSchema }, "expected an object with an id");
 
 /**
- * The memory operations as MCP tools: `remember`, `recall`, `search`, `forget`, `get_memory` and
+ * The memory operations as MCP tools: `remember`, `remember_batch`, `recall`, `search`, `forget`, `get_memory` and
  * `memory_stats`, with the same schemas (and messages) as the REST API. Invalid arguments are
  * JSON-RPC -32602 errors naming the parameter; an unknown id is a tool result with `isError`
  * (`not_found: …`); a failing embedder or store is a tool error with the same fixed text the
@@ -61,6 +62,21 @@ export function createMemoryTools(memory: MemoryApi, options: MemoryToolsOptions
       handler: (args) => run("remember", () => memory.remember(args as RememberInput)),
     }),
     defineMcpTool({
+      name: "remember_batch",
+      title: "Remember many",
+      description:
+        "Store up to 1000 memories at once (`memories`: remember arguments each). Each is merged into an identical live memory like `remember`. Returns {id, stored, deduplicated} per item, in order. One invalid item stores nothing.",
+      input: rememberBatchInputSchema,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      handler: (args) =>
+        run("remember_batch", () => memory.rememberBatch(args as RememberBatchInput)),
+    }),
+    defineMcpTool({
       name: "recall",
       title: "Recall",
       description:
@@ -78,7 +94,7 @@ export function createMemoryTools(memory: MemoryApi, options: MemoryToolsOptions
       name: "search",
       title: "Search memories",
       description:
-        "Raw similarity search over memories: the top `limit` hits with their cosine similarity, no re-ranking, no access update.",
+        "Raw search over memories: the top `limit` hits with their relevance score in [0, 1], no re-ranking, no access update.",
       input: searchInputSchema,
       annotations: {
         readOnlyHint: true,

@@ -14,7 +14,15 @@ import {
 } from "../support/spawn-memsvc.js";
 
 const TOKEN = "mcp-e2e-token";
-const TOOLS = ["remember", "recall", "search", "forget", "get_memory", "memory_stats"];
+const TOOLS = [
+  "remember",
+  "remember_batch",
+  "recall",
+  "search",
+  "forget",
+  "get_memory",
+  "memory_stats",
+];
 let svc: MemsvcProcess;
 
 beforeAll(async () => {
@@ -42,7 +50,7 @@ async function httpClient(token: string | undefined): Promise<Client> {
 }
 
 describe("memory MCP tools over streamable HTTP (official SDK client)", () => {
-  it("lists the six tools and runs remember, get_memory, search, recall, memory_stats and forget", async () => {
+  it("lists the seven tools and runs remember, get_memory, search, recall, memory_stats and forget", async () => {
     const client = await httpClient(TOKEN);
     try {
       const { tools } = await client.listTools();

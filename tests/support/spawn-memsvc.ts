@@ -147,9 +147,11 @@ export function startMemsvc(options: StartMemsvcOptions = {}): Promise<MemsvcPro
   );
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
-    const pid = /"msg":"embedded Chroma started".*?"pid":(\d+)/.exec(stderr)?.[1];
-    if (pid !== undefined && chromaPid === undefined) {
-      chromaPid = Number(pid);
+    // The first Chroma, then each one the supervisor restarts: the latest is the live one.
+    for (const match of stderr.matchAll(
+      /"msg":"embedded Chroma (?:started|restarted)".*?"pid":(\d+)/g,
+    )) {
+      chromaPid = Number(match[1]);
       chromaPids.add(chromaPid);
     }
   });

@@ -93,25 +93,7 @@ describe("ChromaVectorStore on a real Chroma", () => {
     await subject.store.bind({ embedderId: "e", dimensions: 2 });
     await subject.store.upsert([{ id: "m", vector: [1, 0], document: "memo", metadata }]);
     expect(await subject.store.get(["m"])).toEqual([{ id: "m", document: "memo", metadata }]);
-    expect(await subject.store.count({ field: "expires_at_ms", op: "gt", value: Date.now() })).toBe(
-      1,
-    );
-  });
-
-  it("drops metadata keys the replacing record no longer has (Chroma's own upsert would keep them)", async () => {
-    await subject.store.bind({ embedderId: "e", dimensions: 2 });
-    await subject.store.upsert([
-      { id: "a", vector: [1, 0], document: "v1", metadata: { project: "billing", stale: 1 } },
-      { id: "b", vector: [0, 1], document: "b", metadata: { keep: true } },
-    ]);
-    await subject.store.upsert([
-      { id: "a", vector: [1, 0], document: "v2", metadata: { project: "billing" } },
-      { id: "b", vector: [0, 1], document: "b2", metadata: { keep: false } },
-    ]);
-    expect(await subject.store.get(["a", "b"])).toEqual([
-      { id: "a", document: "v2", metadata: { project: "billing" } },
-      { id: "b", document: "b2", metadata: { keep: false } },
-    ]);
+    expect((await subject.store.scan(undefined, 10)).records[0]?.metadata).toEqual(metadata);
   });
 
   it("upserts more records than one Chroma batch holds", async () => {
@@ -124,7 +106,13 @@ describe("ChromaVectorStore on a real Chroma", () => {
     }));
     await subject.store.upsert(records);
     expect(await subject.store.count()).toBe(6000);
-    expect(await subject.store.count({ field: "even", op: "eq", value: true })).toBe(3000);
+    const scanned = new Set<string>();
+    for (let page = await subject.store.scan(undefined, 5000); ;) {
+      for (const r of page.records) scanned.add(r.id);
+      if (page.next === undefined) break;
+      page = await subject.store.scan(page.next, 5000);
+    }
+    expect(scanned.size).toBe(6000);
     expect(await subject.store.get(["r5999", "r0"])).toEqual([
       { id: "r5999", document: "record 5999", metadata: { n: 5999, even: false } },
       { id: "r0", document: "record 0", metadata: { n: 0, even: true } },
@@ -133,22 +121,20 @@ describe("ChromaVectorStore on a real Chroma", () => {
     expect(await subject.store.count()).toBe(0);
   });
 
-  it("answers filters that can match nothing or everything without sending Chroma an invalid where", async () => {
+  it("fails only the caller whose record Chroma refuses when concurrent upserts share a call (issue 7)", async () => {
     await subject.store.bind({ embedderId: "e", dimensions: 2 });
-    await subject.store.upsert([
-      { id: "a", vector: [1, 0], document: "a", metadata: { n: 1, tag: "x" } },
-      { id: "b", vector: [0, 1], document: "b", metadata: { n: 2, tag: "y" } },
-    ]);
-    expect(await subject.store.count({ field: "n", op: "in", values: [] })).toBe(0);
-    expect(await subject.store.count({ or: [] })).toBe(0);
-    expect(await subject.store.count({ and: [] })).toBe(2);
-    expect(await subject.store.count({ and: [{ field: "tag", op: "eq", value: "x" }] })).toBe(1);
-    expect(
-      (await subject.store.find({ field: "tag", op: "in", values: ["y", 1, true] })).map(
-        (r) => r.id,
+    const good = Array.from({ length: 7 }, (_, i) => `good${i}`);
+    const results = await Promise.allSettled([
+      ...good.map((id) =>
+        subject.store.upsert([{ id, vector: [1, 0], document: id, metadata: { n: 1 } }]),
       ),
-    ).toEqual(["b"]);
-    expect(await subject.store.query({ vector: [1, 0], topK: 0 })).toEqual([]);
+      // A lone surrogate: Chroma refuses the JSON of the whole call that carries it.
+      subject.store.upsert([
+        { id: "bad", vector: [0, 1], document: "bad \ud800 text", metadata: { n: 2 } },
+      ]),
+    ]);
+    expect(results.slice(0, 7).map((r) => r.status)).toEqual(good.map(() => "fulfilled"));
+    expect((await subject.store.get(good)).map((r) => r.id)).toEqual(good);
   });
 
   it("acknowledges each of many concurrent single-record upserts only once it is readable", async () => {
@@ -177,7 +163,7 @@ describe("ChromaVectorStore on a real Chroma", () => {
     const [, deletedGone, , , deletedBack] = await Promise.all([
       subject.store.upsert([r("gone", { n: 1 })]),
       subject.store.delete(["gone"]),
-      subject.store.upsert([r("kept", { n: 1, stale: "x" })]),
+      subject.store.upsert([r("kept", { n: 1 })]),
       subject.store.updateMetadata([{ id: "kept", metadata: { n: 2 } }]),
       subject.store.delete(["back"]),
       subject.store.upsert([r("back", { n: 3 })]),
@@ -192,46 +178,15 @@ describe("ChromaVectorStore on a real Chroma", () => {
     ]);
   });
 
-  it("keeps the last of concurrent upserts of one id and still drops the keys it lacks", async () => {
+  it("keeps the last of concurrent upserts of one id", async () => {
     await subject.store.bind({ embedderId: "e", dimensions: 2 });
-    await subject.store.upsert([
-      { id: "a", vector: [1, 0], document: "v0", metadata: { old: true, n: 0 } },
-    ]);
     await Promise.all(
       [1, 2, 3].map((n) =>
-        subject.store.upsert([
-          {
-            id: "a",
-            vector: [1, 0],
-            document: `v${n}`,
-            metadata: { n, ...(n < 3 ? { old: true } : {}) },
-          },
-        ]),
+        subject.store.upsert([{ id: "a", vector: [1, 0], document: `v${n}`, metadata: { n } }]),
       ),
     );
     expect(await subject.store.get(["a"])).toEqual([
       { id: "a", document: "v3", metadata: { n: 3 } },
-    ]);
-  });
-
-  it("still drops the keys a replacing record lacks when it shares a batch with fresh upserts, even of its own id", async () => {
-    await subject.store.bind({ embedderId: "e", dimensions: 2 });
-    await subject.store.upsert([
-      { id: "a", vector: [1, 0], document: "v0", metadata: { old: true, n: 0 } },
-    ]);
-    await Promise.all([
-      subject.store.upsert([{ id: "new", vector: [0, 1], document: "n", metadata: { n: 9 } }], {
-        fresh: true,
-      }),
-      // Breaks the fresh promise, then a plain upsert of the same id: the plain one needs its read.
-      subject.store.upsert([{ id: "a", vector: [1, 0], document: "v1", metadata: { old: true } }], {
-        fresh: true,
-      }),
-      subject.store.upsert([{ id: "a", vector: [1, 0], document: "v2", metadata: { n: 2 } }]),
-    ]);
-    expect(await subject.store.get(["a", "new"])).toEqual([
-      { id: "a", document: "v2", metadata: { n: 2 } },
-      { id: "new", document: "n", metadata: { n: 9 } },
     ]);
   });
 

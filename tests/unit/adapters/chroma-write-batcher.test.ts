@@ -8,7 +8,7 @@ import {
 import type { Metadata, VectorRecord } from "../../../core/ports/vector-store.js";
 
 type Call =
-  | { kind: "upsert"; records: readonly VectorRecord[]; fresh: ReadonlySet<string> }
+  | { kind: "upsert"; records: readonly VectorRecord[] }
   | { kind: "update"; updates: readonly MetadataUpdate[] }
   | { kind: "delete"; ids: readonly string[] };
 
@@ -41,8 +41,11 @@ class FakeSink implements WriteSink {
     return this.#held.length;
   }
 
-  async upsert(records: readonly VectorRecord[], fresh: ReadonlySet<string>): Promise<void> {
-    await this.#enter({ kind: "upsert", records, fresh });
+  async upsert(records: readonly VectorRecord[]): Promise<void> {
+    await this.#enter({ kind: "upsert", records });
+    if (records.some((r) => r.document === "refused by the backend")) {
+      throw new Error("the backend refuses this record");
+    }
     for (const r of records) this.state.set(r.id, { document: r.document, metadata: r.metadata });
   }
 
@@ -120,22 +123,23 @@ describe("WriteBatcher", () => {
     expect([...sink.state.keys()].sort()).toEqual(["a", "b"]);
   });
 
-  it("tells the sink an id is fresh only when every upsert of it merged into the call said so", async () => {
+  it("retries a failed merged call per caller, so one caller's bad record fails only that caller (issue 7)", async () => {
     const sink = new FakeSink();
     const writes = new WriteBatcher(sink);
-    await Promise.all([
-      writes.upsert([rec("new1"), rec("new2")], { fresh: true }),
-      writes.upsert([rec("old")]),
-      writes.upsert([rec("both")], { fresh: true }),
-      writes.upsert([rec("both", "replacing")], { fresh: false }),
-      writes.upsert([rec("new3")], { fresh: true }),
+    const results = await Promise.allSettled([
+      writes.upsert([rec("a")]),
+      writes.upsert([rec("bad", "refused by the backend")]),
+      writes.upsert([rec("b"), rec("c")]),
     ]);
-    expect(sink.calls).toHaveLength(1);
-    const [call] = sink.calls;
-    if (call?.kind !== "upsert") throw new Error("expected one upsert call");
-    expect(call.records.map((r) => r.id).sort()).toEqual(["both", "new1", "new2", "new3", "old"]);
-    expect([...call.fresh].sort()).toEqual(["new1", "new2", "new3"]);
-    expect(sink.state.get("both")?.document).toBe("replacing");
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect([...sink.state.keys()].sort()).toEqual(["a", "b", "c"]);
+    // One merged call, then one per caller.
+    expect(sink.calls.map((c) => upsertedIds(c))).toEqual([
+      ["a", "bad", "b", "c"],
+      ["a"],
+      ["bad"],
+      ["b", "c"],
+    ]);
   });
 
   it("keeps at most one sink call in flight and merges everything queued meanwhile into the next", async () => {
@@ -243,6 +247,11 @@ describe("WriteBatcher", () => {
     const boom = new Error("chroma is down");
     sink.release(boom);
     await turn();
+    // Each caller is retried on its own before it is rejected.
+    sink.release(boom);
+    await turn();
+    sink.release(boom);
+    await turn();
     expect(failing.map((f) => f.error)).toEqual([boom, boom]);
     sink.release();
     await turn();
@@ -336,10 +345,7 @@ describe("WriteBatcher", () => {
               if (kind === "upsert") {
                 const records = ids.map((i) => rec(i, `${i}${n}`, { n }));
                 pending.push(writes.upsert(records));
-                await reference.upsert(
-                  [...new Map(records.map((r) => [r.id, r])).values()],
-                  new Set(),
-                );
+                await reference.upsert([...new Map(records.map((r) => [r.id, r])).values()]);
               } else if (kind === "update") {
                 const updates = ids.map((i) => ({ id: i, metadata: { m: n } }));
                 pending.push(writes.updateMetadata(updates));

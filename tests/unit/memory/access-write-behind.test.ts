@@ -46,35 +46,32 @@ async function gatedFixture(options = {}) {
 }
 
 describe("recall access updates written behind the answer", () => {
-  it("answers before the access is written, and a get right after still counts it", async () => {
+  it("answers before the access is written, and a get right after already counts it", async () => {
     const { service, store } = await gatedFixture();
     const { id } = await service.remember({ content: "Deploys run on Fridays" });
     store.closeGate();
     expect((await service.recall({ message: "deploys" })).memory_count).toBe(1);
     expect((await service.recall({ message: "deploys" })).memory_count).toBe(1);
-    const reading = service.get(id);
+    expect((await service.get(id)).access_count).toBe(2);
     store.openGate();
-    expect((await reading).access_count).toBe(2);
     await service.flushAccessUpdates();
     const [record] = await store.get([id]);
     expect(record?.metadata["access_count"]).toBe(2);
   });
 
-  it("counts each access once for a get that runs while the write has landed but not answered", async () => {
+  it("writes the count as it is at write time, so accesses during a write join the next one", async () => {
     const { service, store } = await gatedFixture();
     const { id } = await service.remember({ content: "Deploys run on Fridays" });
     store.closeGate();
     await Promise.all(Array.from({ length: 20 }, () => service.recall({ message: "deploys" })));
     await settle();
-    // The first write has landed in the store and waits at the gate; the rest are queued.
     expect(store.writes).toBe(1);
-    const reading = service.get(id);
-    await settle();
+    await service.recall({ message: "deploys" });
+    expect((await service.get(id)).access_count).toBe(21);
     store.openGate();
-    expect((await reading).access_count).toBe(20);
     await service.flushAccessUpdates();
-    expect((await service.get(id)).access_count).toBe(20);
     expect(store.writes).toBe(2);
+    expect((await store.get([id]))[0]?.metadata["access_count"]).toBe(21);
   });
 
   it("keeps a session memory visible while the access that extends it is still being written", async () => {
@@ -91,39 +88,63 @@ describe("recall access updates written behind the answer", () => {
     expect(await service.sweepExpired()).toBe(0);
     store.openGate();
     await service.flushAccessUpdates();
-    expect(await service.get(id)).toMatchObject({
-      expires_at: new Date(T0_MS + 15 * HOUR).toISOString(),
-    });
+    expect((await store.get([id]))[0]?.metadata["expires_at_ms"]).toBe(T0_MS + 15 * HOUR);
     clock.set(T0_MS + 15 * HOUR);
     expect(await service.sweepExpired()).toBe(1);
+  });
+
+  it("warns about a failed write, still answers, and writes the accesses at the next flush", async () => {
+    const store = new InMemoryVectorStore();
+    const { service, warnings } = await memoryFixture({}, store);
+    const { id } = await service.remember({ content: "Deploys run on Fridays" });
+    store.failWith(new Error("chroma is down"));
+    expect((await service.recall({ message: "deploys" })).memory_count).toBe(1);
+    await settle();
+    expect(warnings.map((w) => w.message)).toEqual([
+      `failed to update access metadata of memory ${id}`,
+    ]);
+    store.failWith(undefined);
+    await service.flushAccessUpdates();
+    expect((await store.get([id]))[0]?.metadata["access_count"]).toBe(1);
+  });
+
+  it("persists what a restarted service loads back", async () => {
+    const store = new InMemoryVectorStore();
+    const { service } = await memoryFixture({}, store);
+    const { id } = await service.remember({
+      content: "Deploys run on Fridays",
+      scope: "permanent",
+    });
+    await service.recall({ message: "deploys" });
+    await service.recall({ message: "deploys" });
+    await service.flushAccessUpdates();
+    const { service: restarted } = await memoryFixture({}, store);
+    expect(await restarted.get(id)).toEqual(await service.get(id));
   });
 });
 
 describe("access write delay", () => {
-  it("merges the accesses of recalls made during the delay into one write", async () => {
-    let release: () => void = () => undefined;
-    const delays: Promise<void>[] = [];
+  it("merges the accesses of recalls made during the delay into one write, and a flush cuts it short", async () => {
     const store = new GatedWrites();
-    const { service } = await memoryFixture({}, store);
-    const delayed = new MemoryService({
+    let delays = 0;
+    const service = new MemoryService({
       store,
       embedder: new FakeEmbedder({ dimensions: 8 }),
       clock: new ManualClock(T0),
       accessWriteDelay: () => {
-        const delay = new Promise<void>((resolve) => (release = resolve));
-        delays.push(delay);
-        return delay;
+        delays += 1;
+        return new Promise<void>(() => undefined); // never ends by itself
       },
     });
+    await service.init();
     const { id } = await service.remember({ content: "Deploys run on Fridays" });
-    for (let i = 0; i < 3; i++) await delayed.recall({ message: "deploys" });
+    for (let i = 0; i < 3; i++) await service.recall({ message: "deploys" });
     await settle();
     expect(store.writes).toBe(0);
-    expect((await delayed.get(id)).access_count).toBe(3);
-    release();
-    await delayed.flushAccessUpdates();
-    expect(store.writes).toBe(1);
-    expect(delays).toHaveLength(1);
     expect((await service.get(id)).access_count).toBe(3);
+    await service.flushAccessUpdates();
+    expect(store.writes).toBe(1);
+    expect(delays).toBe(1);
+    expect((await store.get([id]))[0]?.metadata["access_count"]).toBe(3);
   });
 });

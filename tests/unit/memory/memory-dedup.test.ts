@@ -108,22 +108,19 @@ describe("duplicate remember", () => {
     expect([...(await service.get(id ?? "")).tags].sort()).toEqual(["t0", "t1", "t2"]);
   });
 
-  it("stores a new memory with a fresh upsert and merges a duplicate without upserting", async () => {
+  it("stores a new memory with one upsert and merges a duplicate without upserting", async () => {
     class LoggedUpserts extends InMemoryVectorStore {
-      readonly upserts: { ids: string[]; fresh: boolean | undefined }[] = [];
-      override async upsert(
-        records: readonly VectorRecord[],
-        options?: { readonly fresh?: boolean },
-      ): Promise<void> {
-        this.upserts.push({ ids: records.map((r) => r.id), fresh: options?.fresh });
-        return super.upsert(records, options);
+      readonly upserts: { ids: string[] }[] = [];
+      override async upsert(records: readonly VectorRecord[]): Promise<void> {
+        this.upserts.push({ ids: records.map((r) => r.id) });
+        return super.upsert(records);
       }
     }
     const store = new LoggedUpserts();
     const { service } = await memoryFixture({}, store);
     const { id } = await service.remember({ content: "Deploys run on Fridays" });
     await service.remember({ content: "Deploys run on Fridays", tags: ["ops"] });
-    expect(store.upserts).toEqual([{ ids: [id], fresh: true }]);
+    expect(store.upserts).toEqual([{ ids: [id] }]);
     expect((await service.get(id)).tags).toEqual(["ops"]);
   });
 

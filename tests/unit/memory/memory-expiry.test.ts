@@ -135,7 +135,7 @@ describe("sweepExpired", () => {
     expect(await store.count()).toBe(3);
     clock.set(T0_MS + 24 * HOUR);
     expect(await service.sweepExpired()).toBe(2);
-    expect((await store.find()).map((r) => r.document)).toEqual(["forever"]);
+    expect((await store.scan(undefined, 10)).records.map((r) => r.document)).toEqual(["forever"]);
     expect(await service.sweepExpired()).toBe(0);
   });
 

@@ -1,4 +1,5 @@
-import { MemoryService } from "../../../core/memory/index.js";
+import { CosineRetrievalIndex, MemoryService } from "../../../core/memory/index.js";
+import type { RetrievalIndex } from "../../../core/memory/index.js";
 import type { MemoryServiceOptions } from "../../../core/memory/index.js";
 import { FakeEmbedder, InMemoryVectorStore, ManualClock } from "../../../core/testing/index.js";
 
@@ -14,11 +15,13 @@ export function sequentialIds(): () => string {
 
 /**
  * A MemoryService over the in-memory fakes with a manual clock at {@link T0}, initialised.
- * Warnings are collected in `warnings`.
+ * Warnings are collected in `warnings`. The index ranks by cosine alone unless told otherwise,
+ * so tests can pin similarities with {@link vectorAt}.
  */
 export async function memoryFixture(
   options: Partial<MemoryServiceOptions> = {},
   store: InMemoryVectorStore = new InMemoryVectorStore(),
+  index: RetrievalIndex | "default" = new CosineRetrievalIndex(),
 ) {
   const embedder = new FakeEmbedder({ dimensions: 8 });
   const clock = new ManualClock(T0);
@@ -28,6 +31,7 @@ export async function memoryFixture(
     embedder,
     clock,
     newId: sequentialIds(),
+    ...(index === "default" ? {} : { index }),
     options: { onWarning: (message, cause) => warnings.push({ message, cause }), ...options },
   });
   await service.init();

@@ -236,19 +236,21 @@ describe("recall access updates", () => {
     const result = await service.recall({ message: "deploys" });
     expect(result.memory_count).toBe(1);
     await service.flushAccessUpdates();
-    expect(warnings).toEqual([
-      {
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const warning of warnings) {
+      expect(warning).toEqual({
         message: `failed to update access metadata of memory ${id}`,
         cause: expect.objectContaining({ code: "store_unavailable" }) as unknown,
-      },
-    ]);
-    expect((await service.get(id)).access_count).toBe(0);
+      });
+    }
+    // Counted in process all the same; the store has not learnt it.
+    expect((await service.get(id)).access_count).toBe(1);
   });
 
-  it("skips a record it cannot read, with a warning, instead of failing the recall", async () => {
-    const fixture = await memoryFixture();
-    const { service, store, warnings } = fixture;
-    await service.remember({ content: "good deploy note" });
+  it("skips a stored record it cannot read at startup, with a warning, and serves the others", async () => {
+    const store = new InMemoryVectorStore();
+    const { service: first } = await memoryFixture({}, store);
+    await first.remember({ content: "good deploy note" });
     await store.upsert([
       {
         id: "foreign",
@@ -257,6 +259,7 @@ describe("recall access updates", () => {
         metadata: { expires_at_ms: Number.MAX_SAFE_INTEGER },
       },
     ]);
+    const { service, warnings } = await memoryFixture({}, store);
     const result = await service.recall({ message: "deploy note" });
     expect(result.memory_count).toBe(1);
     expect(warnings.map((w) => w.message)).toEqual([
@@ -274,10 +277,12 @@ describe("recall failures", () => {
     });
   });
 
-  it("fails with store_unavailable when the store is down", async () => {
+  it("keeps answering from the engine while the store is down (writes fail)", async () => {
     const { service, store } = await memoryFixture();
+    await service.remember({ content: "Deploys run on Fridays" });
     store.failWith(new Error("connection refused"));
-    await expect(service.recall({ message: "x" })).rejects.toMatchObject({
+    expect((await service.recall({ message: "deploys" })).memory_count).toBe(1);
+    await expect(service.remember({ content: "new note" })).rejects.toMatchObject({
       code: "store_unavailable",
     });
   });

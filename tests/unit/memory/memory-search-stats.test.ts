@@ -9,7 +9,7 @@ import {
 import { memoryFixture, QUERY_VECTOR, vectorAt } from "./memory-fixture.js";
 
 describe("search", () => {
-  it("returns the memory subset and the raw cosine similarity, most similar first", async () => {
+  it("returns the memory subset and the index's relevance as score, most relevant first", async () => {
     const fixture = await memoryFixture();
     const { service, embedder } = fixture;
     embedder.setVector("q", QUERY_VECTOR);
@@ -26,10 +26,10 @@ describe("search", () => {
       scope: "session",
       confidence: 0.4,
     });
-    expect(results[0]?.score).toBeCloseTo(0.9, 12);
-    // Not clamped: search reports the similarity itself.
+    expect(results[0]?.score).toBeCloseTo(0.9, 6); // float32 vectors in the index
+    // The cosine index's relevance is the similarity clamped to [0, 1].
     expect(results[1]?.memory.id).toBe(opposite.id);
-    expect(results[1]?.score).toBeCloseTo(-0.5, 12);
+    expect(results[1]?.score).toBe(0);
     expect(v.is(searchResultSchema, { results })).toBe(true);
   });
 
@@ -120,5 +120,23 @@ describe("get and delete", () => {
       code: "embedder_failed",
     });
     expect(await store.count()).toBe(0);
+  });
+});
+
+describe("search with the default (hybrid) index", () => {
+  it("ranks the memory sharing the query's rare words first, with relevance 1 for the best", async () => {
+    const { service } = await memoryFixture({}, undefined, "default");
+    for (const content of [
+      "Caroline went to the charity race last weekend",
+      "Caroline likes painting",
+      "Caroline talked to Melanie about Caroline's plans",
+      "Melanie went hiking",
+    ]) {
+      await service.remember({ content });
+    }
+    const { results } = await service.search({ message: "Who went to the charity race?" });
+    expect(results[0]?.memory.content).toBe("Caroline went to the charity race last weekend");
+    expect(results[0]?.score).toBe(1);
+    for (const r of results) expect(r.score).toBeGreaterThanOrEqual(0);
   });
 });

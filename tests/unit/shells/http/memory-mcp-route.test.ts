@@ -15,13 +15,14 @@ interface RpcAnswer {
 }
 
 describe("POST /mcp memory tools", () => {
-  it("lists the six memory tools", async () => {
+  it("lists the seven memory tools", async () => {
     const { app } = await makeApp();
     const res = await app.request("/mcp", rpc("tools/list"));
     expect(res.status).toBe(200);
     const body = (await res.json()) as RpcAnswer;
     expect(body.result?.tools?.map((t) => t.name)).toEqual([
       "remember",
+      "remember_batch",
       "recall",
       "search",
       "forget",

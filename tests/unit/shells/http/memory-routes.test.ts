@@ -9,6 +9,37 @@ describe("memory API routes", () => {
     expect(await res.json()).toEqual({ status: "ok" });
   });
 
+  it("stores a batch and lists {id, stored, deduplicated} per item in order", async () => {
+    const { app } = await makeApp();
+    const res = await app.request(
+      "/v1/remember/batch",
+      post({ memories: [{ content: "a" }, { content: "b" }, { content: "a" }] }),
+    );
+    expect(res.status).toBe(200);
+    const { memories } = (await res.json()) as {
+      memories: { id: string; stored: boolean; deduplicated: boolean }[];
+    };
+    expect(memories.map((m) => [m.stored, m.deduplicated])).toEqual([
+      [true, false],
+      [true, false],
+      [true, true],
+    ]);
+    expect(memories[2]?.id).toBe(memories[0]?.id);
+    expect((await app.request(`/v1/memories/${memories[1]?.id}`)).status).toBe(200);
+  });
+
+  it("refuses a batch with an invalid item with 400 naming the item and field, storing nothing", async () => {
+    const { app } = await makeApp();
+    const res = await app.request(
+      "/v1/remember/batch",
+      post({ memories: [{ content: "fine" }, { content: "x", scope: "forever" }] }),
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^memories\[1\]\.scope: /);
+    const stats = (await (await app.request("/v1/stats")).json()) as { total_memories: number };
+    expect(stats.total_memories).toBe(0);
+  });
+
   it("stores a memory, returns it in full, deletes it and then answers 404", async () => {
     const { app } = await makeApp();
     const res = await app.request(

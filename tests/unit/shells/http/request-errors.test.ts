@@ -141,17 +141,27 @@ describe("request errors", () => {
     expect(String(logged?.fields["cause"])).toContain("ECONNREFUSED");
   });
 
-  it("maps a failing store to 500 'vector store unavailable'", async () => {
+  it("maps a failing store to 500 'vector store unavailable' on writes, and keeps serving reads from the engine", async () => {
     const { app, store } = await makeApp();
+    const stored = (await (
+      await app.request("/v1/remember", post({ content: "kept in process" }))
+    ).json()) as { id: string };
     store.failWith(new Error("fetch failed: 10.0.0.7:8000"));
     for (const [path, init] of [
-      ["/v1/stats", {}],
-      ["/v1/search", post({ message: "x" })],
-      ["/v1/memories/0b6f3c1e-6d1c-4f1e-9a57-2f0d7f4b8c11", {}],
+      ["/v1/remember", post({ content: "x" })],
+      ["/v1/remember/batch", post({ memories: [{ content: "x" }] })],
+      [`/v1/memories/${stored.id}`, { method: "DELETE" }],
     ] as const) {
       const res = await app.request(path, init);
       expect(res.status, path).toBe(500);
       expect(await res.json()).toEqual({ error: "vector store unavailable" });
+    }
+    for (const [path, init] of [
+      ["/v1/stats", {}],
+      ["/v1/search", post({ message: "kept" })],
+      [`/v1/memories/${stored.id}`, {}],
+    ] as const) {
+      expect((await app.request(path, init)).status, path).toBe(200);
     }
   });
 

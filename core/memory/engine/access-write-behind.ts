@@ -1,0 +1,107 @@
+import type { Metadata } from "../../ports/vector-store.js";
+
+/** What an {@link AccessWriteBehind} works with. */
+export interface AccessWriteBehindDeps {
+  /** The metadata to persist for a memory as it is now; `undefined` when it is gone. */
+  readonly current: (id: string) => Metadata | undefined;
+  /** Writes the updates to the store (one call per round). */
+  readonly write: (updates: { id: string; metadata: Metadata }[]) => Promise<void>;
+  /** Told about a failed write: it never fails a recall. The ids are retried later. */
+  readonly warn: (message: string, cause: unknown) => void;
+  /**
+   * Awaited before each write, so the accesses of many recalls share one write (default: none).
+   * A flush cuts it short.
+   */
+  readonly delay?: () => Promise<void>;
+}
+
+/**
+ * Persists access data behind the answer: the engine already counts a recall's accesses, this
+ * only remembers which memories changed and writes their current access keys in batches, at most
+ * one write in flight. Because it writes the value as it is at write time (not an increment), a
+ * batch that lands late or twice is harmless, and ids marked during a write just go into the
+ * next one. A failed write keeps its ids for the next round (the next mark or flush).
+ *
+ * What a crash can lose: the accesses marked since the last write that landed.
+ *
+ * @example
+ * const behind = new AccessWriteBehind({ current, write: (u) => store.updateMetadata(u), warn });
+ * behind.mark(["00000000-0000-4000-8000-000000000001"]);
+ * await behind.flush(); // at shutdown
+ */
+export class AccessWriteBehind {
+  readonly #deps: AccessWriteBehindDeps;
+  #pending = new Set<string>();
+  #draining: Promise<void> | undefined;
+  #flushRequested: (() => void) | undefined;
+  #flushSignal: Promise<void> | undefined;
+
+  constructor(deps: AccessWriteBehindDeps) {
+    this.#deps = deps;
+  }
+
+  /** Ids whose access data changed and is not written yet. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** Marks memories whose access data changed; they are written in the next round. */
+  mark(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    for (const id of ids) this.#pending.add(id);
+    this.#draining ??= this.#drain(true);
+  }
+
+  /** Resolves once everything marked so far was written (or failed with a warning). */
+  async flush(): Promise<void> {
+    this.#flushRequested?.();
+    while (this.#draining !== undefined) await this.#draining;
+    if (this.#pending.size > 0) {
+      this.#draining = this.#drain(false);
+      await this.#draining;
+    }
+  }
+
+  async #drain(wait: boolean): Promise<void> {
+    try {
+      if (wait && this.#deps.delay !== undefined) await this.#pause(this.#deps.delay);
+      while (this.#pending.size > 0) {
+        const ids = [...this.#pending];
+        this.#pending = new Set();
+        if (!(await this.#write(ids))) break;
+      }
+    } finally {
+      this.#draining = undefined;
+    }
+  }
+
+  /** The delay, or less if a flush comes meanwhile. */
+  async #pause(delay: () => Promise<void>): Promise<void> {
+    this.#flushSignal = new Promise<void>((resolve) => (this.#flushRequested = resolve));
+    try {
+      await Promise.race([delay().catch(() => undefined), this.#flushSignal]);
+    } finally {
+      this.#flushRequested = undefined;
+      this.#flushSignal = undefined;
+    }
+  }
+
+  /** Writes one round; false (ids kept for later) when the store failed. */
+  async #write(ids: readonly string[]): Promise<boolean> {
+    const updates: { id: string; metadata: Metadata }[] = [];
+    for (const id of ids) {
+      const metadata = this.#deps.current(id);
+      if (metadata !== undefined) updates.push({ id, metadata });
+    }
+    if (updates.length === 0) return true;
+    try {
+      await this.#deps.write(updates);
+      return true;
+    } catch (error) {
+      for (const { id } of updates) this.#pending.add(id);
+      const what = updates.length === 1 ? `memory ${updates[0]?.id}` : `${updates.length} memories`;
+      this.#deps.warn(`failed to update access metadata of ${what}`, error);
+      return false;
+    }
+  }
+}

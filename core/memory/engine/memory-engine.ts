@@ -1,0 +1,259 @@
+import type { VectorRecord } from "../../ports/vector-store.js";
+import { normaliseContent } from "../content-key.js";
+import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../expiry.js";
+import { decodeMemory } from "../memory-metadata.js";
+import { withAccess } from "../metadata-updates.js";
+import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "../types.js";
+import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
+import { compileMemoryFilter, type MemoryFilter } from "./memory-filter.js";
+
+interface Entry {
+  memory: Memory;
+  readonly hash: string;
+  expiresAtMs: number;
+}
+
+/** What makes two memories duplicates: normalised content (and its hash), type, scope, project. */
+export interface DuplicateKey {
+  readonly hash: string;
+  readonly content: string;
+  readonly type: MemoryType;
+  readonly scope: MemoryScope;
+  readonly project: string;
+}
+
+/** A ranked query over the live memories. */
+export interface EngineQuery {
+  readonly text: string;
+  readonly vector: readonly number[];
+  readonly topK: number;
+  readonly filter: MemoryFilter;
+  /** Liveness is judged at this instant. */
+  readonly nowMs: number;
+}
+
+/** One ranked memory. */
+export interface EngineHit {
+  readonly memory: Memory;
+  /** The index's relevance in [0, 1] (see `RetrievalHit.relevance`). */
+  readonly relevance: number;
+  /** Cosine similarity of the memory and query vectors. */
+  readonly similarity: number;
+}
+
+/**
+ * The in-process query engine over the memories of one store: every stored memory decoded in a
+ * Map, a content-hash map for duplicate lookup, and a {@link RetrievalIndex} for ranking. Pure and
+ * synchronous: the service loads it from the store at startup and applies each write to it after
+ * the store has acknowledged the write, so it always holds exactly what the store holds (when this
+ * process is the store's only writer). Access data (`access_count`, `last_accessed`) changes here
+ * first and reaches the store behind the answer.
+ *
+ * Expired memories stay until the sweep deletes them, but no read returns them: every read takes
+ * the instant to judge liveness at.
+ *
+ * @example
+ * const engine = new MemoryEngine(new CosineRetrievalIndex(), service.options);
+ * engine.add(memory, hash, vector);
+ * engine.query({ text: "deploy", vector, topK: 10, filter: { project: "billing" }, nowMs });
+ */
+export class MemoryEngine {
+  readonly #index: RetrievalIndex;
+  readonly #options: ExpiryOptions;
+  readonly #entries = new Map<string, Entry>();
+  readonly #byHash = new Map<string, Set<string>>();
+  /** Bumped by every change of which memories are held or of their type, scope or expiry. */
+  #version = 0;
+  /** The last stats answer: valid for the same version until the first expiry after it. */
+  #stats:
+    { version: number; validUntilMs: number; sinceMs: number; value: MemoryStats } | undefined;
+
+  constructor(index: RetrievalIndex, options: ExpiryOptions) {
+    this.#index = index;
+    this.#options = options;
+  }
+
+  /** Memories held, expired ones not swept yet included. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * Adds a stored record (the startup load). Throws a plain Error naming the record and the key
+   * when it does not follow the memory layout; the caller skips it with a warning.
+   */
+  load(record: VectorRecord): void {
+    const memory = decodeMemory(record);
+    const hash = record.metadata["content_hash"];
+    this.add(memory, typeof hash === "string" ? hash : "", record.vector);
+  }
+
+  /** Adds (or replaces) a memory the store has just acknowledged. */
+  add(memory: Memory, hash: string, vector: readonly number[]): void {
+    this.remove(memory.id);
+    this.#version += 1;
+    this.#entries.set(memory.id, { memory, hash, expiresAtMs: expiryOf(memory) });
+    let ids = this.#byHash.get(hash);
+    if (ids === undefined) this.#byHash.set(hash, (ids = new Set()));
+    ids.add(memory.id);
+    this.#index.add({ id: memory.id, text: memory.content, vector });
+  }
+
+  /** Forgets a memory the store has deleted; false when it was not held. */
+  remove(id: string): boolean {
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return false;
+    this.#version += 1;
+    this.#entries.delete(id);
+    const ids = this.#byHash.get(entry.hash);
+    ids?.delete(id);
+    if (ids?.size === 0) this.#byHash.delete(entry.hash);
+    this.#index.remove(id);
+    return true;
+  }
+
+  /** The memory if it is held and live at `nowMs`. */
+  get(id: string, nowMs: number): Memory | undefined {
+    const entry = this.#entries.get(id);
+    return entry !== undefined && isLive(entry.expiresAtMs, nowMs) ? entry.memory : undefined;
+  }
+
+  /**
+   * Replaces the fields of a held memory other than its content (a write the store has
+   * acknowledged, e.g. a duplicate merge); false when it is not held.
+   */
+  update(memory: Memory): boolean {
+    const entry = this.#entries.get(memory.id);
+    if (entry === undefined) return false;
+    this.#version += 1;
+    entry.memory = { ...memory, content: entry.memory.content };
+    entry.expiresAtMs = expiryOf(entry.memory);
+    return true;
+  }
+
+  /**
+   * Counts one access of each live memory among `ids` at `nowMs` (at once: the store learns it
+   * behind the answer) and returns the ids it counted.
+   */
+  recordAccess(ids: readonly string[], nowMs: number): string[] {
+    const counted: string[] = [];
+    for (const id of new Set(ids)) {
+      const entry = this.#entries.get(id);
+      if (entry === undefined || !isLive(entry.expiresAtMs, nowMs)) continue;
+      entry.memory = withAccess(entry.memory, nowMs, this.#options);
+      entry.expiresAtMs = expiryOf(entry.memory);
+      counted.push(id);
+    }
+    return counted;
+  }
+
+  /**
+   * The live memory that a `remember` of `key` duplicates, or `undefined`: same normalised
+   * content (compared, so a hash collision cannot merge), type, scope and project. Oldest first
+   * when several qualify.
+   */
+  findDuplicate(key: DuplicateKey, nowMs: number): Memory | undefined {
+    const ids = this.#byHash.get(key.hash);
+    if (ids === undefined) return undefined;
+    const normalised = normaliseContent(key.content);
+    let found: Memory | undefined;
+    for (const id of ids) {
+      const memory = this.get(id, nowMs);
+      if (
+        memory === undefined ||
+        memory.type !== key.type ||
+        memory.scope !== key.scope ||
+        memory.project !== key.project ||
+        normaliseContent(memory.content) !== normalised
+      ) {
+        continue;
+      }
+      if (found === undefined || olderFirst(memory, found) < 0) found = memory;
+    }
+    return found;
+  }
+
+  /** The `topK` most relevant live memories that pass the filter, most relevant first. */
+  query(query: EngineQuery): EngineHit[] {
+    const passes = compileMemoryFilter(query.filter);
+    const entries = this.#entries;
+    const nowMs = query.nowMs;
+    const hits = this.#index.query({
+      text: query.text,
+      vector: query.vector,
+      topK: query.topK,
+      accept: (id) => {
+        const entry = entries.get(id);
+        return entry !== undefined && isLive(entry.expiresAtMs, nowMs) && passes(entry.memory);
+      },
+    });
+    return hits.flatMap((hit) => {
+      const memory = entries.get(hit.id)?.memory;
+      return memory === undefined
+        ? []
+        : [{ memory, relevance: hit.relevance, similarity: hit.similarity }];
+    });
+  }
+
+  /**
+   * Live memories at `nowMs`: the total and one count per type and per scope, zeros included.
+   * One pass over the memories, remembered until a memory is added, removed or updated or the
+   * first live one expires (an access only moves expiries later, so it keeps the answer valid).
+   */
+  stats(nowMs: number): MemoryStats {
+    const cached = this.#stats;
+    if (
+      cached !== undefined &&
+      cached.version === this.#version &&
+      nowMs >= cached.sinceMs &&
+      nowMs < cached.validUntilMs
+    ) {
+      return cached.value;
+    }
+    const value = this.#countLive(nowMs);
+    this.#stats = { version: this.#version, sinceMs: nowMs, ...value };
+    return value.value;
+  }
+
+  #countLive(nowMs: number): { value: MemoryStats; validUntilMs: number } {
+    const byType = Object.fromEntries(MEMORY_TYPES.map((t) => [t, 0])) as Record<
+      MemoryType,
+      number
+    >;
+    const byScope = Object.fromEntries(MEMORY_SCOPES.map((s) => [s, 0])) as Record<
+      MemoryScope,
+      number
+    >;
+    let total = 0;
+    let validUntilMs = NEVER_EXPIRES_MS;
+    for (const entry of this.#entries.values()) {
+      if (!isLive(entry.expiresAtMs, nowMs)) continue;
+      total += 1;
+      byType[entry.memory.type] += 1;
+      byScope[entry.memory.scope] += 1;
+      if (entry.expiresAtMs < validUntilMs) validUntilMs = entry.expiresAtMs;
+    }
+    return { value: { total_memories: total, by_type: byType, by_scope: byScope }, validUntilMs };
+  }
+
+  /** Ids of the memories expired at `nowMs` (what the sweep deletes). */
+  expired(nowMs: number): string[] {
+    const ids: string[] = [];
+    for (const [id, entry] of this.#entries) if (!isLive(entry.expiresAtMs, nowMs)) ids.push(id);
+    return ids;
+  }
+
+  /** The memory as held, live or not (for writing its current access data to the store). */
+  peek(id: string): Memory | undefined {
+    return this.#entries.get(id)?.memory;
+  }
+}
+
+function expiryOf(memory: Memory): number {
+  return memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at);
+}
+
+function olderFirst(a: Memory, b: Memory): number {
+  return a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+}

@@ -1,0 +1,280 @@
+import { BM25_B, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
+import { convexFusion, minMax, reciprocalRank, RRF_K } from "./fusion.js";
+import { lexicalTerms } from "./lexical-terms.js";
+import { LexicalPostings } from "./lexical-postings.js";
+import type {
+  IndexedDocument,
+  RetrievalHit,
+  RetrievalIndex,
+  RetrievalQuery,
+} from "./retrieval-index.js";
+import { TopK, type ScoredSlot } from "./top-k.js";
+import { VectorMatrix } from "./vector-matrix.js";
+
+/**
+ * Weight of the vector side in the convex fusion. Measured on LoCoMo with the word-vector
+ * embedder (docs/performance.md, "Retrieval quality"): 0.3-0.7 beat BM25 alone, 0.5 best with each
+ * conversation its own project, 0.5-0.7 with every turn visible; 0.9 and 1 lose to BM25.
+ */
+export const DEFAULT_VECTOR_WEIGHT = 0.5;
+/** How deep each list is read for reciprocal rank fusion. */
+export const DEFAULT_RRF_DEPTH = 100;
+/** Removed slots are compacted away once there are more of them than this and than live ones. */
+const COMPACT_AFTER = 1024;
+
+/** How lexical and vector scores become one relevance. */
+export type FusionMethod = "convex" | "rrf";
+
+/** Options of {@link createHybridIndex}; every one has a measured default. */
+export interface HybridIndexOptions {
+  /**
+   * `convex` (default): `(1 - w) · bm25 / max bm25 + w · min-max(cosine)` over the accepted
+   * documents of the query. `rrf`: reciprocal rank fusion of the two rankings (k = 60).
+   */
+  readonly fusion?: FusionMethod;
+  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.5. */
+  readonly vectorWeight?: number;
+  /** BM25 term-frequency saturation. Default 1.2. */
+  readonly k1?: number;
+  /** BM25 length normalisation in [0, 1]. Default 0.75. */
+  readonly b?: number;
+  /** Reciprocal rank fusion's constant. Default 60. */
+  readonly rrfK?: number;
+  /** How many of each ranking reciprocal rank fusion reads. Default 100. */
+  readonly rrfDepth?: number;
+  /** The BM25 terms of a text (documents and queries alike). Default {@link lexicalTerms}. */
+  readonly terms?: (text: string) => readonly string[];
+}
+
+/**
+ * An exact hybrid {@link RetrievalIndex}: BM25 over the documents' {@link lexicalTerms} (a real
+ * stop list, a light stemmer, compounds split and kept whole, numbers kept) fused with the exact
+ * cosine of every accepted document's vector (a brute-force scan over `Float32Array` rows; no
+ * approximate structure, so nothing indexed can be missed).
+ *
+ * Relevance is the fused score divided by the query's best, so the best hit has 1. With convex
+ * fusion, BM25 is divided by its maximum (0 stays 0: no shared term) and cosine is min-max
+ * normalised over the accepted documents, then `(1 - w) · lexical + w · vector`.
+ *
+ * @example
+ * const index = createHybridIndex({ vectorWeight: 0.5 });
+ * index.add({ id: "a", text: "Deploys run on Fridays", vector: await embedder.embedQuery("…") });
+ * const hits = index.query({ text: "when do we deploy?", vector: queryVector, topK: 10 });
+ */
+export function createHybridIndex(options: HybridIndexOptions = {}): RetrievalIndex {
+  return new HybridIndex(options);
+}
+
+/**
+ * A BM25-only {@link RetrievalIndex} (the same index with vector weight 0): the baseline the
+ * hybrid one is measured against. Only documents sharing a term with the query are returned;
+ * `similarity` is still the cosine of the returned hits.
+ *
+ * @example
+ * const bm25 = createBm25Index();
+ */
+export function createBm25Index(
+  options: Omit<HybridIndexOptions, "fusion" | "vectorWeight"> = {},
+): RetrievalIndex {
+  return new HybridIndex({ ...options, fusion: "convex", vectorWeight: 0 });
+}
+
+class HybridIndex implements RetrievalIndex {
+  readonly #fusion: FusionMethod;
+  readonly #vectorWeight: number;
+  readonly #bm25: Bm25Parameters;
+  readonly #rrfK: number;
+  readonly #rrfDepth: number;
+  readonly #terms: (text: string) => readonly string[];
+  readonly #postings = new LexicalPostings();
+  readonly #vectors = new VectorMatrix();
+  readonly #slotOf = new Map<string, number>();
+  #ids: (string | undefined)[] = [];
+  /** 1 for a live slot, 0 for a removed one: the acceptance mask of a query without a filter. */
+  #alive = new Uint8Array(64);
+  #removed = 0;
+  /** The acceptance mask of a query with a filter (reused). */
+  #accepted = new Uint8Array(0);
+  #similarities = new Float64Array(0);
+
+  constructor(options: HybridIndexOptions) {
+    this.#fusion = options.fusion ?? "convex";
+    this.#terms = options.terms ?? lexicalTerms;
+    this.#vectorWeight = checkRange(
+      "vectorWeight",
+      options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
+      0,
+      1,
+    );
+    this.#bm25 = {
+      k1: checkRange("k1", options.k1 ?? BM25_K1, 0, Number.MAX_VALUE),
+      b: checkRange("b", options.b ?? BM25_B, 0, 1),
+    };
+    this.#rrfK = checkRange("rrfK", options.rrfK ?? RRF_K, 0, Number.MAX_VALUE);
+    this.#rrfDepth = Math.floor(
+      checkRange("rrfDepth", options.rrfDepth ?? DEFAULT_RRF_DEPTH, 1, Number.MAX_SAFE_INTEGER),
+    );
+  }
+
+  get size(): number {
+    return this.#slotOf.size;
+  }
+
+  add(document: IndexedDocument): void {
+    const terms = this.#terms(document.text);
+    this.remove(document.id);
+    const slot = this.#ids.length;
+    this.#vectors.set(slot, document.vector);
+    this.#ids.push(document.id);
+    this.#slotOf.set(document.id, slot);
+    if (slot >= this.#alive.length) {
+      const grown = new Uint8Array(this.#alive.length * 2);
+      grown.set(this.#alive);
+      this.#alive = grown;
+    }
+    this.#alive[slot] = 1;
+    this.#postings.add(slot, terms);
+  }
+
+  remove(id: string): boolean {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return false;
+    this.#slotOf.delete(id);
+    this.#ids[slot] = undefined;
+    this.#alive[slot] = 0;
+    this.#postings.remove(slot);
+    this.#removed += 1;
+    if (this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size) this.#compact();
+    return true;
+  }
+
+  query(query: RetrievalQuery): RetrievalHit[] {
+    const topK = Math.floor(query.topK);
+    if (!(topK > 0) || this.#slotOf.size === 0) return [];
+    const vector = this.#vectors.queryVector(query.vector);
+    const slotCount = this.#ids.length;
+    const accepted = this.#acceptedMask(slotCount, query.accept);
+    const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
+    try {
+      const useVectors = this.#fusion === "rrf" || this.#vectorWeight > 0;
+      if (this.#similarities.length < slotCount) {
+        this.#similarities = new Float64Array(slotCount * 2);
+      }
+      const range = useVectors
+        ? this.#vectors.scan(vector, accepted, slotCount, this.#similarities)
+        : { min: 0, max: 0 };
+      const ranked =
+        this.#fusion === "rrf"
+          ? this.#rankByRrf(topK, lexical, slotCount, accepted)
+          : this.#rankByConvex(topK, lexical, slotCount, accepted, useVectors ? range : undefined);
+      const best = ranked[0]?.score ?? 0;
+      if (!(best > 0)) return [];
+      return ranked
+        .filter((hit) => hit.score > 0)
+        .map((hit) => ({
+          id: hit.id,
+          relevance: hit.score / best,
+          similarity: useVectors
+            ? (this.#similarities[hit.slot] as number)
+            : this.#vectors.dot(hit.slot, vector),
+        }));
+    } finally {
+      this.#postings.clear(lexical.touched);
+    }
+  }
+
+  /** 1 for each live slot the filter accepts (asked once per slot), else 0. */
+  #acceptedMask(slotCount: number, accept: ((id: string) => boolean) | undefined): Uint8Array {
+    if (accept === undefined) return this.#alive;
+    if (this.#accepted.length < slotCount) this.#accepted = new Uint8Array(this.#alive.length);
+    const mask = this.#accepted;
+    const ids = this.#ids;
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const id = ids[slot];
+      mask[slot] = id !== undefined && accept(id) ? 1 : 0;
+    }
+    return mask;
+  }
+
+  #rankByConvex(
+    topK: number,
+    { touched, scores }: { touched: readonly number[]; scores: Float64Array },
+    slotCount: number,
+    accepted: Uint8Array,
+    range: { min: number; max: number } | undefined,
+  ): ScoredSlot[] {
+    let maxLexical = 0;
+    for (const slot of touched) maxLexical = Math.max(maxLexical, scores[slot] as number);
+    const best = new TopK(topK);
+    if (range === undefined) {
+      for (const slot of touched)
+        this.#offer(best, slot, minMax(scores[slot] as number, 0, maxLexical));
+      return best.sorted();
+    }
+    const similarities = this.#similarities;
+    const w = this.#vectorWeight;
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      if (accepted[slot] !== 1) continue;
+      const fused = convexFusion(
+        minMax(scores[slot] as number, 0, maxLexical),
+        minMax(similarities[slot] as number, range.min, range.max),
+        w,
+      );
+      if (best.admits(fused)) this.#offer(best, slot, fused);
+    }
+    return best.sorted();
+  }
+
+  #rankByRrf(
+    topK: number,
+    { touched, scores }: { touched: readonly number[]; scores: Float64Array },
+    slotCount: number,
+    accepted: Uint8Array,
+  ): ScoredSlot[] {
+    const lexicalTop = new TopK(this.#rrfDepth);
+    for (const slot of touched) this.#offer(lexicalTop, slot, scores[slot] as number);
+    const vectorTop = new TopK(this.#rrfDepth);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      if (accepted[slot] === 1) this.#offer(vectorTop, slot, this.#similarities[slot] as number);
+    }
+    const fused = new Map<number, number>();
+    const addRanks = (ranked: readonly ScoredSlot[]) =>
+      ranked.forEach(({ slot }, i) =>
+        fused.set(slot, (fused.get(slot) ?? 0) + reciprocalRank(i + 1, this.#rrfK)),
+      );
+    addRanks(lexicalTop.sorted());
+    addRanks(vectorTop.sorted());
+    const best = new TopK(topK);
+    for (const [slot, score] of fused) this.#offer(best, slot, score);
+    return best.sorted();
+  }
+
+  #offer(best: TopK, slot: number, score: number): void {
+    if (best.admits(score)) best.offer({ slot, id: this.#ids[slot] as string, score });
+  }
+
+  /** Renumbers the live slots densely (order kept), dropping removed ones from every structure. */
+  #compact(): void {
+    const newSlot = new Int32Array(this.#ids.length).fill(-1);
+    const ids: string[] = [];
+    this.#ids.forEach((id, slot) => {
+      if (id === undefined) return;
+      newSlot[slot] = ids.length;
+      this.#slotOf.set(id, ids.length);
+      ids.push(id);
+    });
+    this.#postings.remap(newSlot, ids.length);
+    this.#vectors.remap(newSlot, ids.length);
+    this.#ids = ids;
+    this.#alive = new Uint8Array(Math.max(64, ids.length * 2));
+    this.#alive.fill(1, 0, ids.length);
+    this.#removed = 0;
+  }
+}
+
+function checkRange(name: string, value: number, min: number, max: number): number {
+  if (!(value >= min && value <= max)) {
+    throw new RangeError(`hybrid index: ${name} must be in [${min}, ${max}], got ${value}`);
+  }
+  return value;
+}

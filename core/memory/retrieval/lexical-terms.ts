@@ -1,0 +1,39 @@
+import { lightStem } from "./light-stem.js";
+import { STOP_WORDS } from "./stop-words.js";
+
+/**
+ * A word as written: letters and digits, joined by single `-`, `_`, `.` or `/` inside it
+ * (`user-service`, `max_retries`, `v1.2`, `src/app.ts`). Apostrophes are removed before
+ * matching, so `don't` is one word.
+ */
+const RAW_TOKEN = /[\p{L}\p{N}]+(?:[-_./][\p{L}\p{N}]+)*/gu;
+const APOSTROPHES = /['\u2019\u02bc]/g;
+/** Possessive `'s`, dropped before the apostrophe goes so `Caroline's` meets `Caroline`. */
+const POSSESSIVE = /['\u2019\u02bc]s\b/giu;
+/** Boundaries inside a compound: separators, and case changes (`getUser`, `HTTPServer`). */
+const PART = /\p{Lu}+(?![\p{Ll}])|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
+
+/**
+ * The BM25 terms of a text, in order: lower-cased NFKC words minus stop words, each through
+ * {@link lightStem}. A compound (camelCase, kebab-case, snake_case, dotted or slashed) yields its
+ * parts and also itself whole, so `getUserName` matches both the identifier and the words
+ * `user name`. Numbers are kept as terms (`2022`, `v1.2` → `v`, `1`, `2`, `v1.2`).
+ *
+ * @example
+ * lexicalTerms("The deploys run on Fridays"); // ["deploy", "run", "friday"]
+ * lexicalTerms("call getUserName"); // ["call", "getusername", "get", "user", "nam"]
+ * lexicalTerms("max_retries is 3"); // ["max_retries", "max", "retry", "3"]
+ */
+export function lexicalTerms(text: string): string[] {
+  const terms: string[] = [];
+  const normalised = text.normalize("NFKC").replace(POSSESSIVE, "").replace(APOSTROPHES, "");
+  for (const [raw] of normalised.matchAll(RAW_TOKEN)) {
+    const parts = raw.match(PART) ?? [];
+    if (parts.length > 1) terms.push(raw.toLowerCase());
+    for (const part of parts) {
+      const word = part.toLowerCase();
+      if (!STOP_WORDS.has(word)) terms.push(lightStem(word));
+    }
+  }
+  return terms;
+}

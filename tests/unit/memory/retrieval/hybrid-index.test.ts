@@ -1,0 +1,224 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  createBm25Index,
+  createHybridIndex,
+  type IndexedDocument,
+  type RetrievalQuery,
+} from "../../../../core/memory/retrieval/index.js";
+import { referenceRanking, type ReferenceSettings } from "./reference-ranking.js";
+
+const DEFAULTS: ReferenceSettings = {
+  fusion: "convex",
+  vectorWeight: 0.5,
+  k1: 1.2,
+  b: 0.75,
+  rrfK: 60,
+  rrfDepth: 100,
+};
+
+const WORDS = [
+  "deploy",
+  "deploys",
+  "friday",
+  "the",
+  "coffee",
+  "kitchen",
+  "getUserName",
+  "user",
+  "max_retries",
+  "2022",
+  "postgres",
+  "backup",
+];
+const DIMENSIONS = 4;
+
+const textArb = fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }).map((w) => w.join(" "));
+/** Small integers keep exact ties frequent, which is what the tie rule needs to be tested on. */
+const vectorArb = fc.array(fc.integer({ min: -3, max: 3 }), {
+  minLength: DIMENSIONS,
+  maxLength: DIMENSIONS,
+});
+const idArb = fc.integer({ min: 0, max: 14 }).map((i) => `id-${String(i).padStart(2, "0")}`);
+const operationArb = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("add" as const),
+      id: idArb,
+      text: textArb,
+      vector: vectorArb,
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), id: idArb }) },
+);
+const queryArb = fc.record({
+  text: textArb,
+  vector: vectorArb,
+  topK: fc.integer({ min: 1, max: 12 }),
+  acceptedIds: fc.option(fc.uniqueArray(idArb, { maxLength: 15 })),
+});
+const settingsArb = fc.record({
+  fusion: fc.constantFrom("convex" as const, "rrf" as const),
+  vectorWeight: fc.constantFrom(0, 0.3, 0.5, 1),
+  rrfDepth: fc.constantFrom(3, 100),
+});
+
+function toQuery(q: {
+  text: string;
+  vector: number[];
+  topK: number;
+  acceptedIds: string[] | null;
+}): RetrievalQuery {
+  const { acceptedIds } = q;
+  return {
+    text: q.text,
+    vector: q.vector,
+    topK: q.topK,
+    ...(acceptedIds === null ? {} : { accept: (id: string) => acceptedIds.includes(id) }),
+  };
+}
+
+describe("createHybridIndex", () => {
+  it("ranks exactly like a brute-force reference on random stores, after adds, replacements and removals", () => {
+    fc.assert(
+      fc.property(
+        settingsArb,
+        fc.array(operationArb, { maxLength: 40 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 4 }),
+        (partial, operations, queries) => {
+          const settings = { ...DEFAULTS, ...partial };
+          const index = createHybridIndex(settings);
+          const live = new Map<string, IndexedDocument>();
+          for (const op of operations) {
+            if (op.kind === "add") {
+              index.add(op);
+              live.set(op.id, op);
+            } else {
+              expect(index.remove(op.id)).toBe(live.delete(op.id));
+            }
+          }
+          expect(index.size).toBe(live.size);
+          for (const q of queries) {
+            const query = toQuery(q);
+            expect(index.query(query)).toEqual(referenceRanking(live, query, settings));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("stays exact after thousands of removals compact its storage", () => {
+    const index = createHybridIndex();
+    const live = new Map<string, IndexedDocument>();
+    for (let i = 0; i < 3000; i += 1) {
+      const doc = {
+        id: `m${i % 1700}`,
+        text: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} note ${i % 50}`,
+        vector: [Math.sin(i), Math.cos(i), (i % 5) - 2, 1],
+      };
+      index.add(doc);
+      live.set(doc.id, doc);
+      if (i % 3 === 0) {
+        const gone = `m${(i * 13) % 1700}`;
+        expect(index.remove(gone)).toBe(live.delete(gone));
+      }
+    }
+    for (let i = 0; i < 1650; i += 1) {
+      expect(index.remove(`m${i}`)).toBe(live.delete(`m${i}`));
+    }
+    expect(index.size).toBe(live.size);
+    const query = { text: "deploy note 7 getUserName", vector: [0.5, -0.5, 1, 0], topK: 20 };
+    expect(index.query(query)).toEqual(referenceRanking(live, query, DEFAULTS));
+    expect(index.query(query).length).toBeGreaterThan(0);
+  });
+
+  it("finds a document by its exact content first, with relevance 1", () => {
+    const index = createHybridIndex();
+    index.add({ id: "a", text: "Deploys run on Fridays after the standup", vector: [1, 0] });
+    index.add({ id: "b", text: "Coffee is in the kitchen", vector: [0, 1] });
+    index.add({ id: "c", text: "The standup is at ten", vector: [0.7, 0.7] });
+    const [first] = index.query({ text: "deploys run on fridays", vector: [1, 0], topK: 3 });
+    expect(first).toEqual({ id: "a", relevance: 1, similarity: 1 });
+  });
+
+  it("ranks only the documents the accept filter lets through", () => {
+    const index = createHybridIndex();
+    for (const id of ["p1-a", "p1-b", "p2-a"]) {
+      index.add({ id, text: `release checklist ${id}`, vector: [1, 0] });
+    }
+    const hits = index.query({
+      text: "release checklist",
+      vector: [1, 0],
+      topK: 10,
+      accept: (id) => id.startsWith("p1"),
+    });
+    expect(hits.map((h) => h.id)).toEqual(["p1-a", "p1-b"]);
+  });
+
+  it("breaks ties by id, whatever the insertion order", () => {
+    const ids = ["d", "a", "c", "b"];
+    for (const order of [ids, [...ids].reverse()]) {
+      const index = createHybridIndex();
+      for (const id of order) index.add({ id, text: "same words here", vector: [0, 1] });
+      const hits = index.query({ text: "same words", vector: [0, 1], topK: 3 });
+      expect(hits.map((h) => h.id)).toEqual(["a", "b", "c"]);
+      expect(hits.every((h) => h.relevance === 1)).toBe(true);
+    }
+  });
+
+  it("replaces a document added again under the same id", () => {
+    const index = createHybridIndex({ vectorWeight: 0 });
+    index.add({ id: "x", text: "postgres backups nightly", vector: [1, 0] });
+    index.add({ id: "x", text: "frontend colours", vector: [0, 1] });
+    expect(index.size).toBe(1);
+    expect(index.query({ text: "postgres", vector: [1, 0], topK: 5 })).toEqual([]);
+    expect(index.query({ text: "colours", vector: [1, 0], topK: 5 })).toEqual([
+      { id: "x", relevance: 1, similarity: 0 },
+    ]);
+  });
+
+  it("forgets removed documents and reports whether the id was indexed", () => {
+    const index = createHybridIndex();
+    index.add({ id: "x", text: "postgres backups", vector: [1, 0] });
+    expect(index.remove("x")).toBe(true);
+    expect(index.remove("x")).toBe(false);
+    expect(index.size).toBe(0);
+    expect(index.query({ text: "postgres backups", vector: [1, 0], topK: 5 })).toEqual([]);
+  });
+
+  it("finds paraphrases through the vector side that BM25 alone cannot", () => {
+    const docs = [
+      { id: "a", text: "Deploys run on Fridays", vector: [1, 0, 0] },
+      { id: "b", text: "Coffee is in the kitchen", vector: [0, 1, 0] },
+    ];
+    const hybrid = createHybridIndex();
+    const bm25 = createBm25Index();
+    for (const d of docs) {
+      hybrid.add(d);
+      bm25.add(d);
+    }
+    const query = { text: "when do we ship releases?", vector: [0.9, 0.1, 0], topK: 2 };
+    expect(bm25.query(query)).toEqual([]);
+    expect(hybrid.query(query)[0]?.id).toBe("a");
+  });
+
+  it("rejects vectors of another dimension and out-of-range options, naming them", () => {
+    const index = createHybridIndex();
+    index.add({ id: "x", text: "a", vector: [1, 0] });
+    expect(() => index.add({ id: "y", text: "b", vector: [1, 0, 0] })).toThrow(
+      /3 dimensions, expected 2/,
+    );
+    expect(() => index.query({ text: "a", vector: [1], topK: 1 })).toThrow(/query vector of 1/);
+    expect(() => createHybridIndex({ vectorWeight: 1.5 })).toThrow(/vectorWeight/);
+    expect(() => createHybridIndex({ b: -1 })).toThrow(/\bb must be/);
+  });
+
+  it("answers nothing for a topK below 1 or an empty index", () => {
+    const index = createHybridIndex();
+    expect(index.query({ text: "x", vector: [1], topK: 5 })).toEqual([]);
+    index.add({ id: "x", text: "x", vector: [1] });
+    expect(index.query({ text: "x", vector: [1], topK: 0 })).toEqual([]);
+  });
+});
