@@ -28,8 +28,12 @@ describe("request ids", () => {
 
   it("puts the id on the error line of a failing request too", async () => {
     const { app, lines, store } = await makeApp();
-    store.count = () => Promise.reject(new Error("disk on fire"));
-    const res = await app.request("/v1/stats", { headers: { "X-Request-Id": "boom-1" } });
+    // Reads are answered by the in-process engine; a write reaches the store.
+    store.upsert = () => Promise.reject(new Error("disk on fire"));
+    const res = await app.request(
+      "/v1/remember",
+      post({ content: "a memory the store cannot take" }, { "X-Request-Id": "boom-1" }),
+    );
     expect(res.status).toBe(500);
     expect(lines.find((l) => l.level === "error")?.fields["request_id"]).toBe("boom-1");
   });
