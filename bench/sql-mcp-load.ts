@@ -144,7 +144,9 @@ async function startServer(): Promise<{ port: number; pid: number; stop: () => P
   let stderr = "";
   const port = await new Promise<number>((resolve, reject) => {
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
+      // Keep only the tail: the server logs a line per tool call, and matching a regex over an
+      // ever-growing string made this load generator quadratic (it starved the server it measured).
+      stderr = (stderr + chunk).slice(-16_384);
       const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stderr);
       if (match) resolve(Number(match[1]));
     });
