@@ -12,27 +12,10 @@ import { SQL_DIALECTS } from "../../../core/sql/dialects.js";
 import { findDialectViolation } from "../../../core/sql/dialect-features.js";
 import { formatSql } from "../../../core/sql/format.js";
 import { findParseLimit } from "../../../core/sql/parse-limits.js";
-import type { Token } from "../../../core/sql/token.js";
-import { tokenize } from "../../../core/sql/tokenizer.js";
 import { adversarialSql } from "../../fixtures/sql/adversarial.js";
+import { countTokenReads } from "../../support/count-token-reads.js";
 
 const KIB = 1024;
-
-/** Reads of the tokens' properties while `run` works on them. */
-function tokenReads(sql: string, run: (tokens: readonly Token[]) => void): number {
-  let reads = 0;
-  const tokens = tokenize(sql).map(
-    (t) =>
-      new Proxy(t, {
-        get(target, key, receiver) {
-          reads++;
-          return Reflect.get(target, key, receiver) as unknown;
-        },
-      }),
-  );
-  run(tokens);
-  return reads;
-}
 
 describe("work of the pure passes of every SQL tool on adversarial input (issue 8)", () => {
   const small = adversarialSql(4 * KIB);
@@ -46,11 +29,11 @@ describe("work of the pure passes of every SQL tool on adversarial input (issue 
         const a = small[name] as string;
         const b = large[name] as string;
         const work = (sql: string) => ({
-          guard: tokenReads(sql, (tokens) => findParseLimit(tokens)),
-          dialects: tokenReads(sql, (tokens) => {
+          guard: countTokenReads(sql, (tokens) => findParseLimit(tokens)),
+          dialects: countTokenReads(sql, (tokens) => {
             for (const d of SQL_DIALECTS) findDialectViolation(tokens, d);
           }),
-          format: tokenReads(sql, (tokens) => formatSql(sql, {}, tokens)),
+          format: countTokenReads(sql, (tokens) => formatSql(sql, {}, tokens)),
         });
         // Quadratic work would grow 4x; 3x leaves room for texts whose outcome shifts with size.
         const wa = work(a);

@@ -3,9 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LINT_RULES, lintSql } from "../../../../core/sql/lint/index.js";
-import type { Token } from "../../../../core/sql/token.js";
-import { tokenize } from "../../../../core/sql/tokenizer.js";
 import { scanSql } from "../../../../core/sql/security/index.js";
+import { countTokenReads } from "../../../support/count-token-reads.js";
 
 const KIB = 1024;
 
@@ -44,26 +43,6 @@ function pathological(size: number): Record<string, string> {
   };
 }
 
-/**
- * Counts property reads on the tokens a scan or lint call works with: a cost measure that does
- * not depend on the machine. Wrapping each token in a counting proxy makes every detector and
- * rule report its work.
- */
-function countedWork(sql: string, run: (tokens: readonly Token[]) => void): number {
-  let reads = 0;
-  const tokens = tokenize(sql).map(
-    (t) =>
-      new Proxy(t, {
-        get(target, key, receiver) {
-          reads++;
-          return Reflect.get(target, key, receiver) as unknown;
-        },
-      }),
-  );
-  run(tokens);
-  return reads;
-}
-
 describe("bounded work on adversarial input", () => {
   const small = pathological(8 * KIB);
   const large = pathological(16 * KIB);
@@ -72,12 +51,12 @@ describe("bounded work on adversarial input", () => {
     it(`scans and lints "${name}" with work proportional to the input size`, () => {
       const a = small[name] as string;
       const b = large[name] as string;
-      const scanA = countedWork(a, (tokens) => scanSql(a, undefined, tokens));
-      const scanB = countedWork(b, (tokens) => scanSql(b, undefined, tokens));
+      const scanA = countTokenReads(a, (tokens) => scanSql(a, undefined, tokens));
+      const scanB = countTokenReads(b, (tokens) => scanSql(b, undefined, tokens));
       expect(scanB / Math.max(1, scanA), "scanner growth when the input doubles").toBeLessThan(2.3);
       for (const rule of LINT_RULES) {
-        const lintA = countedWork(a, (tokens) => lintSql(a, { rules: [rule.code] }, tokens));
-        const lintB = countedWork(b, (tokens) => lintSql(b, { rules: [rule.code] }, tokens));
+        const lintA = countTokenReads(a, (tokens) => lintSql(a, { rules: [rule.code] }, tokens));
+        const lintB = countTokenReads(b, (tokens) => lintSql(b, { rules: [rule.code] }, tokens));
         expect(
           lintB / Math.max(1, lintA),
           `${rule.code} growth when the input doubles`,
