@@ -12,6 +12,7 @@ import {
   packageVersion,
   type MemsvcConfig,
 } from "../config/index.js";
+import { DRAIN_DEADLINE_MS, drainServer } from "../../common/drain-server.js";
 import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
 import {
   answerClientErrors,
@@ -38,9 +39,6 @@ Options:
 
 Environment variables MEMSVC_<SECTION>_<KEY> override the file (see docs/configuration.md).
 `;
-
-/** Graceful shutdown waits this long for in-flight requests. */
-const DRAIN_DEADLINE_MS = 10_000;
 
 type Command =
   { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp" | "reindex"; config?: string };
@@ -115,26 +113,6 @@ function listen(server: Server, config: MemsvcConfig): Promise<AddressInfo> {
       resolve(server.address() as AddressInfo);
     });
   });
-}
-
-/** Stops accepting, drains in-flight requests (closing idle keep-alive sockets as they free up). */
-async function drain(server: Server, logger: Logger): Promise<void> {
-  const closed = new Promise<boolean>((resolve) => server.close(() => resolve(true)));
-  const idle = setInterval(() => server.closeIdleConnections(), 50);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), DRAIN_DEADLINE_MS);
-  });
-  server.closeIdleConnections();
-  const drained = await Promise.race([closed, deadline]);
-  clearInterval(idle);
-  clearTimeout(timer);
-  if (!drained) {
-    logger.warn("drain deadline passed; closing the remaining connections", {
-      deadline_ms: DRAIN_DEADLINE_MS,
-    });
-    server.closeAllConnections();
-  }
 }
 
 /**
@@ -221,7 +199,11 @@ async function serve(configPath: string | undefined): Promise<void> {
   // Installed before the startup line: a client may signal as soon as it reads that line.
   signals.onSignal(async (signal) => {
     logger.info("shutting down", { signal });
-    await drain(server, logger);
+    if (!(await drainServer(server))) {
+      logger.warn("drain deadline passed; closed the remaining connections", {
+        deadline_ms: DRAIN_DEADLINE_MS,
+      });
+    }
     await sweep.stop();
     await runtime.close();
     logger.info("stopped");
