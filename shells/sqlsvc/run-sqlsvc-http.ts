@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { answerClientErrors } from "../common/answer-client-errors.js";
+import { drainServer } from "../common/drain-server.js";
 import { createJsonLogger } from "../common/logger.js";
 import { createServiceMetrics } from "../common/service-metrics.js";
 import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
@@ -24,9 +25,6 @@ export interface RunSqlsvcHttpOptions {
   /** Writes one line to stderr. */
   readonly log: (line: string) => void;
 }
-
-/** How long in-flight requests get to finish after SIGINT/SIGTERM before connections are cut. */
-const DRAIN_MS = 10_000;
 
 type WorkerMessage = { type: "listening"; port: number } | { type: "fatal"; message: string };
 
@@ -141,14 +139,9 @@ async function serve(
   onListening((server.address() as AddressInfo).port);
   return new Promise<number>((resolve) => {
     stopper.onStop(() => {
-      server.close(() => void runner.close().then(() => resolve(0)));
-      // close() drops idle keep-alive sockets once; sockets busy now become idle later.
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
-      server.once("close", () => {
-        clearInterval(sweep);
-        clearTimeout(cut);
-      });
+      void drainServer(server)
+        .then(() => runner.close())
+        .then(() => resolve(0));
     });
   });
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { SqlToolkit } from "../../core/sql/results.js";
-import { bearerAuth } from "../common/mcp/bearer-auth.js";
+import { bearerAuth } from "../common/bearer-auth.js";
 import { jsonRpcErrorResponse } from "../common/mcp/json-rpc-error-response.js";
 import type { McpServerInfo } from "../common/mcp/mcp-tool.js";
 import { mountMcpHttp } from "../common/mcp/mount-mcp-http.js";
@@ -53,6 +53,13 @@ export function sqlsvcServerInfo(version: string): McpServerInfo {
   };
 }
 
+/** The 401 body: a JSON-RPC error, like every other refusal of this app. */
+const UNAUTHORIZED = {
+  jsonrpc: "2.0",
+  error: { code: -32001, message: "Unauthorized: send Authorization: Bearer <token>" },
+  id: null,
+};
+
 /**
  * The HTTP application of `sqlsvc-mcp`: MCP on `POST /mcp` (405 for other methods there), JSON
  * 404 elsewhere, and, when a token is set, bearer auth in front of everything (every path and
@@ -72,7 +79,9 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
   app.use("*", requestId());
   // Metrics only: the log has one line per tool call instead of one per request.
   if (metrics !== undefined) app.use("*", requestLog(SILENT_LOGGER, metrics));
-  if (options.authToken !== "") app.use("*", bearerAuth(options.authToken));
+  if (options.authToken !== "") {
+    app.use("*", bearerAuth({ token: options.authToken, body: () => UNAUTHORIZED }));
+  }
   if (metrics !== undefined) app.get("/metrics", metricsHandler(metrics));
   const catalog = observeToolCalls(
     createToolCatalog(createSqlTools(options.toolkit, options.runner)),

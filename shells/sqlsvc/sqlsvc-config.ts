@@ -1,7 +1,8 @@
+import * as v from "valibot";
 import { AgentServicesError } from "../../core/errors.js";
 
 /**
- * Settings of `sqlsvc-mcp`, from environment variables.
+ * Settings of `sqlsvc-mcp`, from environment variables, checked with valibot like memsvc's.
  *
  * @example
  * const config: SqlsvcConfig = loadSqlsvcConfig(process.env, { cores: availableParallelism() });
@@ -57,57 +58,73 @@ export function loadSqlsvcConfig(
   env: Readonly<Record<string, string | undefined>>,
   options: SqlsvcConfigOptions,
 ): SqlsvcConfig {
-  const problems: string[] = [];
-  const host = env["SQLSVC_MCP_HOST"] || "127.0.0.1";
-  const allowPort0 = env["SQLSVC_MCP_ALLOW_PORT_0"] === "1";
-  const port = readInteger(env, "SQLSVC_MCP_PORT", 8080, allowPort0 ? 0 : 1, 65535, problems);
-  const workers = readInteger(
-    env,
-    "SQLSVC_MCP_WORKERS",
-    defaultWorkers(options.cores),
-    1,
-    MAX_WORKERS,
-    problems,
+  const parsed = v.safeParse(sqlsvcEnvSchema(options, env["SQLSVC_MCP_ALLOW_PORT_0"] === "1"), env);
+  if (!parsed.success) {
+    const problems = parsed.issues.map((issue) => issue.message);
+    throw new AgentServicesError("config_invalid", problems.join("\n"));
+  }
+  return parsed.output;
+}
+
+/** The environment as a valibot schema; its output is the {@link SqlsvcConfig}. */
+function sqlsvcEnvSchema(options: SqlsvcConfigOptions, allowPort0: boolean) {
+  return v.pipe(
+    v.object({
+      SQLSVC_MCP_HOST: v.optional(v.string(), ""),
+      // The original allows 1-65535; the range in the message stays that even with port 0 allowed.
+      SQLSVC_MCP_PORT: goInteger("SQLSVC_MCP_PORT", 8080, {
+        min: allowPort0 ? 0 : 1,
+        shownMin: 1,
+        max: 65_535,
+      }),
+      SQLSVC_MCP_AUTH_TOKEN: v.optional(v.string(), ""),
+      SQLSVC_MCP_WORKERS: goInteger("SQLSVC_MCP_WORKERS", defaultWorkers(options.cores), {
+        min: 1,
+        max: MAX_WORKERS,
+      }),
+      SQLSVC_MCP_CALL_BUDGET_MS: goInteger("SQLSVC_MCP_CALL_BUDGET_MS", DEFAULT_CALL_BUDGET_MS, {
+        min: 100,
+        max: 600_000,
+      }),
+    }),
+    v.transform((env): SqlsvcConfig => ({
+      host: env.SQLSVC_MCP_HOST === "" ? "127.0.0.1" : env.SQLSVC_MCP_HOST,
+      port: env.SQLSVC_MCP_PORT,
+      authToken: env.SQLSVC_MCP_AUTH_TOKEN.trim(),
+      workers: env.SQLSVC_MCP_WORKERS,
+      callBudgetMs: env.SQLSVC_MCP_CALL_BUDGET_MS,
+    })),
   );
-  const callBudgetMs = readInteger(
-    env,
-    "SQLSVC_MCP_CALL_BUDGET_MS",
-    DEFAULT_CALL_BUDGET_MS,
-    100,
-    600_000,
-    problems,
-  );
-  const authToken = (env["SQLSVC_MCP_AUTH_TOKEN"] ?? "").trim();
-  if (problems.length > 0) throw new AgentServicesError("config_invalid", problems.join("\n"));
-  return { host, port, authToken, workers, callBudgetMs };
 }
 
 function defaultWorkers(cores: number): number {
   return Math.min(Math.max(1, Math.floor(cores)), MAX_WORKERS);
 }
 
-function readInteger(
-  env: Readonly<Record<string, string | undefined>>,
+/**
+ * An integer variable read like Go's `strconv.Atoi`: unset or empty gives `fallback`; otherwise
+ * `NAME: expected integer, got "<raw>"` or `NAME: <value> is out of range (<shownMin>-<max>)`.
+ */
+function goInteger(
   name: string,
   fallback: number,
-  min: number,
-  max: number,
-  problems: string[],
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = parseGoInt(raw);
-  if (value === undefined) {
-    problems.push(`${name}: expected integer, got ${goQuote(raw)}`);
-    return fallback;
-  }
-  if (value < min || value > max) {
-    // The original allows 1-65535; the range in the message stays that even with port 0 allowed.
-    const shownMin = name === "SQLSVC_MCP_PORT" ? 1 : min;
-    problems.push(`${name}: ${String(value)} is out of range (${shownMin}-${max})`);
-    return fallback;
-  }
-  return Number(value);
+  range: { readonly min: number; readonly max: number; readonly shownMin?: number },
+) {
+  return v.pipe(
+    v.optional(v.string(), ""),
+    v.transform((raw) => (raw === "" ? String(fallback) : raw)),
+    v.check(
+      (raw) => parseGoInt(raw) !== undefined,
+      (issue) => `${name}: expected integer, got ${goQuote(String(issue.input))}`,
+    ),
+    v.transform((raw) => parseGoInt(raw) ?? 0n),
+    v.check(
+      (value) => value >= range.min && value <= range.max,
+      (issue) =>
+        `${name}: ${String(issue.input)} is out of range (${range.shownMin ?? range.min}-${range.max})`,
+    ),
+    v.transform(Number),
+  );
 }
 
 /** `strconv.Atoi`: optional sign then ASCII digits, within int64; undefined otherwise. */

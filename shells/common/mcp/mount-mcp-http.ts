@@ -42,7 +42,7 @@ const SDK_ACCEPT = "application/json, text/event-stream";
  * stateless JSON mode: a bare `tools/call` without `initialize` or session header works, and so
  * does the SDK client's full handshake. `Content-Type: application/json` is required (415), the
  * Accept header is not checked, bodies over the limit get 413, other methods on the path 405.
- * Authentication is the app's business (mount `bearerAuth` before this).
+ * Authentication is the app's business (mount `bearerAuth` from `shells/common` before this).
  *
  * @example
  * const app = new Hono();

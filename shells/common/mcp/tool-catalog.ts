@@ -64,7 +64,8 @@ export interface ToolCatalogOptions {
  * Indexes tools by name, turns their valibot schemas into JSON Schemas once, and runs calls with
  * the error split of the MCP shells: bad arguments and unknown tools are JSON-RPC -32602 errors
  * naming the parameter, a failure the model should see (the handler's `ok: false`, or a coded
- * core error other than `invalid_input`) is a tool result with `isError`, anything else is -32603.
+ * core error other than `invalid_input`) is a tool result with `isError`, anything else is -32603
+ * `internal error in tool '<name>'`, its cause told to `onServerFault` only.
  *
  * @example
  * const catalog = createToolCatalog([validateSqlTool]);
@@ -97,12 +98,10 @@ export function createToolCatalog(
     // Coded core errors (not found, provider down) are facts the model can act on.
     if (isAgentServicesError(error))
       return { isError: true, text: `${error.code}: ${error.message}` };
+    // The cause goes to the fault handler (the log), never to the client: like the REST side's
+    // 500 "internal error", a bug's message may carry paths, hostnames or data.
     onServerFault(error, toolName);
-    const message = error instanceof Error ? error.message : String(error);
-    throw new McpProtocolError(
-      JSON_RPC.INTERNAL_ERROR,
-      `internal error in tool '${toolName}': ${message}`,
-    );
+    throw new McpProtocolError(JSON_RPC.INTERNAL_ERROR, `internal error in tool '${toolName}'`);
   }
 
   return {

@@ -4,6 +4,7 @@ import "reflect-metadata";
 import "./apply-heap-flags.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
 import { createAdaptorServer } from "@hono/node-server";
 import {
   formatHostPort,
@@ -12,6 +13,8 @@ import {
   packageVersion,
   type MemsvcConfig,
 } from "../config/index.js";
+import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
+import { DRAIN_DEADLINE_MS, drainServer } from "../../common/drain-server.js";
 import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
 import {
   answerClientErrors,
@@ -34,39 +37,40 @@ Commands:
 Options:
   --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
   -h, --help              Show this help
-  -V, --version           Show the version
+  -v, --version           Show the version
 
 Environment variables MEMSVC_<SECTION>_<KEY> override the file (see docs/configuration.md).
 `;
 
-/** Graceful shutdown waits this long for in-flight requests. */
-const DRAIN_DEADLINE_MS = 10_000;
-
 type Command =
   { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp" | "reindex"; config?: string };
 
-function parseArgs(argv: readonly string[]): Command | { kind: "usage-error"; message: string } {
-  if (argv.some((a) => a === "-h" || a === "--help")) return { kind: "help" };
-  if (argv.some((a) => a === "-V" || a === "--version")) return { kind: "version" };
-  const [command, ...rest] = argv;
+function parseCommand(argv: readonly string[]): Command | { kind: "usage-error"; message: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { ...HELP_AND_VERSION, config: { type: "string" } },
+    });
+  } catch (error) {
+    if (isCommandLineError(error)) return { kind: "usage-error", message: error.message };
+    throw error;
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { kind: "help" };
+  if (values.version === true) return { kind: "version" };
+  const [command, ...extra] = positionals;
   if (command === undefined) return { kind: "usage-error", message: "missing command" };
   if (command === "help") return { kind: "help" };
   if (command !== "serve" && command !== "mcp" && command !== "reindex") {
     return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
   }
-  let config: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string;
-    if (arg === "--config" || arg.startsWith("--config=")) {
-      const value = arg === "--config" ? rest[++i] : arg.slice("--config=".length);
-      if (value === undefined || value === "")
-        return { kind: "usage-error", message: "--config needs a FILE" };
-      config = value;
-    } else {
-      return { kind: "usage-error", message: `unknown option ${JSON.stringify(arg)}` };
-    }
+  if (extra.length > 0) {
+    return { kind: "usage-error", message: `unexpected argument ${JSON.stringify(extra[0])}` };
   }
-  return config === undefined ? { kind: command } : { kind: command, config };
+  if (values.config === "") return { kind: "usage-error", message: "--config needs a FILE" };
+  return values.config === undefined ? { kind: command } : { kind: command, config: values.config };
 }
 
 function fail(message: string, code: number): never {
@@ -115,26 +119,6 @@ function listen(server: Server, config: MemsvcConfig): Promise<AddressInfo> {
       resolve(server.address() as AddressInfo);
     });
   });
-}
-
-/** Stops accepting, drains in-flight requests (closing idle keep-alive sockets as they free up). */
-async function drain(server: Server, logger: Logger): Promise<void> {
-  const closed = new Promise<boolean>((resolve) => server.close(() => resolve(true)));
-  const idle = setInterval(() => server.closeIdleConnections(), 50);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), DRAIN_DEADLINE_MS);
-  });
-  server.closeIdleConnections();
-  const drained = await Promise.race([closed, deadline]);
-  clearInterval(idle);
-  clearTimeout(timer);
-  if (!drained) {
-    logger.warn("drain deadline passed; closing the remaining connections", {
-      deadline_ms: DRAIN_DEADLINE_MS,
-    });
-    server.closeAllConnections();
-  }
 }
 
 /**
@@ -221,7 +205,11 @@ async function serve(configPath: string | undefined): Promise<void> {
   // Installed before the startup line: a client may signal as soon as it reads that line.
   signals.onSignal(async (signal) => {
     logger.info("shutting down", { signal });
-    await drain(server, logger);
+    if (!(await drainServer(server))) {
+      logger.warn("drain deadline passed; closed the remaining connections", {
+        deadline_ms: DRAIN_DEADLINE_MS,
+      });
+    }
     await sweep.stop();
     await runtime.close();
     logger.info("stopped");
@@ -291,7 +279,7 @@ async function reindex(configPath: string | undefined): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const command = parseArgs(process.argv.slice(2));
+  const command = parseCommand(process.argv.slice(2));
   switch (command.kind) {
     case "help":
       process.stdout.write(USAGE);

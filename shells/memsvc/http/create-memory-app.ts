@@ -7,7 +7,7 @@ import type {
   RememberInput,
   SearchInput,
 } from "../../../core/memory/types.js";
-import { bearerGuard } from "../../common/bearer-guard.js";
+import { bearerAuth } from "../../common/bearer-auth.js";
 import { describeCause, toErrorAnswer } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
 import { buildOpenApiDocument } from "./openapi-document.js";
@@ -61,7 +61,14 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   app.use("*", requestId());
   app.use("*", requestLog(logger, options.metrics));
   if (options.authToken !== undefined && options.authToken !== "") {
-    app.use("*", bearerGuard({ token: options.authToken, openPaths: ["/healthz"] }));
+    app.use(
+      "*",
+      bearerAuth({
+        token: options.authToken,
+        openPaths: ["/healthz"],
+        body: (reason) => ({ error: `${reason} bearer token` }),
+      }),
+    );
   }
   if (options.metrics !== undefined) app.get("/metrics", metricsHandler(options.metrics));
   app.use(

@@ -7,8 +7,8 @@
  */
 export { answerClientErrors } from "../../common/answer-client-errors.js";
 export type { ClientErrorOptions } from "../../common/answer-client-errors.js";
-export { bearerGuard } from "../../common/bearer-guard.js";
-export type { BearerGuardOptions } from "../../common/bearer-guard.js";
+export { bearerAuth } from "../../common/bearer-auth.js";
+export type { BearerAuthOptions } from "../../common/bearer-auth.js";
 export { createMemoryApp } from "./create-memory-app.js";
 export type { MemoryAppOptions, ReadinessCheck } from "./create-memory-app.js";
 export { describeCause, toErrorAnswer } from "./error-response.js";

@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
 import { isAgentServicesError } from "../../../core/errors.js";
+import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
 import { packageVersion } from "../../common/package-version.js";
 import { loadSqlsvcConfig, type SqlsvcConfig } from "../sqlsvc-config.js";
 
-const USAGE = `Usage: sqlsvc-mcp [--stdio] [--help] [--version]
+const USAGE = `Usage: sqlsvc-mcp [--stdio] [-h|--help] [-v|--version]
 
 SQL tools (validate, format, parse, metadata, security scan, lint, analyze) for AI assistants,
 served over the Model Context Protocol.
 
   (no option)  serve MCP over streamable HTTP on POST /mcp
   --stdio      serve MCP over stdin/stdout (for assistants that launch the server)
-  --help       show this help
-  --version    print the version
+  -h, --help     show this help
+  -v, --version  print the version
 
 Environment:
   SQLSVC_MCP_HOST        bind address (default 127.0.0.1)
@@ -25,22 +27,26 @@ Environment:
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(argv: readonly string[]): Promise<number> {
-  let stdio = false;
-  for (const arg of argv) {
-    if (arg === "--help" || arg === "-h") {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    if (arg === "--version" || arg === "-v") {
-      process.stdout.write(`sqlsvc-mcp ${packageVersion()}\n`);
-      return 0;
-    }
-    if (arg === "--stdio") stdio = true;
-    else {
-      process.stderr.write(`sqlsvc-mcp: unknown argument: ${arg}\n\n${USAGE}`);
-      return 2;
-    }
+  const options = { ...HELP_AND_VERSION, stdio: { type: "boolean" } } as const;
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options }));
+  } catch (error) {
+    if (!isCommandLineError(error)) throw error;
+    const known = ["-h", "--help", "-v", "--version", "--stdio"];
+    const culprit = argv.find((arg) => !known.includes(arg)) ?? error.message;
+    process.stderr.write(`sqlsvc-mcp: unknown argument: ${culprit}\n\n${USAGE}`);
+    return 2;
   }
+  if (values.help === true) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (values.version === true) {
+    process.stdout.write(`sqlsvc-mcp ${packageVersion()}\n`);
+    return 0;
+  }
+  const stdio = values.stdio === true;
   let config: SqlsvcConfig;
   try {
     config = loadSqlsvcConfig(process.env, { cores: availableParallelism() });

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { toSqlDialect } from "../../../core/sql/dialects.js";
 import { selectLintRules, type LintOptions } from "../../../core/sql/lint/index.js";
 import type { SqlToolkit } from "../../../core/sql/results.js";
+import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
 import { packageVersion } from "../../common/package-version.js";
 import { DEFAULT_LINT_JOBS, runLintCommand } from "../lint/lint-command.js";
 import { LINT_FORMATS, type LintFormat } from "../lint/lint-report.js";
@@ -37,7 +38,8 @@ Options:
   --semicolon      format: end every statement with ;
   --write          format: rewrite the files instead of printing
   --json           print each file's result object as one JSON line (lint, fix: --format json)
-  --help, --version
+  -h, --help       show this help
+  -v, --version    print the version
 `;
 
 type Command = "validate" | "scan" | "format";
@@ -63,8 +65,7 @@ async function main(argv: string[]): Promise<number> {
       format: { type: "string" },
       check: { type: "boolean", default: false },
       jobs: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-      version: { type: "boolean", short: "v", default: false },
+      ...HELP_AND_VERSION,
     },
   });
   if (values.help) {
@@ -232,9 +233,7 @@ async function readStdin(): Promise<string> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const usage =
-      error instanceof UsageError ||
-      String((error as { code?: unknown } | null)?.code).startsWith("ERR_PARSE_ARGS");
+    const usage = error instanceof UsageError || isCommandLineError(error);
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(usage ? `sqlsvc: ${message}\n\n${USAGE}` : `sqlsvc: ${message}\n`);
     process.exit(usage ? 2 : 1);

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { AgentServicesError } from "../../../../../core/errors.js";
-import { bearerAuth } from "../../../../../shells/common/mcp/bearer-auth.js";
+import { bearerAuth } from "../../../../../shells/common/bearer-auth.js";
 import { defineMcpTool, READ_ONLY_TOOL } from "../../../../../shells/common/mcp/mcp-tool.js";
 import { mountMcpHttp } from "../../../../../shells/common/mcp/mount-mcp-http.js";
 import { createToolCatalog } from "../../../../../shells/common/mcp/tool-catalog.js";
@@ -34,9 +34,11 @@ const tools = [
   }),
 ];
 
+const UNAUTHORIZED = { jsonrpc: "2.0", error: { code: -32001, message: "Unauthorized" }, id: null };
+
 function makeApp(fastPath: boolean, token = ""): Hono {
   const app = new Hono();
-  if (token !== "") app.use("*", bearerAuth(token));
+  if (token !== "") app.use("*", bearerAuth({ token, body: () => UNAUTHORIZED }));
   const catalog = createToolCatalog(tools, { onServerFault: () => undefined });
   mountMcpHttp(app, {
     info: { name: "test-mcp", version: "1.2.3" },

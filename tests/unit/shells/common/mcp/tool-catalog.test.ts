@@ -138,15 +138,13 @@ describe("createToolCatalog", () => {
 
   it("reports an unexpected exception as a -32603 server fault and tells the fault handler", () => {
     const faults: string[] = [];
-    const catalog = createToolCatalog([failingWith(new Error("invariant broken"))], {
-      onServerFault: (_error, tool) => faults.push(tool),
+    const crash = new Error("invariant broken");
+    const catalog = createToolCatalog([failingWith(crash)], {
+      onServerFault: (error, tool) => faults.push(`${tool}: ${(error as Error).message}`),
     });
     const error = protocolError(() => catalog.call("boom", {}));
-    expect([error.code, error.message]).toEqual([
-      -32603,
-      "internal error in tool 'boom': invariant broken",
-    ]);
-    expect(faults).toEqual(["boom"]);
+    expect([error.code, error.message]).toEqual([-32603, "internal error in tool 'boom'"]);
+    expect(faults).toEqual(["boom: invariant broken"]);
   });
 
   it("awaits asynchronous handlers and maps their rejections the same way", async () => {
