@@ -219,14 +219,14 @@ async function main(): Promise<void> {
   const profAt = process.argv.indexOf("--cpu-prof");
   const profileDir = profAt === -1 ? undefined : process.argv[profAt + 1];
   const dir = kept ?? mkdtempSync(join(tmpdir(), "memsvc-bench-"));
+  // The caller's MEMSVC_* settings must not leak into the measured service.
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !key.startsWith("MEMSVC_")),
+    ),
     MEMSVC_API_LISTEN_ADDR: "127.0.0.1:0",
     MEMSVC_LOG_LEVEL: process.env["BENCH_LOG"] ?? "warn",
   };
-  for (const key of Object.keys(env))
-    if (key.startsWith("MEMSVC_") && !["MEMSVC_API_LISTEN_ADDR", "MEMSVC_LOG_LEVEL"].includes(key))
-      delete env[key];
   const dimsAt = process.argv.indexOf("--dims");
   if (dimsAt !== -1) env["MEMSVC_EMBEDDER_LOCAL_DIMENSIONS"] = process.argv[dimsAt + 1];
   let service = await spawnService(dir, env, profileDir);

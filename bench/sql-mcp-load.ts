@@ -94,8 +94,8 @@ interface Cell {
 /** The process and all its descendants (cluster workers), from /proc. */
 function processTree(pid: number): number[] {
   const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    const current = pids[i] as number;
+  // for-of also visits the children pushed while it runs: a breadth-first walk.
+  for (const current of pids) {
     let tasks: string[] = [];
     try {
       tasks = readdirSync(`/proc/${current}/task`);

@@ -25,7 +25,10 @@ export interface WriteBatcherOptions {
   readonly maxBatch?: number;
 }
 
-type Pending<T> = { resolve(value: T): void; reject(error: unknown): void };
+interface Pending<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
 type Operation =
   | {
       readonly kind: "upsert";

@@ -67,8 +67,8 @@ export function withFields(logger: Logger, fields: LogFields): Logger {
  * createMemoryApp({ memory, logger: SILENT_LOGGER });
  */
 export const SILENT_LOGGER: Logger = Object.freeze({
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
 });

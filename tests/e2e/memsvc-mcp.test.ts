@@ -30,11 +30,11 @@ beforeAll(async () => {
 });
 afterAll(cleanupMemsvc);
 
-type ToolResult = {
+interface ToolResult {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   content?: { text?: string }[];
-};
+}
 
 async function httpClient(token: string | undefined): Promise<Client> {
   const client = new Client({ name: "memsvc-e2e", version: "1.0.0" });

@@ -25,11 +25,11 @@ async function connect(url: string, token?: string): Promise<Client> {
   return client;
 }
 
-type ToolResult = {
+interface ToolResult {
   structuredContent?: Record<string, unknown>;
   content: { type: string; text: string }[];
   isError?: boolean;
-};
+}
 
 async function callTool(
   client: Client,

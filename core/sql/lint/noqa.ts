@@ -22,7 +22,7 @@ export interface Noqa {
 }
 
 const ALL = "*";
-const DIRECTIVE = /^(?:--|#)\s*noqa\b\s*(?::\s*(.*))?$/i;
+const DIRECTIVE = /^(?:--|#)\s*noqa\s*(?::(.*))?$/i;
 
 /**
  * Reads the noqa comments of `tokens`. `resolve` maps a code or name as written to a rule code
@@ -44,7 +44,7 @@ export function readNoqa(
     const match = DIRECTIVE.exec(token.text.trim());
     if (match === null) continue;
     const body = (match[1] ?? "").trim();
-    const range = /^(disable|enable)\s*=\s*(.*)$/i.exec(body);
+    const range = /^(disable|enable)\s*=(.*)$/i.exec(body);
     if (range !== null) {
       const disable = (range[1] as string).toLowerCase() === "disable";
       for (const code of codes(range[2] as string, resolve)) {

@@ -97,7 +97,7 @@ function literal(t: Token | undefined): Literal | undefined {
   if (t.kind === "string") {
     if (t.text.startsWith("'"))
       return { str: t.text.slice(1, t.unterminated ? undefined : -1).replaceAll("''", "'") };
-    if (/^[NnEe]'/.test(t.text))
+    if (/^[en]'/i.test(t.text))
       return { str: t.text.slice(2, t.unterminated ? undefined : -1).replaceAll("''", "'") };
     return undefined;
   }
@@ -112,7 +112,7 @@ function literal(t: Token | undefined): Literal | undefined {
 /** MySQL's string-to-number conversion: the leading numeric prefix, else 0. */
 function toNumber(value: { num: number } | { str: string }): number {
   if ("num" in value) return value.num;
-  const match = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(value.str);
+  const match = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?/i.exec(value.str);
   return match === null ? 0 : Number(match[0]);
 }
 

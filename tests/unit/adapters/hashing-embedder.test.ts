@@ -12,12 +12,12 @@ function norm(v: readonly number[]): number {
 
 describeEmbedderContract("HashingEmbedder", async () => ({
   embedder: new HashingEmbedder(),
-  cleanup: async () => {},
+  cleanup: () => Promise.resolve(),
 }));
 
 describeEmbedderContract("HashingEmbedder with 64 dimensions", async () => ({
   embedder: new HashingEmbedder({ dimensions: 64 }),
-  cleanup: async () => {},
+  cleanup: () => Promise.resolve(),
 }));
 
 describe("HashingEmbedder", () => {

@@ -20,7 +20,7 @@ const shipped = new WordVectorEmbedder();
 
 describeEmbedderContract("WordVectorEmbedder", async () => ({
   embedder: shipped,
-  cleanup: async () => {},
+  cleanup: () => Promise.resolve(),
 }));
 
 describe("WordVectorEmbedder", () => {

@@ -5,7 +5,7 @@ import { describeEmbedderContract } from "../../contracts/embedder-contract.js";
 
 describeEmbedderContract("FakeEmbedder", async () => ({
   embedder: new FakeEmbedder(),
-  cleanup: async () => {},
+  cleanup: () => Promise.resolve(),
 }));
 
 describe("FakeEmbedder", () => {

@@ -5,7 +5,7 @@ import { describeVectorStoreContract } from "../../contracts/vector-store-contra
 
 describeVectorStoreContract("InMemoryVectorStore", async () => ({
   store: new InMemoryVectorStore(),
-  cleanup: async () => {},
+  cleanup: () => Promise.resolve(),
 }));
 
 describe("InMemoryVectorStore", () => {

@@ -49,7 +49,7 @@ function builtWord(joined: string, pieces: readonly string[]): string | undefine
 function stringContent(t: Token): string | undefined {
   if (t.kind !== "string") return undefined;
   const text = t.text;
-  const from = text.startsWith("'") ? 1 : /^[Nn]'/.test(text) ? 2 : -1;
+  const from = text.startsWith("'") ? 1 : /^n'/i.test(text) ? 2 : -1;
   if (from < 0) return undefined;
   return text.slice(from, t.unterminated === true ? undefined : -1).replaceAll("''", "'");
 }
@@ -62,7 +62,7 @@ function decodeHex(hex: string): string | undefined {
     if (code < 0x20 || code > 0x7e) return undefined;
     text += String.fromCharCode(code);
   }
-  return /[A-Za-z]/.test(text) ? text : undefined;
+  return /[a-z]/i.test(text) ? text : undefined;
 }
 
 /** Decoded text of `CHAR(n, …)` at `k`, and the index after its `)`; undefined when not numeric. */
@@ -194,7 +194,7 @@ export const obfuscationDetector: Detector = {
               `Hex literal spells text: ${t.text.slice(0, 40)} ('${text.slice(0, 40)}')`,
             ),
           );
-      } else if (t.kind === "string" && /^[Xx]'/.test(t.text)) {
+      } else if (t.kind === "string" && /^x'/i.test(t.text)) {
         const text = decodeHex(t.text.slice(2, -1));
         if (text !== undefined)
           emit(

@@ -20,7 +20,7 @@ const FILE_CALLS: ReadonlySet<string> = new Set([
 ]);
 
 /** A UNC path (`\\host\share`, `//host/share`) in a string literal. */
-const NETWORK_PATH = /^[NnEe]?'(?:\\\\|\/\/)[^\\/']/;
+const NETWORK_PATH = /^[en]?'(?:\\\\|\/\/)[^\\/']/i;
 /** Table-name tokens read after BULK INSERT before its FROM (`[db].[dbo].[t]` is five). */
 const BULK_TARGET = 8;
 
