@@ -6,14 +6,19 @@
  *
  * Run:
  *   npx tsx bench/chroma-store.ts [--dims 1024] [--reps 40]
+ *   npx tsx bench/chroma-store.ts --writes [--dims 100]
  * `--reps` is the number of calls per query/get measurement (and per worker for writes).
+ * `--writes` instead prints the cost of one upsert per layout variant (HNSW settings, metadata
+ * keys, document or not, calls in flight; Chroma's and the client's CPU per record), see
+ * `bench/support/chroma-write-variants.ts`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedChroma } from "../adapters/chroma/chroma-launcher.js";
 import { ChromaVectorStore } from "../adapters/chroma/chroma-vector-store.js";
 import type { VectorRecord } from "../core/ports/vector-store.js";
+import { formatWriteRows, measureWriteVariants } from "./support/chroma-write-variants.js";
 import { seededRandom } from "./support/seeded-random.js";
 
 function option(name: string, fallback: number): number {
@@ -108,6 +113,28 @@ async function scanAll(store: ChromaVectorStore, size: string): Promise<void> {
   });
 }
 
+async function writes(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-chroma-writes-"));
+  const chroma = await startEmbeddedChroma({ path: join(dir, "data") });
+  try {
+    console.error(
+      `embedded Chroma at ${chroma.url}, ${DIMS} dims; loadavg ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+    const rows = await measureWriteVariants(chroma.url, chroma.pid, DIMS);
+    console.log(formatWriteRows(rows));
+    console.log(
+      `loadavg at end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+  } finally {
+    await chroma.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bench-chroma-store-"));
   const chroma = await startEmbeddedChroma({ path: join(dir, "data") });
@@ -163,4 +190,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await (process.argv.includes("--writes") ? writes() : main());
