@@ -24,6 +24,12 @@ export interface ChromaVectorStoreOptions {
 
 /** Chroma refuses larger record batches (its `max_batch_size`). */
 const CHROMA_MAX_BATCH = 5461;
+/**
+ * Pages {@link ChromaVectorStore.scan} requests beyond the one asked for, so Chroma reads the
+ * next pages while the caller decodes this one (the startup load is otherwise idle most of the
+ * time, waiting for each page in turn).
+ */
+const SCAN_READ_AHEAD = 2;
 const EMBEDDER_ID_KEY = "embedder_id";
 const DIMENSIONS_KEY = "dimensions";
 
@@ -54,6 +60,8 @@ export class ChromaVectorStore implements VectorStore {
   #collection: Promise<Collection> | undefined;
   #dimensions: number | undefined;
   #closed = false;
+  /** Pages requested ahead by `scan`, by `offset:size`; dropped by any write. */
+  readonly #readAhead = new Map<string, Promise<ScanPage>>();
   readonly #writes = new WriteBatcher(
     {
       upsert: (batch) => this.#writeUpserts(batch),
@@ -122,6 +130,7 @@ export class ChromaVectorStore implements VectorStore {
       }
     }
     this.#assertOpen();
+    this.#readAhead.clear();
     await this.#writes.upsert(records);
   }
 
@@ -138,14 +147,40 @@ export class ChromaVectorStore implements VectorStore {
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 
-  /** Chroma pages by offset in its own stable order; the cursor is the next offset. */
+  /**
+   * Chroma pages by offset in its own stable order; the cursor is the next offset. The next
+   * {@link SCAN_READ_AHEAD} pages are requested at once, so a caller paging through the store
+   * finds them ready (or on the way); a write drops them.
+   */
   async scan(cursor: string | undefined, limit: number): Promise<ScanPage> {
     const offset = cursor === undefined ? 0 : Number(cursor);
     if (!Number.isInteger(offset) || offset < 0) {
       throw new Error(`ChromaVectorStore.scan: invalid cursor ${JSON.stringify(cursor)}`);
     }
+    this.#assertOpen();
     const size = Math.max(1, Math.min(CHROMA_MAX_BATCH, Math.floor(limit)));
-    return this.#call(async (collection) => {
+    const page = this.#takePage(offset, size);
+    for (let ahead = 1; ahead <= SCAN_READ_AHEAD; ahead += 1) {
+      const at = offset + ahead * size;
+      const key = `${at}:${size}`;
+      if (this.#readAhead.has(key)) continue;
+      const pending = this.#readPage(at, size);
+      // Read ahead speculatively: a failure counts only if the caller asks for that page.
+      pending.catch(() => undefined);
+      this.#readAhead.set(key, pending);
+    }
+    return page;
+  }
+
+  #takePage(offset: number, size: number): Promise<ScanPage> {
+    const key = `${offset}:${size}`;
+    const ready = this.#readAhead.get(key);
+    this.#readAhead.delete(key);
+    return ready ?? this.#readPage(offset, size);
+  }
+
+  #readPage(offset: number, size: number): Promise<ScanPage> {
+    return this.#request(async (collection) => {
       const result = await collection.get({
         limit: size,
         offset,
@@ -161,11 +196,13 @@ export class ChromaVectorStore implements VectorStore {
 
   async updateMetadata(updates: readonly { id: string; metadata: Metadata }[]): Promise<void> {
     this.#assertOpen();
+    this.#readAhead.clear();
     await this.#writes.updateMetadata(updates);
   }
 
   async delete(ids: readonly string[]): Promise<number> {
     this.#assertOpen();
+    this.#readAhead.clear();
     return this.#writes.delete(ids);
   }
 
@@ -182,6 +219,7 @@ export class ChromaVectorStore implements VectorStore {
   /** Refuses new calls, then waits for the writes already queued (they were promised). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#readAhead.clear();
     await this.#writes.idle();
   }
 
