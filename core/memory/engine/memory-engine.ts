@@ -3,6 +3,7 @@ import { normaliseContent } from "../content-key.js";
 import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../expiry.js";
 import { decodeMemory } from "../memory-metadata.js";
 import { withAccess } from "../metadata-updates.js";
+import type { MemoryReadModel } from "../read-model.js";
 import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../types.js";
 import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
@@ -58,7 +59,9 @@ export interface EngineHit {
  * engine.add(memory, hash, vector);
  * engine.query({ text: "deploy", vector, topK: 10, filter: { project: "billing" }, nowMs });
  */
-export class MemoryEngine {
+export class MemoryEngine implements MemoryReadModel {
+  /** The service loads every stored memory into the engine at startup. */
+  readonly loadsFromStore = true;
   readonly #index: RetrievalIndex;
   readonly #options: ExpiryOptions;
   readonly #entries = new Map<string, Entry>();
