@@ -1,5 +1,5 @@
-import { ChromaClient, type Collection, type Metadata as ChromaMetadata } from "chromadb";
-import { AgentServicesError, isAgentServicesError } from "../../core/errors.js";
+import type { ChromaClient, Collection, Metadata as ChromaMetadata } from "chromadb";
+import { AgentServicesError } from "../../core/errors.js";
 import type {
   Metadata,
   ScanPage,
@@ -8,6 +8,8 @@ import type {
   VectorSpace,
   VectorStore,
 } from "../../core/ports/vector-store.js";
+import { toRecords } from "./chroma-records.js";
+import { chromaClient, chromaRequest } from "./chroma-request.js";
 import { WriteBatcher, type MetadataUpdate } from "./write-batcher.js";
 
 /** Options of {@link ChromaVectorStore}. */
@@ -72,23 +74,7 @@ export class ChromaVectorStore implements VectorStore {
   );
 
   constructor(options: ChromaVectorStoreOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.url);
-    } catch (cause) {
-      throw new AgentServicesError(
-        "config_invalid",
-        `chroma url: expected a URL, got "${options.url}"`,
-        { cause },
-      );
-    }
-    const ssl = url.protocol === "https:";
-    this.#client = new ChromaClient({
-      host: url.hostname,
-      port: url.port === "" ? (ssl ? 443 : 80) : Number(url.port),
-      ssl,
-      ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
-    });
+    this.#client = chromaClient(options);
     this.#name = options.collection ?? "memories";
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
   }
@@ -297,27 +283,11 @@ export class ChromaVectorStore implements VectorStore {
   }
 
   /** One request with a deadline, vendor errors mapped; writes queued before close() use it. */
-  async #request<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Chroma did not answer within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([
-        (this.#collection ?? this.#openCollection()).then(operation),
-        deadline,
-      ]);
-    } catch (error) {
-      if (isAgentServicesError(error)) throw error;
-      throw new AgentServicesError("store_unavailable", "vector store unavailable", {
-        cause: error,
-      });
-    } finally {
-      clearTimeout(timer);
-    }
+  #request<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
+    return chromaRequest(
+      () => (this.#collection ?? this.#openCollection()).then(operation),
+      this.#timeoutMs,
+    );
   }
 }
 
@@ -329,26 +299,4 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 function isEmpty(metadata: object): boolean {
   return Object.keys(metadata).length === 0;
-}
-
-/** Keeps the scalar values the port allows (Chroma could also hold arrays, nulls, sparse vectors). */
-function toPortMetadata(metadata: ChromaMetadata | null | undefined): Metadata {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [key, value] of Object.entries(metadata ?? {})) {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-      out[key] = value;
-  }
-  return out;
-}
-
-function toRecords(result: {
-  ids: string[];
-  documents: (string | null)[];
-  metadatas: (ChromaMetadata | null)[];
-}): StoredRecord[] {
-  return result.ids.map((id, i) => ({
-    id,
-    document: result.documents[i] ?? "",
-    metadata: toPortMetadata(result.metadatas[i]),
-  }));
 }
