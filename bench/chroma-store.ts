@@ -6,14 +6,23 @@
  *
  * Run:
  *   npx tsx bench/chroma-store.ts [--dims 1024] [--reps 40]
+ *   npx tsx bench/chroma-store.ts --writes [--dims 100]
+ *   npx tsx bench/chroma-store.ts --scan 100000 [--dims 100] [--data DIR]
  * `--reps` is the number of calls per query/get measurement (and per worker for writes).
+ * `--writes` instead prints the cost of one upsert per layout variant (HNSW settings, metadata
+ * keys, document or not, calls in flight; Chroma's and the client's CPU per record), see
+ * `bench/support/chroma-write-variants.ts`. `--scan N` loads N records (kept in `--data DIR` for
+ * the next run) and prints full reads by page size, with and without embeddings, pages in
+ * flight, and through `ChromaVectorStore.scan` (`bench/support/chroma-scan-variants.ts`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedChroma } from "../adapters/chroma/chroma-launcher.js";
 import { ChromaVectorStore } from "../adapters/chroma/chroma-vector-store.js";
 import type { VectorRecord } from "../core/ports/vector-store.js";
+import { formatScanRows, measureScanVariants } from "./support/chroma-scan-variants.js";
+import { formatWriteRows, measureWriteVariants } from "./support/chroma-write-variants.js";
 import { seededRandom } from "./support/seeded-random.js";
 
 function option(name: string, fallback: number): number {
@@ -108,6 +117,57 @@ async function scanAll(store: ChromaVectorStore, size: string): Promise<void> {
   });
 }
 
+async function writes(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-chroma-writes-"));
+  const chroma = await startEmbeddedChroma({ path: join(dir, "data") });
+  try {
+    console.error(
+      `embedded Chroma at ${chroma.url}, ${DIMS} dims; loadavg ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+    const rows = await measureWriteVariants(chroma.url, chroma.pid, DIMS);
+    console.log(formatWriteRows(rows));
+    console.log(
+      `loadavg at end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+  } finally {
+    await chroma.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function scans(total: number): Promise<void> {
+  const at = process.argv.indexOf("--data");
+  const kept = at === -1 ? undefined : process.argv[at + 1];
+  const dir = kept ?? mkdtempSync(join(tmpdir(), "bench-chroma-scan-"));
+  const chroma = await startEmbeddedChroma({ path: join(dir, "data") });
+  const store = new ChromaVectorStore({ url: chroma.url, collection: "bench-scan" });
+  try {
+    await store.bind({ embedderId: "bench", dimensions: DIMS });
+    sequence = await store.count();
+    while (sequence < total) {
+      await store.upsert(Array.from({ length: Math.min(5000, total - sequence) }, () => record()));
+      console.error(`  loaded ${sequence}`);
+    }
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ");
+    console.error(
+      `embedded Chroma at ${chroma.url}, ${total} records of ${DIMS} dims; loadavg ${load()}`,
+    );
+    console.log(formatScanRows(await measureScanVariants(chroma.url, "bench-scan", total, store)));
+    console.log(`loadavg at end ${load()}`);
+  } finally {
+    await store.close();
+    await chroma.stop();
+    if (kept === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bench-chroma-store-"));
   const chroma = await startEmbeddedChroma({ path: join(dir, "data") });
@@ -163,4 +223,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await (process.argv.includes("--writes")
+  ? writes()
+  : process.argv.includes("--scan")
+    ? scans(option("scan", 100_000))
+    : main());

@@ -25,6 +25,7 @@ export type {
   VectorSpace,
   VectorStore,
 } from "./ports/vector-store.js";
+export type { NearestRecord, RecordFilter, VectorQuery } from "./ports/vector-query.js";
 export type {
   ParsedStatement,
   SqlParseResult,

@@ -1,5 +1,5 @@
-import { ChromaClient, type Collection, type Metadata as ChromaMetadata } from "chromadb";
-import { AgentServicesError, isAgentServicesError } from "../../core/errors.js";
+import type { ChromaClient, Collection, Metadata as ChromaMetadata } from "chromadb";
+import { AgentServicesError } from "../../core/errors.js";
 import type {
   Metadata,
   ScanPage,
@@ -8,6 +8,8 @@ import type {
   VectorSpace,
   VectorStore,
 } from "../../core/ports/vector-store.js";
+import { toRecords } from "./chroma-records.js";
+import { chromaClient, chromaRequest } from "./chroma-request.js";
 import { WriteBatcher, type MetadataUpdate } from "./write-batcher.js";
 
 /** Options of {@link ChromaVectorStore}. */
@@ -24,6 +26,12 @@ export interface ChromaVectorStoreOptions {
 
 /** Chroma refuses larger record batches (its `max_batch_size`). */
 const CHROMA_MAX_BATCH = 5461;
+/**
+ * Pages {@link ChromaVectorStore.scan} requests beyond the one asked for, so Chroma reads the
+ * next pages while the caller decodes this one (the startup load is otherwise idle most of the
+ * time, waiting for each page in turn).
+ */
+const SCAN_READ_AHEAD = 2;
 const EMBEDDER_ID_KEY = "embedder_id";
 const DIMENSIONS_KEY = "dimensions";
 
@@ -54,6 +62,8 @@ export class ChromaVectorStore implements VectorStore {
   #collection: Promise<Collection> | undefined;
   #dimensions: number | undefined;
   #closed = false;
+  /** Pages requested ahead by `scan`, by `offset:size`; dropped by any write. */
+  readonly #readAhead = new Map<string, Promise<ScanPage>>();
   readonly #writes = new WriteBatcher(
     {
       upsert: (batch) => this.#writeUpserts(batch),
@@ -64,23 +74,7 @@ export class ChromaVectorStore implements VectorStore {
   );
 
   constructor(options: ChromaVectorStoreOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.url);
-    } catch (cause) {
-      throw new AgentServicesError(
-        "config_invalid",
-        `chroma url: expected a URL, got "${options.url}"`,
-        { cause },
-      );
-    }
-    const ssl = url.protocol === "https:";
-    this.#client = new ChromaClient({
-      host: url.hostname,
-      port: url.port === "" ? (ssl ? 443 : 80) : Number(url.port),
-      ssl,
-      ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
-    });
+    this.#client = chromaClient(options);
     this.#name = options.collection ?? "memories";
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
   }
@@ -122,6 +116,7 @@ export class ChromaVectorStore implements VectorStore {
       }
     }
     this.#assertOpen();
+    this.#readAhead.clear();
     await this.#writes.upsert(records);
   }
 
@@ -138,14 +133,40 @@ export class ChromaVectorStore implements VectorStore {
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 
-  /** Chroma pages by offset in its own stable order; the cursor is the next offset. */
+  /**
+   * Chroma pages by offset in its own stable order; the cursor is the next offset. The next
+   * {@link SCAN_READ_AHEAD} pages are requested at once, so a caller paging through the store
+   * finds them ready (or on the way); a write drops them.
+   */
   async scan(cursor: string | undefined, limit: number): Promise<ScanPage> {
     const offset = cursor === undefined ? 0 : Number(cursor);
     if (!Number.isInteger(offset) || offset < 0) {
       throw new Error(`ChromaVectorStore.scan: invalid cursor ${JSON.stringify(cursor)}`);
     }
+    this.#assertOpen();
     const size = Math.max(1, Math.min(CHROMA_MAX_BATCH, Math.floor(limit)));
-    return this.#call(async (collection) => {
+    const page = this.#takePage(offset, size);
+    for (let ahead = 1; ahead <= SCAN_READ_AHEAD; ahead += 1) {
+      const at = offset + ahead * size;
+      const key = `${at}:${size}`;
+      if (this.#readAhead.has(key)) continue;
+      const pending = this.#readPage(at, size);
+      // Read ahead speculatively: a failure counts only if the caller asks for that page.
+      pending.catch(() => undefined);
+      this.#readAhead.set(key, pending);
+    }
+    return page;
+  }
+
+  #takePage(offset: number, size: number): Promise<ScanPage> {
+    const key = `${offset}:${size}`;
+    const ready = this.#readAhead.get(key);
+    this.#readAhead.delete(key);
+    return ready ?? this.#readPage(offset, size);
+  }
+
+  #readPage(offset: number, size: number): Promise<ScanPage> {
+    return this.#request(async (collection) => {
       const result = await collection.get({
         limit: size,
         offset,
@@ -161,11 +182,13 @@ export class ChromaVectorStore implements VectorStore {
 
   async updateMetadata(updates: readonly { id: string; metadata: Metadata }[]): Promise<void> {
     this.#assertOpen();
+    this.#readAhead.clear();
     await this.#writes.updateMetadata(updates);
   }
 
   async delete(ids: readonly string[]): Promise<number> {
     this.#assertOpen();
+    this.#readAhead.clear();
     return this.#writes.delete(ids);
   }
 
@@ -182,6 +205,7 @@ export class ChromaVectorStore implements VectorStore {
   /** Refuses new calls, then waits for the writes already queued (they were promised). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#readAhead.clear();
     await this.#writes.idle();
   }
 
@@ -259,27 +283,11 @@ export class ChromaVectorStore implements VectorStore {
   }
 
   /** One request with a deadline, vendor errors mapped; writes queued before close() use it. */
-  async #request<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Chroma did not answer within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([
-        (this.#collection ?? this.#openCollection()).then(operation),
-        deadline,
-      ]);
-    } catch (error) {
-      if (isAgentServicesError(error)) throw error;
-      throw new AgentServicesError("store_unavailable", "vector store unavailable", {
-        cause: error,
-      });
-    } finally {
-      clearTimeout(timer);
-    }
+  #request<T>(operation: (collection: Collection) => Promise<T>): Promise<T> {
+    return chromaRequest(
+      () => (this.#collection ?? this.#openCollection()).then(operation),
+      this.#timeoutMs,
+    );
   }
 }
 
@@ -291,26 +299,4 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 function isEmpty(metadata: object): boolean {
   return Object.keys(metadata).length === 0;
-}
-
-/** Keeps the scalar values the port allows (Chroma could also hold arrays, nulls, sparse vectors). */
-function toPortMetadata(metadata: ChromaMetadata | null | undefined): Metadata {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [key, value] of Object.entries(metadata ?? {})) {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-      out[key] = value;
-  }
-  return out;
-}
-
-function toRecords(result: {
-  ids: string[];
-  documents: (string | null)[];
-  metadatas: (ChromaMetadata | null)[];
-}): StoredRecord[] {
-  return result.ids.map((id, i) => ({
-    id,
-    document: result.documents[i] ?? "",
-    metadata: toPortMetadata(result.metadatas[i]),
-  }));
 }

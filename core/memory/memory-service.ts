@@ -1,6 +1,7 @@
 import { AgentServicesError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
+import type { VectorQuery } from "../ports/vector-query.js";
 import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { packContext } from "../tokens/pack-context.js";
 import { contentHash } from "./content-key.js";
@@ -15,6 +16,7 @@ import {
 } from "./memory-service-options.js";
 import { newMemory } from "./new-memory.js";
 import { parseInput, parseMemoryId } from "./parse-input.js";
+import type { MemoryReadModel } from "./read-model.js";
 import { createHybridIndex } from "./retrieval/hybrid-index.js";
 import type { RetrievalIndex } from "./retrieval/retrieval-index.js";
 import {
@@ -25,6 +27,7 @@ import {
 } from "./schemas.js";
 import type { ParsedRememberInput } from "./schemas.js";
 import { scoreMemory } from "./scoring.js";
+import { StoreQueryReadModel } from "./store-query-read-model.js";
 import type {
   Memory,
   MemoryApi,
@@ -65,6 +68,12 @@ export interface MemoryServiceDeps {
    * new MemoryService({ store, embedder, clock, accessWriteDelay: () => sleep(1000) });
    */
   readonly accessWriteDelay?: () => Promise<void>;
+  /**
+   * Replica mode: reads query the store through this port on every request instead of the
+   * in-process engine (`StoreQueryReadModel`), so several services may share one collection.
+   * Absent (the default): owner mode, the engine, this service the store's only writer.
+   */
+  readonly replicaQuery?: VectorQuery;
 }
 
 /** Progress of {@link MemoryService.init}'s load from the store. */
@@ -120,7 +129,8 @@ export class MemoryService implements MemoryApi {
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #lock = new KeyedLock();
-  readonly #engine: MemoryEngine;
+  /** The engine (owner mode) or the store's own queries (replica mode). */
+  readonly #engine: MemoryReadModel;
   readonly #accesses: AccessWriteBehind;
 
   constructor(deps: MemoryServiceDeps) {
@@ -134,7 +144,15 @@ export class MemoryService implements MemoryApi {
     this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
     const index = deps.index ?? createHybridIndex();
     if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
-    this.#engine = new MemoryEngine(index, options);
+    this.#engine =
+      deps.replicaQuery === undefined
+        ? new MemoryEngine(index, options)
+        : new StoreQueryReadModel({
+            query: deps.replicaQuery,
+            store: deps.store,
+            options,
+            warn: (message, cause) => this.#warn(message, cause),
+          });
     this.#accesses = new AccessWriteBehind({
       current: (id) => {
         const memory = this.#engine.peek(id);
@@ -157,6 +175,7 @@ export class MemoryService implements MemoryApi {
       embedderId: this.#embedder.id,
       dimensions: this.#embedder.dimensions,
     });
+    if (!this.#engine.loadsFromStore) return 0;
     const total = await this.#store.count();
     let loaded = 0;
     let cursor: string | undefined;
@@ -199,7 +218,7 @@ export class MemoryService implements MemoryApi {
     const body = parseInput(recallInputSchema, input);
     const vector = await this.#embedder.embedQuery(body.message);
     const nowMs = this.#nowMs();
-    const hits = this.#engine.query({
+    const hits = await this.#engine.query({
       text: body.message,
       vector,
       topK: this.options.recallCandidates,
@@ -225,7 +244,7 @@ export class MemoryService implements MemoryApi {
     );
     const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
     // Exact in the engine at once; written to the store behind the answer.
-    this.#accesses.mark(this.#engine.recordAccess(returned, nowMs));
+    this.#accesses.mark(await this.#engine.recordAccess(returned, nowMs));
     return {
       context: packed.context,
       memory_count: packed.included.length,
@@ -236,7 +255,7 @@ export class MemoryService implements MemoryApi {
   async search(input: SearchInput): Promise<SearchResult> {
     const body = parseInput(searchInputSchema, input);
     const vector = await this.#embedder.embedQuery(body.message);
-    const hits = this.#engine.query({
+    const hits = await this.#engine.query({
       text: body.message,
       vector,
       topK: body.limit,
@@ -253,7 +272,7 @@ export class MemoryService implements MemoryApi {
 
   async get(id: string): Promise<Memory> {
     const memoryId = parseMemoryId(id);
-    const memory = this.#engine.get(memoryId, this.#nowMs());
+    const memory = await this.#engine.get(memoryId, this.#nowMs());
     if (memory === undefined) throw notFound(memoryId);
     return memory;
   }
@@ -261,7 +280,9 @@ export class MemoryService implements MemoryApi {
   async delete(id: string): Promise<{ deleted: true }> {
     const memoryId = parseMemoryId(id);
     return this.#lock.run(idLockKey(memoryId), async () => {
-      if (this.#engine.get(memoryId, this.#nowMs()) === undefined) throw notFound(memoryId);
+      if ((await this.#engine.get(memoryId, this.#nowMs())) === undefined) {
+        throw notFound(memoryId);
+      }
       await this.#store.delete([memoryId]);
       this.#engine.remove(memoryId);
       return { deleted: true } as const;
@@ -269,20 +290,22 @@ export class MemoryService implements MemoryApi {
   }
 
   async stats(): Promise<MemoryStats> {
-    return this.#engine.stats(this.#nowMs());
+    return await this.#engine.stats(this.#nowMs());
   }
 
   async sweepExpired(): Promise<number> {
     const nowMs = this.#nowMs();
-    const expired = this.#engine.expired(nowMs);
+    const expired = await this.#engine.expired(nowMs);
     let deleted = 0;
     for (let i = 0; i < expired.length; i += SWEEP_BATCH) {
       const ids = expired.slice(i, i + SWEEP_BATCH);
       await this.#lock.runAll(ids.map(idLockKey), async () => {
         // Checked again under the locks: nothing un-expires a memory today, but stay exact.
-        const still = ids.filter(
-          (id) => this.#engine.peek(id) !== undefined && this.#engine.get(id, nowMs) === undefined,
-        );
+        const still: string[] = [];
+        for (const id of ids) {
+          const held = this.#engine.peek(id) !== undefined;
+          if (held && (await this.#engine.get(id, nowMs)) === undefined) still.push(id);
+        }
         if (still.length === 0) return;
         await this.#store.delete(still);
         for (const id of still) this.#engine.remove(id);
@@ -316,11 +339,13 @@ export class MemoryService implements MemoryApi {
     return this.#lock.runAll(keys, async () => {
       const nowMs = this.#nowMs();
       const targets = new Map<string, Memory>();
-      const duplicateOf = planned.map(({ body, hash }) => {
-        const found = this.#engine.findDuplicate({ ...body, hash }, nowMs);
-        if (found !== undefined) targets.set(found.id, found);
-        return found?.id;
-      });
+      const duplicateOf = await Promise.all(
+        planned.map(async ({ body, hash }) => {
+          const found = await this.#engine.findDuplicate({ ...body, hash }, nowMs);
+          if (found !== undefined) targets.set(found.id, found);
+          return found?.id;
+        }),
+      );
       return this.#lock.runAll([...targets.keys()].map(idLockKey), async () => {
         const now = this.#nowMs();
         const merged = new Map<string, Memory>();
@@ -333,7 +358,7 @@ export class MemoryService implements MemoryApi {
           const current =
             target === undefined
               ? undefined
-              : (merged.get(target) ?? this.#engine.get(target, now));
+              : (merged.get(target) ?? (await this.#engine.get(target, now)));
           if (current !== undefined) {
             merged.set(current.id, withMerge(current, body, now));
             results.push({ id: current.id, stored: true, deduplicated: true });

@@ -9,3 +9,4 @@ export type {
   VectorSpace,
   VectorStore,
 } from "./vector-store.js";
+export type { NearestRecord, RecordFilter, VectorQuery } from "./vector-query.js";

@@ -57,7 +57,7 @@ describe("one owner per data directory (issue 7)", () => {
 });
 
 describe("embedded Chroma supervision (issue 7)", () => {
-  it("survives kill -9 of its Chroma under load: logs it, answers 503/500, restarts it, serves again and loses nothing acknowledged", async () => {
+  it("survives kill -9 of its Chroma under load: logs it, answers 503/500 but keeps answering reads, restarts it, serves again and loses nothing acknowledged", async () => {
     const svc: MemsvcProcess = await startMemsvc();
     const firstChroma = svc.chromaPid as number;
     expect(firstChroma).toBeDefined();
@@ -92,6 +92,21 @@ describe("embedded Chroma supervision (issue 7)", () => {
       return ready === 503;
     }, 10_000);
     expect(sawNotReady).toBe(true);
+    // Reads keep answering from the engine while the store is down (the decided behaviour).
+    const known = acknowledged[0] as { id: string; content: string };
+    const [byId, found] = await Promise.all([
+      fetch(`${svc.baseUrl}/v1/memories/${known.id}`),
+      fetch(`${svc.baseUrl}/v1/search`, {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ message: known.content, limit: 1 }),
+      }),
+    ]);
+    expect(byId.status).toBe(200);
+    expect(((await byId.json()) as { content?: string }).content).toBe(known.content);
+    expect(found.status).toBe(200);
+    const hits = ((await found.json()) as { results: { memory: { id: string } }[] }).results;
+    expect(hits.map((h) => h.memory.id)).toEqual([known.id]);
     expect(
       await eventually(
         async () => /"level":"error".*embedded Chroma died/.test(svc.stderr()),

@@ -34,6 +34,7 @@ const PINNED: Record<string, string[]> = {
   ],
   "./testing": ["FakeEmbedder", "InMemoryVectorStore", "ManualClock"],
   "./adapters/chroma": [
+    "ChromaVectorQuery",
     "ChromaVectorStore",
     "replaceChromaCollection",
     "startEmbeddedChroma",

@@ -69,9 +69,14 @@ export class CosineRetrievalIndex implements RetrievalIndex {
     const vectors = this.#vectors;
     const ids = this.#ids;
     const best = new TopK<string>(Math.floor(query.topK), compareIds);
+    const candidates =
+      query.candidates === undefined
+        ? undefined
+        : new Set(query.candidates.flatMap((group) => [...group]));
     for (let slot = 0; slot < ids.length; slot++) {
       const id = ids[slot];
-      if (id === undefined || (query.accept !== undefined && !query.accept(id))) continue;
+      if (id === undefined || (candidates !== undefined && !candidates.has(id))) continue;
+      if (query.accept !== undefined && !query.accept(id)) continue;
       let dot = 0;
       const offset = slot * dims;
       for (let i = 0; i < dims; i++) dot += (q[i] as number) * (vectors[offset + i] as number);

@@ -156,7 +156,7 @@ class HybridIndex implements RetrievalIndex {
     if (!(topK > 0) || this.#slotOf.size === 0) return [];
     const vector = this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
-    const accepted = this.#acceptedMask(slotCount, query.accept);
+    const accepted = this.#acceptedMask(slotCount, query.accept, query.candidates);
     const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
     try {
       const useVectors = this.#fusion === "rrf" || this.#vectorWeight > 0;
@@ -186,15 +186,33 @@ class HybridIndex implements RetrievalIndex {
     }
   }
 
-  /** 1 for each live slot the filter accepts (asked once per slot), else 0. */
-  #acceptedMask(slotCount: number, accept: ((id: string) => boolean) | undefined): Uint8Array {
-    if (accept === undefined) return this.#alive;
+  /**
+   * 1 for each live slot the filter accepts (asked once per slot, or once per candidate when the
+   * caller names its candidates), else 0.
+   */
+  #acceptedMask(
+    slotCount: number,
+    accept: ((id: string) => boolean) | undefined,
+    candidates: readonly Iterable<string>[] | undefined,
+  ): Uint8Array {
+    if (accept === undefined && candidates === undefined) return this.#alive;
     if (this.#accepted.length < slotCount) this.#accepted = new Uint8Array(this.#alive.length);
     const mask = this.#accepted;
+    if (candidates !== undefined) {
+      mask.fill(0, 0, slotCount);
+      const slotOf = this.#slotOf;
+      for (const group of candidates) {
+        for (const id of group) {
+          const slot = slotOf.get(id);
+          if (slot !== undefined && (accept === undefined || accept(id))) mask[slot] = 1;
+        }
+      }
+      return mask;
+    }
     const ids = this.#ids;
     for (let slot = 0; slot < slotCount; slot += 1) {
       const id = ids[slot];
-      mask[slot] = id !== undefined && accept(id) ? 1 : 0;
+      mask[slot] = id !== undefined && accept !== undefined && accept(id) ? 1 : 0;
     }
     return mask;
   }

@@ -26,6 +26,12 @@ export interface RetrievalQuery {
    * project, type, scope, tags). Omitted: every document.
    */
   readonly accept?: (id: string) => boolean;
+  /**
+   * When present, only the ids in these groups (their union; ids not indexed are ignored) are
+   * ranked, each still subject to `accept`. A caller that keeps an index of its own (the engine's
+   * memories per project) thus skips every other document without a call per document.
+   */
+  readonly candidates?: readonly Iterable<string>[];
 }
 
 /** One ranked document. */

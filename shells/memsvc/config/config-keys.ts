@@ -68,6 +68,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   ),
   key("memory.sweep_interval_seconds", "integer", 300, "How often expired memories are deleted"),
   key(
+    "memory.mode",
+    "string",
+    "owner",
+    "`owner` (in-process engine, sole writer) or `replica` (query Chroma per read; needs a URL)",
+  ),
+  key(
     "recall.candidates",
     "integer",
     MEMORY.recallCandidates,

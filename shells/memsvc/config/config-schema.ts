@@ -103,6 +103,7 @@ export const RawConfigSchema = v.strictObject(
       ttl_hours: v.optional(positive()),
       session_idle_hours: v.optional(positive()),
       sweep_interval_seconds: v.optional(integerAtLeast(1)),
+      mode: v.optional(v.picklist(["owner", "replica"], "expected owner or replica")),
     }),
     recall: section({
       candidates: v.optional(

@@ -113,6 +113,7 @@ function resolveConfig(
       weights: { ...DEFAULT_MEMORY_SERVICE_OPTIONS.weights, ...definedOnly(raw.recall.weights) },
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
+    memoryMode: raw.memory.mode ?? "owner",
     log: { level: raw.log.level ?? "info" },
   };
 }
@@ -149,6 +150,15 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   if (wantsCohere(merged) && apiKey === undefined) {
     problems.push(
       "embedder.cohere.api_key: expected a Cohere API key when embedder.provider is cohere (set it in the file, MEMSVC_EMBEDDER_COHERE_API_KEY, COHERE_API_KEY or CO_API_KEY)",
+    );
+  }
+  if (
+    parsed.success &&
+    parsed.output.memory.mode === "replica" &&
+    !parsed.output.vector_store.chroma.url
+  ) {
+    problems.push(
+      "memory.mode: replica needs vector_store.chroma.url (replicas share one Chroma server; an embedded Chroma belongs to one process)",
     );
   }
   if (!parsed.success || problems.length > 0) return { ok: false, problems };

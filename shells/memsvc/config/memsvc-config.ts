@@ -48,5 +48,10 @@ export interface MemsvcConfig {
   readonly embedder: EmbedderConfig;
   readonly memory: MemoryServiceOptions;
   readonly sweepIntervalMs: number;
+  /**
+   * `owner`: the in-process engine answers reads; this service must be the collection's only
+   * writer. `replica`: every read queries Chroma, so several services may share a collection.
+   */
+  readonly memoryMode: "owner" | "replica";
   readonly log: { readonly level: LogLevel };
 }

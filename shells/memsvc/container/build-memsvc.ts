@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory } from "tsyringe";
 import { MemoryService } from "../../../core/memory/index.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
-import { ChromaVectorStore } from "../../../adapters/chroma/index.js";
+import { ChromaVectorQuery, ChromaVectorStore } from "../../../adapters/chroma/index.js";
 import {
   startSupervisedChroma,
   type ChromaEvent,
@@ -170,6 +170,14 @@ export async function buildMemsvc(
           // Recall's access counts reach the store at most this late (and a crash loses at most
           // this much of them); every recall in the interval shares one write.
           accessWriteDelay: () => sleep(ACCESS_WRITE_INTERVAL_MS),
+          ...(c.resolve(TOKENS.config).memoryMode === "replica"
+            ? {
+                replicaQuery: new ChromaVectorQuery({
+                  url: c.resolve(TOKENS.storeLocation).url,
+                  collection: c.resolve(TOKENS.config).vectorStore.collection,
+                }),
+              }
+            : {}),
         }),
     ),
   });
@@ -204,10 +212,14 @@ export async function buildMemsvc(
       lastLogged = now;
       logger.info("loading memories", { loaded, total });
     });
-    logger.info("memories loaded", {
-      memories: loaded,
-      ms: Math.round(performance.now() - started),
-    });
+    if (config.memoryMode === "replica") {
+      logger.info("replica mode: every read queries Chroma, nothing loaded");
+    } else {
+      logger.info("memories loaded", {
+        memories: loaded,
+        ms: Math.round(performance.now() - started),
+      });
+    }
     const embedder = container.resolve(TOKENS.embedder);
     return {
       memory,

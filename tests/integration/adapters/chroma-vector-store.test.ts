@@ -121,6 +121,33 @@ describe("ChromaVectorStore on a real Chroma", () => {
     expect(await subject.store.count()).toBe(0);
   });
 
+  it("never serves a page read ahead of a write: a scan after the write sees it", async () => {
+    await subject.store.bind({ embedderId: "e", dimensions: 2 });
+    const record = (i: number): VectorRecord => ({
+      id: `r${String(i).padStart(2, "0")}`,
+      vector: [1, i],
+      document: `record ${i}`,
+      metadata: { n: i },
+    });
+    await subject.store.upsert(Array.from({ length: 12 }, (_, i) => record(i)));
+    const scanAll = async () => {
+      const seen: string[] = [];
+      for (let page = await subject.store.scan(undefined, 3); ;) {
+        seen.push(...page.records.map((r) => `${r.id}:${r.document}`));
+        if (page.next === undefined) return seen.sort();
+        page = await subject.store.scan(page.next, 3);
+      }
+    };
+    // The first page asks for the next ones ahead; then the store changes under them.
+    await subject.store.scan(undefined, 3);
+    await subject.store.delete(["r04", "r07"]);
+    await subject.store.upsert([{ ...record(10), document: "changed" }, record(12)]);
+    const want = [0, 1, 2, 3, 5, 6, 8, 9, 10, 11, 12].map(
+      (i) => `r${String(i).padStart(2, "0")}:${i === 10 ? "changed" : `record ${i}`}`,
+    );
+    expect(await scanAll()).toEqual(want);
+  });
+
   it("fails only the caller whose record Chroma refuses when concurrent upserts share a call (issue 7)", async () => {
     await subject.store.bind({ embedderId: "e", dimensions: 2 });
     const good = Array.from({ length: 7 }, (_, i) => `good${i}`);

@@ -115,12 +115,28 @@ describe("MemoryEngine against a brute-force reference", () => {
         filterArb,
         fc.integer({ min: -1, max: 4 }),
         fc.array(fc.nat(40), { maxLength: 10 }),
-        (stored, queryVector, topK, filter, atHours, deletions) => {
+        fc.array(fc.tuple(fc.nat(40), fc.constantFrom("", "billing", "search"), fc.boolean()), {
+          maxLength: 6,
+        }),
+        (stored, queryVector, topK, filter, atHours, deletions, moves) => {
           const vector = queryVector.every((x) => x === 0) ? [0, 1, 0, 0, 0, 0] : queryVector;
           const engine = engineOf(stored);
           const removed = new Set(deletions.map((n) => stored[n]?.memory.id));
           for (const id of removed) if (id !== undefined) engine.remove(id);
-          const live = stored.filter((s) => !removed.has(s.memory.id));
+          const kept = stored.filter((s) => !removed.has(s.memory.id));
+          // Updates that move memories between projects, into or out of the permanent scope.
+          const live = kept.map((s) => ({ ...s }));
+          for (const [n, project, permanent] of moves) {
+            const entry = live[n % Math.max(1, live.length)];
+            if (entry === undefined) continue;
+            const scope = permanent
+              ? "permanent"
+              : entry.memory.scope === "permanent"
+                ? "project"
+                : entry.memory.scope;
+            entry.memory = { ...entry.memory, project, scope };
+            expect(engine.update(entry.memory)).toBe(true);
+          }
           const startMs = T0 + atHours * HOUR;
           // Asked again later and earlier: the engine's cached liveness bounds must not leak.
           for (const nowMs of [startMs, startMs + 2 * HOUR, startMs]) {

@@ -103,7 +103,15 @@ describe("createHybridIndex", () => {
           expect(index.size).toBe(live.size);
           for (const q of queries) {
             const query = toQuery(q);
-            expect(index.query(query)).toEqual(referenceRanking(live, query, settings));
+            const want = referenceRanking(live, query, settings);
+            expect(index.query(query)).toEqual(want);
+            if (q.acceptedIds === null) continue;
+            // The same set as candidate groups (unknown ids ignored), or as candidates and accept.
+            const half = Math.floor(q.acceptedIds.length / 2);
+            const groups = [q.acceptedIds.slice(0, half), new Set(q.acceptedIds.slice(half))];
+            const { accept: _, ...plain } = query;
+            expect(index.query({ ...plain, candidates: [...groups, ["unknown"]] })).toEqual(want);
+            expect(index.query({ ...query, candidates: [[...live.keys()]] })).toEqual(want);
           }
         },
       ),

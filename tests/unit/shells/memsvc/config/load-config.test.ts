@@ -62,7 +62,26 @@ describe("loadConfig", () => {
       },
     });
     expect(config.sweepIntervalMs).toBe(300_000);
+    expect(config.memoryMode).toBe("owner");
     expect(config.log.level).toBe("info");
+  });
+
+  it("takes memory.mode replica only with a Chroma URL, and names the values it accepts", () => {
+    const url = "http://chroma.internal:8000";
+    expect(
+      ok(
+        loadConfig({
+          env: { MEMSVC_MEMORY_MODE: "replica", MEMSVC_VECTOR_STORE_CHROMA_URL: url },
+          cwd: dir,
+        }),
+      ).config.memoryMode,
+    ).toBe("replica");
+    expect(problems(loadConfig({ env: { MEMSVC_MEMORY_MODE: "replica" }, cwd: dir }))).toEqual([
+      "memory.mode: replica needs vector_store.chroma.url (replicas share one Chroma server; an embedded Chroma belongs to one process)",
+    ]);
+    expect(problems(loadConfig({ env: { MEMSVC_MEMORY_MODE: "shared" }, cwd: dir }))).toEqual([
+      'memory.mode (from MEMSVC_MEMORY_MODE): expected owner or replica, got "shared"',
+    ]);
   });
 
   it("reads ./memsvc.yaml from the working directory when it exists", () => {

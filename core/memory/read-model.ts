@@ -1,0 +1,48 @@
+import type { VectorRecord } from "../ports/vector-store.js";
+import type { DuplicateKey, EngineHit, EngineQuery } from "./engine/memory-engine.js";
+import type { Memory, MemoryStats } from "./types.js";
+
+/** A value now or later: the engine answers at once, the replica read model asks the store. */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * What {@link MemoryService} reads memories through, and tells about the writes the store has
+ * acknowledged. Two implementations:
+ *
+ * - `MemoryEngine` (the default, owner mode): every memory held in process, loaded at startup,
+ *   exact hybrid ranking; correct only while this service is the store's only writer.
+ * - `StoreQueryReadModel` (replica mode): holds nothing, asks the store on every read through
+ *   the `VectorQuery` port, so several services can share one collection, at the cost of a store
+ *   query per read and the store's own (vector-only, possibly approximate) ranking.
+ *
+ * @example
+ * const hits = await reads.query({ text, vector, topK: 10, filter: { project }, nowMs });
+ */
+export interface MemoryReadModel {
+  /** Whether `MemoryService.init()` loads every stored record into it (`load`). */
+  readonly loadsFromStore: boolean;
+  /** Memories held in process (0 for a model that holds none). */
+  readonly size: number;
+  /** Adds a stored record at startup (only called when {@link loadsFromStore}). */
+  load(record: VectorRecord): void;
+  /** A memory the store has just acknowledged. */
+  add(memory: Memory, hash: string, vector: readonly number[]): void;
+  /** A memory the store has just deleted; false when it was not held. */
+  remove(id: string): boolean;
+  /** New fields (not the content) of a memory the store has acknowledged; false when not held. */
+  update(memory: Memory): boolean;
+  /** The memory if it exists and is live at `nowMs`. */
+  get(id: string, nowMs: number): Awaitable<Memory | undefined>;
+  /** The memory as last known here, live or not (for writing its access data). */
+  peek(id: string): Memory | undefined;
+  /** Counts one access of each live memory among `ids`; returns the ids counted. */
+  recordAccess(ids: readonly string[], nowMs: number): Awaitable<string[]>;
+  /** The live memory that a remember of `key` duplicates (oldest first), or undefined. */
+  findDuplicate(key: DuplicateKey, nowMs: number): Awaitable<Memory | undefined>;
+  /** The `topK` most relevant live memories that pass the filter. */
+  query(query: EngineQuery): Awaitable<EngineHit[]>;
+  /** Live memories at `nowMs` by type and scope. */
+  stats(nowMs: number): Awaitable<MemoryStats>;
+  /** Ids of memories expired at `nowMs` (what the sweep deletes). */
+  expired(nowMs: number): Awaitable<string[]>;
+}
