@@ -55,9 +55,8 @@ export class StoreQueryReadModel implements MemoryReadModel {
     this.#deps = deps;
   }
 
-  get size(): number {
-    return 0;
-  }
+  /** Always 0: nothing is held in process. */
+  readonly size = 0;
 
   load(): void {
     throw new Error("StoreQueryReadModel holds no memories: nothing is loaded at startup");
