@@ -1,6 +1,6 @@
 import { AgentServicesError } from "../errors.js";
 import type { FormatOptions, FormatResult, ToolOutcome } from "./results.js";
-import type { Token } from "./token.js";
+import { isSignificant, type Token } from "./token.js";
 import { layOutClauses } from "./clause-layout.js";
 import { plainLayout } from "./plain-layout.js";
 import { tokenize, type TokenizeOptions } from "./tokenizer.js";
@@ -60,7 +60,7 @@ export function formatSql(
       error: `format failed: line ${tooDeep.line}, column ${tooDeep.column}: nesting deeper than ${MAX_FORMAT_DEPTH} parentheses`,
     };
   }
-  if (!tokens.some(isCode)) {
+  if (!tokens.some(isSignificant)) {
     // Nothing but comments and blanks: there is nothing to lay out.
     return { ok: true, result: { formatted_sql: sql.trim(), options: opts } };
   }
@@ -137,15 +137,6 @@ function resolveOptions(options: Partial<FormatOptions>): FormatOptions {
   return opts;
 }
 
-function isCode(t: Token): boolean {
-  return (
-    t.kind !== "whitespace" &&
-    t.kind !== "newline" &&
-    t.kind !== "line_comment" &&
-    t.kind !== "block_comment"
-  );
-}
-
 /**
  * True when `after` (the laid-out text's tokens) has the source's tokens apart from whitespace,
  * keyword case and trailing blanks of line comments: the guarantee that formatting never changes
@@ -176,7 +167,7 @@ function isLayout(t: Token): boolean {
 function withFinalSemicolon(sql: string, tokens: readonly Token[]): string {
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i] as Token;
-    if (!isCode(t)) continue;
+    if (!isSignificant(t)) continue;
     return t.text === ";" ? sql : sql.slice(0, t.end) + ";" + sql.slice(t.end);
   }
   return sql;

@@ -169,6 +169,7 @@ function* statements(tokens: readonly Token[]): Generator<Token[]> {
   if (current.length > 0) yield current;
 }
 
+/** A local copy of `isSignificant` (./token.ts), for the reason given in dialect-features.ts. */
 function isCode(t: Token): boolean {
   return (
     t.kind !== "whitespace" &&

@@ -40,3 +40,42 @@ export interface Token {
   /** True for a string, quoted identifier or block comment that hit the end of input unclosed. */
   readonly unterminated?: true;
 }
+
+/**
+ * True for tokens that carry meaning: not whitespace, newlines or comments. The one definition of
+ * "significant" for the tokenizer, the formatter, statement splitting, dialect checks, lint and
+ * the scanner.
+ *
+ * @example
+ * isSignificant({ kind: "whitespace" } as Token); // false
+ * isSignificant({ kind: "keyword" } as Token); // true
+ */
+export function isSignificant(token: Token): boolean {
+  const k = token.kind;
+  return k !== "whitespace" && k !== "newline" && k !== "line_comment" && k !== "block_comment";
+}
+
+/**
+ * True when `token` can end an operand: a name, a literal, a parameter, or a closing `)` or `]`.
+ * The tokenizer reads a `[` after one as a subscript, not a quoted identifier; lint rules add
+ * their own keywords that end an operand (`NULL`, `END`…) on top.
+ *
+ * @example
+ * endsOperand({ kind: "identifier", text: "arr" } as Token); // true
+ * endsOperand({ kind: "operator", text: "+" } as Token); // false
+ */
+export function endsOperand(token: Token | undefined): boolean {
+  if (token === undefined) return false;
+  switch (token.kind) {
+    case "identifier":
+    case "quoted_identifier":
+    case "number":
+    case "string":
+    case "parameter":
+      return true;
+    case "punctuation":
+      return token.text === ")" || token.text === "]";
+    default:
+      return false;
+  }
+}

@@ -1,5 +1,5 @@
 import { SQL_KEYWORDS } from "./keywords.js";
-import type { Token, TokenKind } from "./token.js";
+import { endsOperand, isSignificant, type Token, type TokenKind } from "./token.js";
 
 /*
  * One file of about 400 lines on purpose: the tokenizer is a single hot loop whose character
@@ -98,23 +98,6 @@ function scanQuoted(sql: string, from: number, quote: number, backslash: boolean
     i++;
   }
   return -1;
-}
-
-/** True when the previous significant token ends an operand (so `[`/`.` continue it). */
-function endsOperand(prev: Token | undefined): boolean {
-  if (prev === undefined) return false;
-  switch (prev.kind) {
-    case "identifier":
-    case "quoted_identifier":
-    case "number":
-    case "string":
-    case "parameter":
-      return true;
-    case "punctuation":
-      return prev.text === ")" || prev.text === "]";
-    default:
-      return false;
-  }
 }
 
 /**
@@ -264,14 +247,8 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
       ? { kind, text, start, end, line, column, upper, unterminated: true }
       : { kind, text, start, end, line, column, upper };
     tokens.push(token);
-    if (
-      kind !== "whitespace" &&
-      kind !== "newline" &&
-      kind !== "line_comment" &&
-      kind !== "block_comment"
-    ) {
-      prev = token;
-    }
+    // The previous significant token decides whether `[` opens a subscript (see endsOperand).
+    if (isSignificant(token)) prev = token;
 
     // Advance line and column over the token (columns count code points, not UTF-16 units).
     // Tokens of these kinds are ASCII-only and never span lines: one step per unit.

@@ -1,5 +1,8 @@
 import type { SqlDialect } from "../dialects.js";
-import type { Token } from "../token.js";
+import { isSignificant, type Token } from "../token.js";
+
+/** Re-exported for the lint rules: the token model owns the definition. */
+export { isSignificant };
 import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint-options.js";
 import { lintTokens } from "./lint-tokens.js";
 
@@ -123,15 +126,4 @@ export function codePointLength(text: string): number {
       count++;
   }
   return count;
-}
-
-/**
- * True for tokens that carry meaning (not whitespace, newlines or comments).
- *
- * @example
- * isSignificant({ kind: "whitespace" } as Token); // false
- */
-export function isSignificant(token: Token): boolean {
-  const k = token.kind;
-  return k !== "whitespace" && k !== "newline" && k !== "line_comment" && k !== "block_comment";
 }

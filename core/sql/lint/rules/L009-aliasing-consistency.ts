@@ -1,4 +1,4 @@
-import type { Token } from "../../token.js";
+import { endsOperand, type Token } from "../../token.js";
 import { isSignificant } from "../lint-context.js";
 import type { LintFinding, LintRule } from "../lint-rule.js";
 import { INTERVAL_UNITS } from "../lint-tokens.js";
@@ -57,21 +57,11 @@ function isName(token: Token): boolean {
   return token.kind === "identifier" || token.kind === "quoted_identifier";
 }
 
-function endsOperand(token: Token | undefined): boolean {
-  if (token === undefined) return false;
-  switch (token.kind) {
-    case "identifier":
-    case "quoted_identifier":
-    case "number":
-    case "string":
-    case "parameter":
-      return true;
-    case "keyword":
-      // An interval unit is a keyword only after `INTERVAL n` (see lint-tokens.ts).
-      return OPERAND_END_WORDS.has(token.upper) || INTERVAL_UNITS.has(token.upper);
-    default:
-      return token.text === ")";
-  }
+/** The token model's operand rule, plus the keywords that end an operand in a select list. */
+function endsSelectOperand(token: Token | undefined): boolean {
+  if (token?.kind !== "keyword") return endsOperand(token);
+  // An interval unit is a keyword only after `INTERVAL n` (see lint-tokens.ts).
+  return OPERAND_END_WORDS.has(token.upper) || INTERVAL_UNITS.has(token.upper);
 }
 
 /**
@@ -154,7 +144,7 @@ export const aliasingConsistency: LintRule = {
         frame.inSelectList &&
         alias !== undefined &&
         isName(alias) &&
-        endsOperand(before) &&
+        endsSelectOperand(before) &&
         // `SELECT TOP 5 a`, `SELECT TOP (5) a` and `SELECT DISTINCT ON (a) a` are not aliases.
         frame.first?.upper !== "TOP" &&
         frame.first?.upper !== "DISTINCT"

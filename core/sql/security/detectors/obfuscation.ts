@@ -1,4 +1,4 @@
-import type { Token } from "../../token.js";
+import { isSignificant, type Token } from "../../token.js";
 import type { Detector } from "../detector.js";
 import { makeFinding } from "../patterns.js";
 
@@ -128,8 +128,8 @@ export const obfuscationDetector: Detector = {
         continue;
       const before = tokens[i - 1] as Token;
       const after = tokens[i + 1] as Token;
-      const glued = (x: Token): boolean =>
-        x.kind !== "whitespace" && x.kind !== "newline" && x.kind !== "line_comment";
+      // Glued: nothing but another comment between the words (`UN/**/ION`, `UN/**//**/ION`).
+      const glued = (x: Token): boolean => isSignificant(x) || x.kind === "block_comment";
       if (!glued(before) || !glued(after)) continue;
       if (before.kind !== "keyword" && after.kind !== "keyword") continue;
       if (
