@@ -11,6 +11,7 @@
  *   npx tsx bench/sql-mcp-load.ts
  *   BENCH_WARMUP_CALLS=800  (the first, global warm-up: calls per tool and query; default 800)
  *   BENCH_SECONDS=5 SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql npx tsx bench/sql-mcp-load.ts
+ *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"  (Node options for the server processes)
  *
  * The load generator shares the machine with the server, so it is kept cheap: one process, one
  * keep-alive connection per client speaking HTTP/1.1 directly over a socket (node:http's client
@@ -140,7 +141,13 @@ async function startServer(): Promise<{ port: number; pid: number; stop: () => P
     SQLSVC_MCP_ALLOW_PORT_0: "1",
   };
   delete env["SQLSVC_MCP_AUTH_TOKEN"];
-  const child = spawn(process.execPath, [BIN], { env, stdio: ["ignore", "ignore", "pipe"] });
+  // BENCH_NODE_ARGS: Node options for the server and its workers, e.g. to profile them with
+  // `--cpu-prof --cpu-prof-dir=/tmp/prof` (cluster workers inherit the primary's execArgv).
+  const nodeArgs = (process.env["BENCH_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
+  const child = spawn(process.execPath, [...nodeArgs, BIN], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   const port = await new Promise<number>((resolve, reject) => {
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {

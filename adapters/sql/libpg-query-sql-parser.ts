@@ -1,21 +1,23 @@
-import { loadModule, parseSync } from "libpg-query";
 import type { SqlDialect } from "../../core/sql/dialects.js";
-import type { ParsedStatement, SqlParseResult, SqlParser } from "../../core/ports/sql-parser.js";
-import { PgStatement } from "./pg-statement.js";
+import type {
+  ParsedStatement,
+  SqlParseResult,
+  SqlParser,
+  SqlSyntaxError,
+} from "../../core/ports/sql-parser.js";
+import { outlinePgStatements, type PgNode } from "./pg-json-outline.js";
+import { PgQueryWasm, type PgParseError } from "./pg-query-wasm.js";
+import { PgStatement, pgStatementKind } from "./pg-statement.js";
 import { SourceText } from "./source-text.js";
-
-/** The error libpg-query throws for bad SQL (its type is not exported as a value we can rely on). */
-interface PgSqlError {
-  readonly message: string;
-  readonly sqlDetails?: { readonly cursorPosition?: number };
-}
 
 /** The reason of an empty statement list, shared by every parser. */
 export const EMPTY_INPUT_REASON = "empty input: no SQL statement found";
 
 /**
  * PostgreSQL's own parser (libpg-query, WASM): exact for `postgresql`, and the first grammar tried
- * for `generic`. The dialect argument is ignored: this parser only speaks PostgreSQL.
+ * for `generic`. The dialect argument is ignored: this parser only speaks PostgreSQL. The tree
+ * stays JSON text until a statement's name lists are read (`parse`), or is not read at all
+ * (`check`); see {@link PgQueryWasm}.
  *
  * @example
  * const parser = new LibpgQuerySqlParser();
@@ -24,58 +26,74 @@ export const EMPTY_INPUT_REASON = "empty input: no SQL statement found";
  * // { ok: false, error: { line: 1, column: 24, reason: "unexpected end of input" } }
  */
 export class LibpgQuerySqlParser implements SqlParser {
-  private loaded = false;
+  private wasm: PgQueryWasm | undefined;
   private loading: Promise<void> | undefined;
 
   /** Loads the WASM module once; later calls return at once. */
   async load(): Promise<void> {
-    if (this.loaded) return;
-    this.loading ??= loadModule().then(() => {
-      this.loaded = true;
+    if (this.wasm !== undefined) return;
+    this.loading ??= PgQueryWasm.load().then((wasm) => {
+      this.wasm = wasm;
     });
     await this.loading;
   }
 
   /** True once {@link load} has finished. */
   get isLoaded(): boolean {
-    return this.loaded;
+    return this.wasm !== undefined;
   }
 
   parse(sql: string, _dialect: SqlDialect = "postgresql"): SqlParseResult {
-    if (!this.loaded) throw new Error("LibpgQuerySqlParser.parse called before load()");
-    // PostgreSQL rejects a byte-order mark; a space keeps every string index where it was.
-    const text = sql.charCodeAt(0) === 0xfeff ? ` ${sql.slice(1)}` : sql;
+    const text = withoutByteOrderMark(sql);
     const source = new SourceText(text);
-    let tree: { stmts?: { stmt?: Record<string, unknown> }[] };
-    try {
-      tree = parseSync(text) as typeof tree;
-    } catch (error) {
-      return { ok: false, error: toSyntaxError(error, source) };
-    }
+    const raw = this.ready().parse(text);
+    if (!raw.ok) return { ok: false, error: toSyntaxError(raw, source) };
+    const outline = outlinePgStatements(raw.json);
+    let tree: (PgNode | undefined)[] | undefined;
+    // Built once, for all statements, when the first one's names are read.
+    const full = () => (tree ??= fullStatements(raw.json));
     const statements: ParsedStatement[] = [];
-    for (const raw of tree.stmts ?? []) {
-      if (raw.stmt !== undefined) statements.push(new PgStatement(raw.stmt, source));
+    for (let i = 0; i < outline.length; i++) {
+      const stmt = outline[i];
+      if (stmt === undefined) continue;
+      statements.push(new PgStatement(pgStatementKind(stmt), () => full()[i] ?? {}, source));
     }
     if (statements.length === 0) {
       return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
     }
     return { ok: true, statements };
   }
+
+  /**
+   * The syntax error {@link parse} would answer, or undefined when it would succeed, without
+   * reading the tree (what validation needs).
+   */
+  check(sql: string, _dialect: SqlDialect = "postgresql"): SqlSyntaxError | undefined {
+    const text = withoutByteOrderMark(sql);
+    const raw = this.ready().check(text);
+    if (!raw.ok) return toSyntaxError(raw, new SourceText(text));
+    return raw.empty ? { line: 1, column: 1, reason: EMPTY_INPUT_REASON } : undefined;
+  }
+
+  private ready(): PgQueryWasm {
+    if (this.wasm === undefined) throw new Error("LibpgQuerySqlParser used before load()");
+    return this.wasm;
+  }
 }
 
-function toSyntaxError(error: unknown, source: SourceText) {
-  const pgError = error as PgSqlError;
-  if (typeof pgError?.message !== "string") throw error;
-  const cursor = pgError.sqlDetails?.cursorPosition;
-  if (cursor === undefined) {
-    if (/cannot be empty/i.test(pgError.message)) {
-      return { line: 1, column: 1, reason: EMPTY_INPUT_REASON };
-    }
-    // Not a syntax error with a position: a failure of the WASM module itself.
-    throw error;
-  }
-  const { line, column } = source.position(source.indexOfCodePoint(cursor));
-  return { line, column, reason: cleanPgMessage(pgError.message) };
+/** PostgreSQL rejects a byte-order mark; a space keeps every string index where it was. */
+function withoutByteOrderMark(sql: string): string {
+  return sql.charCodeAt(0) === 0xfeff ? ` ${sql.slice(1)}` : sql;
+}
+
+function fullStatements(json: string): (PgNode | undefined)[] {
+  const tree = JSON.parse(json) as { stmts?: { stmt?: PgNode }[] };
+  return (tree.stmts ?? []).map((entry) => entry.stmt);
+}
+
+function toSyntaxError(error: PgParseError, source: SourceText): SqlSyntaxError {
+  const { line, column } = source.position(source.indexOfCodePoint(error.cursor));
+  return { line, column, reason: cleanPgMessage(error.message) };
 }
 
 /**

@@ -1,10 +1,8 @@
 import { ColumnScope } from "./column-scope.js";
 import { LazyStatement } from "./lazy-statement.js";
 import type { MetadataCollector } from "./metadata-collector.js";
-import { readNameParts, type SourceText } from "./source-text.js";
-
-/** A node of libpg-query's JSON tree: `{ NodeType: { ...fields } }` or plain field objects. */
-type PgNode = Record<string, unknown>;
+import type { PgNode } from "./pg-json-outline.js";
+import { isNameCharAt, readNameParts, type SourceText } from "./source-text.js";
 
 /** Node types whose kind is not just the type name without `Stmt`. */
 const KIND_BY_NODE: Record<string, string> = {
@@ -58,27 +56,27 @@ export function pgStatementKind(stmt: PgNode): string {
 }
 
 /**
- * One statement of a libpg-query parse in the neutral model. The kind is computed up front; the
- * name lists only when first read, so validation never pays for the tree walk.
+ * One statement of a libpg-query parse in the neutral model. The kind is known up front (from
+ * the outline of the tree, see `outlinePgStatements`); the statement's node is asked for, and its
+ * name lists walked, only when a name list is first read, so validation and `parse_sql` never pay
+ * for building or walking the tree.
  *
  * @example
- * const s = new PgStatement(parseSync(sql).stmts[0].stmt, new SourceText(sql));
+ * const s = new PgStatement("Select", () => JSON.parse(json).stmts[0].stmt, new SourceText(sql));
  * s.kind; // "Select"
- * s.tables; // ["users"] (walked now, once)
+ * s.tables; // ["users"] (tree built and walked now, once)
  */
 export class PgStatement extends LazyStatement {
-  override readonly kind: string;
-
   constructor(
-    private readonly stmt: PgNode,
+    override readonly kind: string,
+    private readonly stmt: () => PgNode,
     private readonly source: SourceText,
   ) {
     super();
-    this.kind = pgStatementKind(stmt);
   }
 
   protected override collectInto(out: MetadataCollector): void {
-    walk(this.stmt, { out, source: this.source, scope: new ColumnScope() });
+    walk(this.stmt(), { out, source: this.source, scope: new ColumnScope() });
   }
 }
 
@@ -276,7 +274,7 @@ function keywordFunction(body: PgNode, out: MetadataCollector, source: SourceTex
 /** True when the word at string index `at` is followed (after blanks) by `(`. */
 function calledWithParens(text: string, at: number): boolean {
   let i = at;
-  while (i < text.length && /[\p{L}\p{N}_$]/u.test(text.charAt(i))) i++;
+  while (i < text.length && isNameCharAt(text, i)) i++;
   while (i < text.length && /\s/.test(text.charAt(i))) i++;
   return text.charAt(i) === "(";
 }

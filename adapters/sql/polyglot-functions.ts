@@ -2,6 +2,7 @@
  * What the adapter needs to name polyglot's function calls as written: the typed function
  * variants, the spellings polyglot folds together, and the call sites found in the text.
  */
+import { isNameCharAt } from "./source-text.js";
 
 /**
  * Polyglot's typed function variants (generated from the SDK's `Expression` union): a
@@ -92,7 +93,7 @@ export function findCallSites(text: string): CallSite[] {
       i = end === -1 ? n : end + 2;
     } else if (/[\p{L}_]/u.test(ch)) {
       const start = i;
-      while (i < n && /[\p{L}\p{N}_$]/u.test(text[i] ?? "")) i++;
+      while (i < n && isNameCharAt(text, i)) i++;
       let j = i;
       while (j < n && (text[j] === " " || text[j] === "\t" || text[j] === "\n")) j++;
       if (text[j] === "(") {

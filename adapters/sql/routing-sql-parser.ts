@@ -3,6 +3,7 @@ import type { SqlDialect } from "../../core/sql/dialects.js";
 import { findParseLimit } from "../../core/sql/parse-limits.js";
 import type { Token } from "../../core/sql/token.js";
 import { tokenize } from "../../core/sql/tokenizer.js";
+import { surelyWithinParseLimits } from "../../core/sql/within-parse-limits.js";
 import type { SqlParseResult, SqlParser, SqlSyntaxError } from "../../core/ports/sql-parser.js";
 import { LibpgQuerySqlParser } from "./libpg-query-sql-parser.js";
 import { PolyglotSqlParser } from "./polyglot-sql-parser.js";
@@ -33,10 +34,12 @@ export interface RoutingSqlParserOptions {
  * - `mysql`, `sqlite`, `sqlserver`, `oracle`, `snowflake`: polyglot in that dialect, made strict
  *   by the token-based dialect-feature checks (`findDialectViolation`).
  *
- * Before any grammar runs, one pass over the tokens (`findParseLimit`) refuses text past the
- * parsers' limits (nesting, operator chains, set operations, statement count, an unterminated
- * block comment) with a syntax error, so every call does work linear in the text and none
- * overflows a stack. Each grammar then runs at most once per dialect (at most 7 WASM calls).
+ * Before any grammar runs, text past the parsers' limits (nesting, operator chains, set
+ * operations, statement count, an unterminated block comment) is refused with a syntax error
+ * (`findParseLimit` over the tokens, skipped when one cheaper pass over the characters proves the
+ * text within them: `surelyWithinParseLimits`), so every call does work linear in the text and
+ * none overflows a stack. Each grammar then runs at most once per dialect (at most 7 WASM calls),
+ * and the text is tokenised at most once, only when a check needs the tokens.
  *
  * @example
  * const parser = new RoutingSqlParser();
@@ -59,50 +62,52 @@ export class RoutingSqlParser implements SqlParser {
   }
 
   parse(sql: string, dialect: SqlDialect): SqlParseResult {
-    const tokens = tokenize(sql);
-    const limit = findParseLimit(tokens);
+    const tokens = lazyTokens(sql);
+    const limit = parseLimit(sql, tokens);
     if (limit !== undefined) return { ok: false, error: limit };
     if (dialect === "postgresql") return this.postgres.parse(sql, dialect);
     if (dialect === "generic") return this.parseGeneric(sql, tokens, false);
-    const violation = findDialectViolation(tokens, dialect);
+    const violation = findDialectViolation(tokens(), dialect);
     if (violation !== undefined) return { ok: false, error: violation };
     return this.polyglot.parse(sql, dialect);
   }
 
   /**
-   * Syntax check without building the neutral model (polyglot's cheaper `validate`): undefined
-   * when `sql` is valid in `dialect`. Same verdicts as {@link parse}.
+   * Syntax check without building the neutral model (PostgreSQL's tree is not read, polyglot's
+   * cheaper `validate` runs): undefined when `sql` is valid in `dialect`. Same verdicts as
+   * {@link parse}.
    */
   check(sql: string, dialect: SqlDialect): SqlSyntaxError | undefined {
-    const tokens = tokenize(sql);
-    const limit = findParseLimit(tokens);
+    const tokens = lazyTokens(sql);
+    const limit = parseLimit(sql, tokens);
     if (limit !== undefined) return limit;
-    if (dialect === "postgresql") {
-      const result = this.postgres.parse(sql, dialect);
-      return result.ok ? undefined : result.error;
-    }
+    if (dialect === "postgresql") return this.postgres.check(sql, dialect);
     if (dialect === "generic") {
       const result = this.parseGeneric(sql, tokens, true);
       return result.ok ? undefined : result.error;
     }
-    return findDialectViolation(tokens, dialect) ?? this.polyglot.check(sql, dialect);
+    return findDialectViolation(tokens(), dialect) ?? this.polyglot.check(sql, dialect);
   }
 
-  private parseGeneric(sql: string, tokens: readonly Token[], checkOnly: boolean): SqlParseResult {
-    const first = this.postgres.parse(sql, "postgresql");
+  private parseGeneric(
+    sql: string,
+    tokens: () => readonly Token[],
+    checkOnly: boolean,
+  ): SqlParseResult {
+    const first = this.postgresFirst(sql, checkOnly);
     // PostgreSQL reads T-SQL's `SELECT TOP (@n) id` as a call of top() aliased `id`: with SELECT
     // TOP in the text the other grammars read it first, PostgreSQL's reading is the fallback.
     if (first.ok && !SELECT_TOP.test(sql)) return first;
     let best = first.ok ? START_OF_INPUT : first.error;
-    const generic = findDialectViolation(tokens, "generic");
+    const generic = findDialectViolation(tokens(), "generic");
     if (generic !== undefined) return first.ok ? first : { ok: false, error: later(best, generic) };
     const second = this.polyglot.parse(sql, "generic");
     if (second.ok) return second;
     best = later(best, second.error);
     for (const dialect of GENERIC_FALLBACKS) {
-      if (findDialectViolation(tokens, dialect) !== undefined) continue;
+      if (findDialectViolation(tokens(), dialect) !== undefined) continue;
       if (checkOnly) {
-        if (this.polyglot.check(sql, dialect) === undefined) return { ok: true, statements: [] };
+        if (this.polyglot.check(sql, dialect) === undefined) return CHECKED;
       } else {
         const result = this.polyglot.parse(sql, dialect);
         if (result.ok) return result;
@@ -110,6 +115,27 @@ export class RoutingSqlParser implements SqlParser {
     }
     return first.ok ? first : { ok: false, error: best };
   }
+
+  /** PostgreSQL's verdict; for a check, without reading its tree (the statements are empty). */
+  private postgresFirst(sql: string, checkOnly: boolean): SqlParseResult {
+    if (!checkOnly) return this.postgres.parse(sql, "postgresql");
+    const error = this.postgres.check(sql, "postgresql");
+    return error === undefined ? CHECKED : { ok: false, error };
+  }
+}
+
+/** A successful check: valid, with no statements built. */
+const CHECKED: SqlParseResult = { ok: true, statements: [] };
+
+/** The tokens of `sql`, made on the first call only (most calls never need them). */
+function lazyTokens(sql: string): () => readonly Token[] {
+  let tokens: readonly Token[] | undefined;
+  return () => (tokens ??= tokenize(sql));
+}
+
+/** The parse limit `sql` goes past, if any; tokenises only when the cheap pass cannot tell. */
+function parseLimit(sql: string, tokens: () => readonly Token[]): SqlSyntaxError | undefined {
+  return surelyWithinParseLimits(sql) ? undefined : findParseLimit(tokens());
 }
 
 /** A position before any error (the starting point when PostgreSQL reported none). */

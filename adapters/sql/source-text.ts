@@ -87,6 +87,23 @@ function buildByteIndex(text: string): Int32Array {
 const WORD_CHAR = /[\p{L}\p{N}_$]/u;
 
 /**
+ * True when the UTF-16 unit at `index` is a letter, digit, `_` or `$` (ASCII by code, the rest
+ * by Unicode class; a lone half of a surrogate pair is none of them).
+ *
+ * @example
+ * isNameCharAt("a_1 b", 3); // false
+ */
+export function isNameCharAt(text: string, index: number): boolean {
+  const c = text.charCodeAt(index);
+  if (c < 128) {
+    return (
+      (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36
+    );
+  }
+  return WORD_CHAR.test(text.charAt(index));
+}
+
+/**
  * Reads up to `parts` dot-separated name parts starting at string index `index`, unquoting
  * `"a"`, `` `a` `` and `[a]` parts. Used to recover names as written where a parser folds case.
  *
@@ -118,7 +135,7 @@ export function readNameParts(text: string, index: number, parts: number): strin
       names.push(name);
     } else {
       const start = i;
-      while (i < text.length && WORD_CHAR.test(text[i] ?? "")) i++;
+      while (i < text.length && isNameCharAt(text, i)) i++;
       if (i === start) break;
       names.push(text.slice(start, i));
     }

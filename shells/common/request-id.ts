@@ -7,10 +7,19 @@ const current = new AsyncLocalStorage<string>();
 /** A client's id is kept when it is 1–128 visible ASCII characters; otherwise one is generated. */
 const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
 
+/** The part of `@hono/node-server`'s bindings (`c.env`) this middleware uses. */
+interface NodeBindings {
+  readonly outgoing?: { setHeader?: (name: string, value: string) => unknown };
+}
+
 /**
  * Hono middleware giving every request an id: the client's `X-Request-Id` when it is sane (1–128
  * visible ASCII characters), else a new UUID. The id is echoed in the response's `X-Request-Id`
  * and readable with {@link currentRequestId} for the rest of the request, so log lines carry it.
+ * Served by `@hono/node-server`, the header is set on Node's response before the handler runs
+ * (Node merges it into whatever the handler answers, errors included); setting it on the answer
+ * instead turned every answer's plain header object into a `Headers` and sent the answer down
+ * the adapter's slower path for those.
  *
  * @example
  * app.use("*", requestId());
@@ -20,6 +29,12 @@ export function requestId(): MiddlewareHandler {
   return async (c, next) => {
     const given = c.req.header("x-request-id");
     const id = given !== undefined && ACCEPTED.test(given) ? given : randomUUID();
+    const outgoing = (c.env as NodeBindings | undefined)?.outgoing;
+    if (typeof outgoing?.setHeader === "function") {
+      outgoing.setHeader("X-Request-Id", id);
+      await current.run(id, next);
+      return;
+    }
     await current.run(id, next);
     try {
       c.res.headers.set("X-Request-Id", id);

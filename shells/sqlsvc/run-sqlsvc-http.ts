@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { answerClientErrors } from "../common/answer-client-errors.js";
+import { createBatchedWriter } from "../common/batched-writer.js";
 import { drainServer } from "../common/drain-server.js";
 import { createJsonLogger } from "../common/logger.js";
 import { createServiceMetrics } from "../common/service-metrics.js";
@@ -113,6 +114,9 @@ async function serve(
     return 1;
   }
   if (stopper.requested()) return 0;
+  // One line per tool call: written in batches (a write each cost a system call per request).
+  const logLines = createBatchedWriter({ sink: (text) => void process.stderr.write(text) });
+  process.once("exit", logLines.flush);
   // Calls on large texts run in a worker thread under the per-call budget (issue 8).
   const runner = new BudgetedSqlRunner({ inline: toolkit, budgetMs: config.callBudgetMs });
   const app = createSqlsvcApp({
@@ -120,7 +124,7 @@ async function serve(
     runner,
     version: options.version,
     authToken: config.authToken,
-    logger: createJsonLogger(),
+    logger: createJsonLogger({ write: logLines.write }),
     metrics: createServiceMetrics("sqlsvc"),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;

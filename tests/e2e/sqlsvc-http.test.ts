@@ -33,6 +33,40 @@ describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
     });
   });
 
+  it("echoes or assigns X-Request-Id and logs one line per tool call with it, never the SQL", async () => {
+    const secret = "SELECT card_number FROM secret_vault_table";
+    const res = await postJson(server.url, toolCall("parse_sql", { sql: secret }, 7), {
+      "X-Request-Id": "trace-e2e-1",
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("trace-e2e-1");
+    const other = await fetch(server.url.replace(/\/mcp$/, "/elsewhere"));
+    expect(other.status).toBe(404);
+    expect(other.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    // Log lines are written in batches (at most 50 ms late): wait for this one.
+    const line = await new Promise<string>((resolve, reject) => {
+      const started = Date.now();
+      const look = () => {
+        const found = server
+          .stderr()
+          .split("\n")
+          .find((l) => l.includes('"request_id":"trace-e2e-1"'));
+        if (found !== undefined) resolve(found);
+        else if (Date.now() - started > 10_000) reject(new Error(server.stderr()));
+        else setTimeout(look, 20);
+      };
+      look();
+    });
+    expect(JSON.parse(line)).toMatchObject({
+      level: "info",
+      msg: "tool call",
+      tool: "parse_sql",
+      outcome: "ok",
+      request_id: "trace-e2e-1",
+    });
+    expect(server.stderr()).not.toContain("secret_vault_table");
+  });
+
   it("answers the spec's example for every tool", async () => {
     const names = [
       "validate_sql",

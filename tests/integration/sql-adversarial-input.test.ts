@@ -31,6 +31,11 @@ class CountingPostgres extends LibpgQuerySqlParser {
     this.chars += sql.length;
     return super.parse(sql, dialect);
   }
+  override check(sql: string, dialect?: SqlDialect): SqlSyntaxError | undefined {
+    this.calls++;
+    this.chars += sql.length;
+    return super.check(sql, dialect);
+  }
 }
 
 class CountingPolyglot extends PolyglotSqlParser {

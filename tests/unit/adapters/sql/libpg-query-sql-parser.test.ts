@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { LibpgQuerySqlParser } from "../../../../adapters/sql/index.js";
 import { cleanPgMessage } from "../../../../adapters/sql/libpg-query-sql-parser.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
+import { DIALECT_SQL, INVALID_SQL, PORTABLE_SQL } from "../../../fixtures/sql/corpus.js";
 
 const parser = new LibpgQuerySqlParser();
 beforeAll(async () => {
@@ -130,6 +131,24 @@ describe("LibpgQuerySqlParser", () => {
       columns: ["a"],
       functions: [],
     });
+  });
+
+  it("checks with the verdict and the error parse gives, without building statements", () => {
+    const texts = [
+      ...PORTABLE_SQL,
+      ...Object.values(DIALECT_SQL).flat(),
+      ...INVALID_SQL,
+      "",
+      ";;",
+      "-- only a comment",
+      "\uFEFFSELECT 1",
+      "SELECT 'ü', é\nFROM t WHERE x = = 1",
+      "SELECT 1; SELECT FROM",
+    ];
+    for (const sql of texts) {
+      const parsed = parser.parse(sql, "postgresql");
+      expect(parser.check(sql, "postgresql"), sql).toEqual(parsed.ok ? undefined : parsed.error);
+    }
   });
 
   it("skips empty statements between semicolons", () => {
