@@ -163,7 +163,10 @@ function describeIssue(schema: ToolInputSchema, issue: v.BaseIssue<unknown> | un
     return `arguments must be an object of named parameters (${issue.message})`;
   const name = path.join(".");
   let message = issue.message;
-  const missing = issue.kind === "schema" && issue.type === "object" && issue.input === undefined;
+  const missing =
+    issue.kind === "schema" &&
+    (issue.type === "object" || issue.type === "strict_object") &&
+    issue.input === undefined;
   if (missing && path.length === 1) {
     const entry = schema.entries[name];
     const own =
