@@ -130,7 +130,8 @@ async function storeBatch(
   const hashes = await Promise.all(batch.map(({ memory }) => contentHash(memory.content)));
   const keys = batch.map(({ memory }, i) => rememberLockKey(memory, hashes[i] as string));
   const idKeys = batch.map(({ memory }) => idLockKey(memory.id));
-  await lock.runAll([...new Set([...keys, ...idKeys])], async () => {
+  const held = new Set([...keys, ...idKeys]);
+  await lock.runAll([...held], async () => {
     const nowMs = context.nowMs();
     const fresh = new Map<string, Planned & { hash: string; memory: Memory }>();
     const firstOfKey = new Map<string, string>();
@@ -160,7 +161,7 @@ async function storeBatch(
     }
     await insert(context, [...fresh.values()]);
     counts.imported += fresh.size;
-    await merge(context, [...targets.values()]);
+    await merge(context, [...targets.values()], held);
   });
 }
 
@@ -188,12 +189,19 @@ async function insert(
   }
 }
 
-/** Duplicates merged into live memories: under those memories' locks, as remember does. */
-async function merge(context: ServiceContext, merged: readonly Memory[]): Promise<void> {
+/**
+ * Duplicates merged into live memories: under those memories' locks, as remember does (except
+ * the locks this batch already holds: a line may carry the id of the memory it duplicates).
+ */
+async function merge(
+  context: ServiceContext,
+  merged: readonly Memory[],
+  held: ReadonlySet<string>,
+): Promise<void> {
   if (merged.length === 0) return;
   const { engine } = context;
   await context.lock.runAll(
-    merged.map((m) => idLockKey(m.id)),
+    merged.map((m) => idLockKey(m.id)).filter((key) => !held.has(key)),
     async () => {
       const nowMs = context.nowMs();
       const live = merged.filter((m) => engine.get(m.id, nowMs) !== undefined);
