@@ -23,8 +23,8 @@ describe("export and import", () => {
     await source.service.rememberBatch({
       memories: Array.from({ length: 450 }, (_, i) => ({
         content: `memory ${i} ünïcødé "quoted"\nsecond line`,
-        type: (["rule", "fact", "episode"] as const)[i % 3],
-        scope: (["permanent", "project", "session", "ttl"] as const)[i % 4],
+        type: (["rule", "fact", "episode"] as const)[i % 3] ?? "fact",
+        scope: (["permanent", "project", "session", "ttl"] as const)[i % 4] ?? "permanent",
         tags: i % 2 === 0 ? ["even", `n${i}`] : [],
         project: i % 5 === 0 ? "p5" : "",
         confidence: (i % 10) / 10,

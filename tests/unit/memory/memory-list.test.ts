@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Memory } from "../../../core/memory/index.js";
+import type { ListPage, Memory } from "../../../core/memory/index.js";
 import { HOUR, memoryFixture } from "./memory-fixture.js";
 
 async function seed(service: Awaited<ReturnType<typeof memoryFixture>>["service"]) {
@@ -117,7 +117,7 @@ describe("list", () => {
       clock.advance(10);
       // Concurrently with the page: a new memory, and the deletion of an original one.
       const victim = original[(page * 37) % original.length] as string;
-      const [result] = await Promise.all([
+      const [result]: [ListPage, ...unknown[]] = await Promise.all([
         service.list({ limit: 97, ...(cursor === null ? {} : { cursor }) }),
         service.remember({ content: `added while listing ${added++}`, scope: "permanent" }),
         deleted.has(victim)
