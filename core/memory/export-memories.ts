@@ -11,10 +11,11 @@ export type ExportedMemory = Memory & {
 export const EXPORT_PAGE_SIZE = 1000;
 
 /**
- * `GET /v1/export`: every live memory as the engine holds it, oldest first (then by id). The
- * memories are the ones live when the export starts. With `vectors`, each carries its stored
- * vector and the embedder id, read from the store page by page (the engine's index does not
- * hand vectors out); a memory deleted meanwhile is left out.
+ * `GET /v1/export`: every memory live when the export starts, as the engine holds it, oldest
+ * first (then by id). With `vectors`, each carries its stored vector and the embedder id; the
+ * vectors are read from the store page by page (the engine's index does not hand them out), so
+ * the lines come in the store's order and only one page of vectors is held at a time. A memory
+ * deleted meanwhile is left out.
  *
  * @example
  * for await (const memory of exportMemories(context, { vectors: false })) write(JSON.stringify(memory));
@@ -23,28 +24,22 @@ export async function* exportMemories(
   context: ServiceContext,
   options: { readonly vectors: boolean },
 ): AsyncGenerator<ExportedMemory> {
-  const snapshot = [...context.engine.live(context.nowMs())].sort(oldestFirst);
+  const snapshot = [...context.engine.live(context.nowMs())];
   if (!options.vectors) {
-    yield* snapshot;
+    yield* snapshot.sort(oldestFirst);
     return;
   }
   const wanted = new Set(snapshot.map((memory) => memory.id));
-  const vectors = new Map<string, readonly number[]>();
+  const embedder = context.embedder.id;
   let cursor: string | undefined;
   do {
     const page = await context.store.scan(cursor, EXPORT_PAGE_SIZE);
     for (const record of page.records) {
-      if (wanted.has(record.id)) vectors.set(record.id, record.vector);
+      const current = wanted.has(record.id) ? context.engine.peek(record.id) : undefined;
+      if (current !== undefined) yield { ...current, vector: record.vector, embedder };
     }
     cursor = page.next;
   } while (cursor !== undefined);
-  const embedder = context.embedder.id;
-  for (const memory of snapshot) {
-    const current = context.engine.peek(memory.id);
-    const vector = vectors.get(memory.id);
-    if (current === undefined || vector === undefined) continue;
-    yield { ...current, vector, embedder };
-  }
 }
 
 function oldestFirst(a: Memory, b: Memory): number {

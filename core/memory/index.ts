@@ -135,6 +135,10 @@ export { decodeMemory, encodeMemoryMetadata, MEMORY_METADATA_VERSION } from "./m
 export { contentHash, normaliseContent } from "./content-key.js";
 export { KeyedLock } from "./keyed-lock.js";
 export {
+  deleteMatchingResultSchema,
+  importResultSchema,
+  listResultSchema,
+  updateResultSchema,
   deleteResultSchema,
   memorySchema,
   memoryStatsSchema,

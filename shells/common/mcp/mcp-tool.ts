@@ -73,6 +73,8 @@ export interface McpTool<S extends ToolInputSchema = ToolInputSchema> {
   readonly title?: string;
   readonly description: string;
   readonly input: S;
+  /** The result's schema, advertised as `outputSchema` (results go out as `structuredContent`). */
+  readonly output?: v.GenericSchema;
   readonly annotations: McpToolAnnotations;
   readonly handler: (args: v.InferOutput<S>) => ToolReply | Promise<ToolReply>;
 }
