@@ -41,24 +41,29 @@ export function listPage(
 ): ListPage {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.order);
   const newest = query.order === "newest";
-  // TopK keeps the highest scores, ties by the smaller tie-break first.
-  const top = new TopK<Memory & { readonly ms: number }>(
+  // TopK keeps the highest scores, ties by the smaller tie-break first. The memories are offered
+  // as they are (no copy per memory: at 100,000 memories that allocation dominated a page).
+  const top = new TopK<Memory>(
     query.limit + 1,
     newest ? (a, b) => compareIds(b.id, a.id) : (a, b) => compareIds(a.id, b.id),
   );
   for (const memory of memories) {
     const ms = Date.parse(memory.created_at);
     if (after !== undefined && !isAfter(ms, memory.id, after)) continue;
-    top.offer(newest ? ms : -ms, { ...memory, ms });
+    top.offer(newest ? ms : -ms, memory);
   }
   const ranked = top.sorted().map(({ item }) => item);
   const page = ranked.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    memories: page.map(({ ms: _ms, ...memory }) => memory),
+    memories: page,
     next_cursor:
       ranked.length > query.limit && last !== undefined
-        ? encodeCursor({ order: query.order, createdMs: last.ms, id: last.id })
+        ? encodeCursor({
+            order: query.order,
+            createdMs: Date.parse(last.created_at),
+            id: last.id,
+          })
         : null,
   };
 }
