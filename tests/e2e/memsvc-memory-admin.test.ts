@@ -79,7 +79,7 @@ describe("the memory management API over HTTP (issue 11)", () => {
     const all = await call("GET", "/v1/memories?limit=2&order=oldest");
     expect(all.status).toBe(200);
     const first = all.body as unknown as Listed;
-    expect(first.memories.map((m) => m.id)).toEqual(ids.slice(0, 2).sort());
+    expect(first.memories.map((m) => m.id)).toEqual([...ids].sort().slice(0, 2));
     expect(first.next_cursor).toEqual(expect.any(String));
     const next = (
       await call("GET", `/v1/memories?limit=2&order=oldest&cursor=${first.next_cursor}`)
