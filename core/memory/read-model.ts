@@ -41,6 +41,11 @@ export interface MemoryReadModel {
   findDuplicate(key: DuplicateKey, nowMs: number): Awaitable<Memory | undefined>;
   /** The `topK` most relevant live memories that pass the filter. */
   query(query: EngineQuery): Awaitable<EngineHit[]>;
+  /**
+   * Every memory live at `nowMs`, in no particular order (list, delete by filter, export). The
+   * engine walks what it holds; the replica model reads the whole store, page by page.
+   */
+  live(nowMs: number): Awaitable<Iterable<Memory>>;
   /** Live memories at `nowMs` by type and scope. */
   stats(nowMs: number): Awaitable<MemoryStats>;
   /** Ids of memories expired at `nowMs` (what the sweep deletes). */

@@ -16,6 +16,8 @@ const SEEN_LIMIT = 10_000;
 const DUPLICATE_LIMIT = 100;
 /** Most expired memories one sweep reads (the next sweep takes the rest). */
 const EXPIRED_LIMIT = 10_000;
+/** Records per store page when the replica model reads every memory (`live`). */
+const LIVE_PAGE_SIZE = 1_000;
 /** Over-fetch when a tag filter, which the store cannot judge, is applied afterwards. */
 const TAG_OVERFETCH = 4;
 
@@ -81,6 +83,21 @@ export class StoreQueryReadModel implements MemoryReadModel {
     const [record] = await this.#deps.store.get([id]);
     const memory = record === undefined ? undefined : this.#decode(record);
     return memory !== undefined && isLive(expiryOf(memory), nowMs) ? memory : undefined;
+  }
+
+  /** Reads the whole store (a full scan per call: list, delete by filter and export cost O(n)). */
+  async live(nowMs: number): Promise<Memory[]> {
+    const memories: Memory[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#deps.store.scan(cursor, LIVE_PAGE_SIZE);
+      for (const record of page.records) {
+        const memory = this.#decode(record);
+        if (memory !== undefined && isLive(expiryOf(memory), nowMs)) memories.push(memory);
+      }
+      cursor = page.next;
+    } while (cursor !== undefined);
+    return memories;
   }
 
   peek(id: string): Memory | undefined {

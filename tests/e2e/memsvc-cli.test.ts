@@ -43,7 +43,9 @@ describe("memsvc command line", () => {
     expect(lines[0]).toBe("memsvc: invalid configuration (4 problems):");
     expect(lines.slice(1)).toEqual([
       expect.stringMatching(/^api\.listen_addr: expected :PORT or HOST:PORT/),
-      expect.stringMatching(/^embedder\.provider: expected local or cohere, got "magic"/),
+      expect.stringMatching(
+        /^embedder\.provider: expected local, cohere, ollama or openai, got "magic"/,
+      ),
       expect.stringMatching(
         /^recall\.candidates \(from MEMSVC_RECALL_CANDIDATES\): expected an integer/,
       ),

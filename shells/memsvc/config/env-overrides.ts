@@ -13,6 +13,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 function coerce(key: ConfigKey, value: string): unknown {
   if (key.kind === "string") return value;
   const trimmed = value.trim();
+  if (key.kind === "boolean") {
+    return trimmed === "true" ? true : trimmed === "false" ? false : value;
+  }
   // Leave non-numeric text as a string: validation then reports it with the variable's name.
   return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed) ? Number(trimmed) : value;
 }

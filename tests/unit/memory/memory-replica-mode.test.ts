@@ -68,4 +68,21 @@ describe("MemoryService in replica mode (reads query the store)", () => {
     clock.advance(25 * HOUR);
     expect((await b.stats()).total_memories).toBe(0);
   });
+  it("lists, updates and deletes by filter what another replica wrote (full store reads)", async () => {
+    const { a, b } = await replicas();
+    const rule = await a.remember({ content: "Deploys run on Fridays", type: "rule" });
+    await a.remember({ content: "Billing owns invoices", project: "billing", scope: "project" });
+    const page = await b.list({ project: "billing" });
+    expect(page.memories.map((m) => m.content)).toEqual(["Billing owns invoices"]);
+    expect(page.next_cursor).toBeNull();
+    const updated = await b.update(rule.id, { content: "Deploys run on Thursdays" });
+    expect(updated).toMatchObject({ id: rule.id, content: "Deploys run on Thursdays" });
+    expect((await a.get(rule.id)).content).toBe("Deploys run on Thursdays");
+    expect(await a.deleteMatching({ project: "billing", dry_run: true })).toEqual({
+      deleted: 0,
+      matched: 1,
+    });
+    expect(await a.deleteMatching({ project: "billing" })).toEqual({ deleted: 1 });
+    expect((await b.list({})).memories.map((m) => m.id)).toEqual([rule.id]);
+  });
 });
