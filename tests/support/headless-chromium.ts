@@ -75,7 +75,7 @@ export async function launchChromium(): Promise<HeadlessChromium> {
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       page.on("console", (message) => {
         const text = message.text();
-        if (/Content Security Policy|Trusted Type|Refused to/i.test(text)) {
+        if (/Content Security Policy|Trusted ?(Type|HTML|Script)|Refused to/i.test(text)) {
           problems.push(`policy: ${text}`);
         }
       });

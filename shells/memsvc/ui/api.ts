@@ -104,10 +104,14 @@ export const api = {
       `/v1/memories?${params.toString()}`,
     );
   },
+  /** The service's ranked search, narrowed by the same filters as the list (`q` aside). */
   search(message: string, filters: Filters, limit: number) {
-    const body: Record<string, unknown> = { message, limit };
-    const { project } = filterFields(filters);
+    const { project, type, scope, tag } = filterFields(filters);
+    const body: Record<string, unknown> = { message, limit, include: ["tags", "project"] };
     if (project !== undefined) body["project"] = project;
+    if (type !== undefined) body["type"] = type;
+    if (scope !== undefined) body["scope"] = scope;
+    if (tag !== undefined) body["tags"] = [tag];
     return call<{ results: SearchHit[] }>("POST", "/v1/search", body);
   },
   recall(message: string, budget: number, project: string) {
@@ -117,7 +121,11 @@ export const api = {
   },
   get: (id: string) => call<Memory>("GET", `/v1/memories/${encodeURIComponent(id)}`),
   update: (id: string, changes: Partial<Memory> & { ttl_seconds?: number }) =>
-    call<unknown>("PATCH", `/v1/memories/${encodeURIComponent(id)}`, changes),
+    call<Memory & { deduplicated?: true }>(
+      "PATCH",
+      `/v1/memories/${encodeURIComponent(id)}`,
+      changes,
+    ),
   forget: (id: string) =>
     call<{ deleted: true }>("DELETE", `/v1/memories/${encodeURIComponent(id)}`),
   /** Deletes what matches the filters, or everything with `"all"`; `dryRun` only counts. */

@@ -116,6 +116,7 @@ function selectionChanged(ids: readonly string[]): void {
 function edit(row: Row, tr: HTMLTableRowElement): void {
   const full =
     row.memory.tags === undefined ? api.get(row.memory.id) : Promise.resolve(row.memory as Memory);
+  let merged = false;
   full.then((memory) => {
     const columns = tr.cells.length;
     openEditor(
@@ -123,11 +124,12 @@ function edit(row: Row, tr: HTMLTableRowElement): void {
       memory,
       columns,
       async (changes) => {
-        await api.update(memory.id, changes);
+        const updated = await api.update(memory.id, changes);
+        merged = updated.deduplicated === true;
       },
       (saved) => {
         if (!saved) return void tr.querySelector<HTMLButtonElement>("[data-action=edit]")?.focus();
-        announce(status, "Saved.");
+        announce(status, merged ? "Saved: merged into an identical memory." : "Saved.");
         reload();
       },
     );
