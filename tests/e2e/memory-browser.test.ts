@@ -56,6 +56,28 @@ async function openBrowser(path = "/ui"): Promise<Page> {
 
 const rowTexts = (page: Page) => page.locator("#memories tbody td.content").allTextContents();
 
+const rowIds = (page: Page) =>
+  page
+    .locator("#memories tbody tr[data-id]")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-id") ?? ""));
+const column = (page: Page, label: string) =>
+  page.locator(`#memories tbody td[data-label="${label}"]`).allTextContents();
+
+/** Applies the filter form and waits for the table to show the filtered listing. */
+async function filter(page: Page, fields: Record<string, string>): Promise<void> {
+  const all = { project: "", type: "", scope: "", tag: "", q: "", ...fields };
+  for (const [name, value] of Object.entries(all)) {
+    const field = page.locator(`#filters [name="${name}"]`);
+    if ((await field.evaluate((e) => e.tagName)) === "SELECT") await field.selectOption(value);
+    else await field.fill(value);
+  }
+  await Promise.all([
+    page.waitForResponse((r) => r.url().includes("/v1/memories?")),
+    page.click('#filters button[type="submit"]'),
+  ]);
+  await page.locator("#table-caption", { hasText: "Memories where" }).waitFor();
+}
+
 async function search(page: Page, message: string): Promise<void> {
   await page.fill("#search-input", message);
   await page.press("#search-input", "Enter");
@@ -152,6 +174,113 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     expect(scores.length).toBe(texts.length);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     await page.close();
+  });
+
+  it("lists memories newest first and pages through all of them with the cursor", async () => {
+    const page = await openBrowser();
+    const total = (await rest("GET", "/v1/stats")).body["total_memories"] as number;
+    await page.selectOption("#page-size", "25");
+    await page.locator("#page-label", { hasText: "page 1" }).waitFor();
+    await page.locator("#memories tbody tr").nth(24).waitFor();
+    const first = await rowIds(page);
+    expect(first).toHaveLength(25);
+    const created = await column(page, "Created");
+    expect([...created].sort().reverse()).toEqual(created);
+    const seen = [...first];
+    for (let n = 2; !(await page.locator("#next-page").isDisabled()); n++) {
+      await page.click("#next-page");
+      await page.locator("#page-label", { hasText: `page ${n}` }).waitFor();
+      seen.push(...(await rowIds(page)));
+    }
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+    while (!(await page.locator("#prev-page").isDisabled())) await page.click("#prev-page");
+    await page.locator("#page-label", { hasText: "page 1" }).waitFor();
+    expect(await rowIds(page)).toEqual(first);
+    await page.close();
+  });
+
+  it("filters by project, type, scope, tag and content", async () => {
+    const page = await openBrowser();
+    const cases: [Record<string, string>, (m: (typeof FILLERS)[number]) => boolean][] = [
+      [{ project: "alpha", type: "rule" }, (m) => m.project === "alpha" && m.type === "rule"],
+      [{ scope: "project", tag: "t1" }, (m) => m.scope === "project" && m.tags.includes("t1")],
+      [{ q: "MARKER 7" }, (m) => m.content.includes("marker 7")],
+    ];
+    for (const [fields, matches] of cases) {
+      await filter(page, fields);
+      const expected = FILLERS.filter(matches).map((m) => m.content);
+      expect((await rowTexts(page)).sort(), JSON.stringify(fields)).toEqual(expected.sort());
+    }
+    await filter(page, { project: "alpha", type: "rule" });
+    expect(new Set(await column(page, "Type"))).toEqual(new Set(["rule"]));
+    expect(new Set(await column(page, "Project"))).toEqual(new Set(["alpha"]));
+    await page.close();
+  });
+
+  it("edits a memory in place and keeps its creation time; Escape changes nothing", async () => {
+    const page = await openBrowser();
+    const id = ids.get(ROTATE) as string;
+    const before = (await rest("GET", `/v1/memories/${id}`)).body;
+    await filter(page, { q: "rotate the API key" });
+    const row = page.locator(`#memories tbody tr[data-id="${id}"]`);
+    await row.locator('[data-action="edit"]').click();
+    const form = page.locator("tr.editing form");
+    await form.locator('[name="content"]').fill(`${ROTATE}, within one hour`);
+    await form.locator('[name="tags"]').fill("security, keys");
+    await form.locator('[name="confidence"]').fill("0.8");
+    await form.locator('[name="type"]').selectOption("rule");
+    await form.locator('button[type="submit"]').click();
+    await page.locator("#status", { hasText: "Saved." }).waitFor();
+    await row.locator("td.content", { hasText: "within one hour" }).waitFor();
+    const after = (await rest("GET", `/v1/memories/${id}`)).body;
+    expect(after).toMatchObject({
+      content: `${ROTATE}, within one hour`,
+      tags: ["security", "keys"],
+      confidence: 0.8,
+      type: "rule",
+      created_at: before["created_at"],
+    });
+
+    await row.locator('[data-action="edit"]').click();
+    await form.locator('[name="content"]').fill("this edit is abandoned");
+    await page.keyboard.press("Escape");
+    await form.waitFor({ state: "detached" });
+    expect((await rest("GET", `/v1/memories/${id}`)).body["content"]).toBe(
+      `${ROTATE}, within one hour`,
+    );
+    await page.close();
+  });
+
+  it("forgets every memory matching a filter after confirming the counted number", async () => {
+    const page = await openBrowser();
+    const total = (await rest("GET", "/v1/stats")).body["total_memories"] as number;
+    const beta = FILLERS.filter((m) => m.project === "beta").length;
+    await filter(page, { project: "beta" });
+    await page.click("#forget-matching");
+    await page.locator("#confirm[open]").waitFor();
+    expect(await page.textContent("#confirm-text")).toBe(
+      `Forget ${beta} memories matching project = "beta"? They cannot be restored.`,
+    );
+    await page.click("#confirm-ok");
+    await page.locator("#status", { hasText: `Forgot ${beta} memories.` }).waitFor();
+    await page.locator("#empty", { hasText: 'No memories match project = "beta".' }).waitFor();
+    expect((await rest("GET", "/v1/stats")).body["total_memories"]).toBe(total - beta);
+    await page.locator("#stats-total", { hasText: String(total - beta) }).waitFor();
+    await page.close();
+  });
+
+  it("shows the empty state, without asking for a token, on a service with no memories and no token", async () => {
+    const empty = await startMemsvc();
+    const page = await browser.newPage();
+    await page.goto(`${empty.baseUrl}/ui`);
+    await page.locator("#empty", { hasText: "No memories yet" }).waitFor();
+    expect(await page.locator("#gate").isVisible()).toBe(false);
+    expect(await page.textContent("#stats-total")).toBe("0");
+    expect(await page.locator("#memories").isVisible()).toBe(false);
+    expect(await page.locator("#next-page").isDisabled()).toBe(true);
+    await page.close();
+    await empty.stop();
   });
 
   it("previews recall: the exact context the service answers and the tokens it used", async () => {

@@ -66,10 +66,15 @@ function show(rows: Row[], scored: boolean, emptyText: string): void {
   table.hidden = rows.length === 0;
 }
 
+let latest = 0;
+
+/** Shows the current view. Only the latest call renders: a slower earlier answer is dropped. */
 async function load(): Promise<void> {
+  const call = ++latest;
   const started = performance.now();
   if (view.kind === "search") {
     const { results } = await api.search(view.message, view.filters, Number(pageSize.value));
+    if (call !== latest) return;
     show(rowsFromHits(results), true, `Nothing found for "${view.message}".`);
     byId("table-caption").textContent = `Search results for "${view.message}"`;
     setPager(false, false, "search");
@@ -78,6 +83,7 @@ async function load(): Promise<void> {
   }
   const { filters, cursors, page } = view;
   const answer = await api.list(filters, Number(pageSize.value), cursors[page]);
+  if (call !== latest) return;
   cursors[page + 1] = answer.next_cursor ?? undefined;
   const filtered = Object.keys(filters).length > 0;
   show(
