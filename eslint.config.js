@@ -19,6 +19,26 @@ const VENDOR_SDKS = [
 /** Node built-ins that do I/O or read the process: never in the pure core. */
 const NODE_IO = ["node:*", "fs", "fs/*", "http", "https", "net", "child_process", "os", "process"];
 
+/**
+ * The shells are grouped by service: memsvc and sqlsvc never import each other, and what both use
+ * lives in shells/common/, which imports neither (tests/unit/boundary/ also checks dynamic imports).
+ */
+function shellBoundaries() {
+  const rule = (files, group, message) => ({
+    files,
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }] }] },
+  });
+  return [
+    rule(["shells/memsvc/**/*.ts"], ["**/sqlsvc/**"], "memsvc must not import sqlsvc's shell."),
+    rule(["shells/sqlsvc/**/*.ts"], ["**/memsvc/**"], "sqlsvc must not import memsvc's shell."),
+    rule(
+      ["shells/common/**/*.ts"],
+      ["**/memsvc/**", "**/sqlsvc/**"],
+      "shells/common/ is shared: it must not import either service.",
+    ),
+  ];
+}
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**"] },
   js.configs.recommended,
@@ -67,6 +87,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...shellBoundaries(),
   {
     files: ["adapters/**/*.ts"],
     rules: {

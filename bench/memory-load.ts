@@ -1,5 +1,5 @@
 /**
- * Load benchmark of the memory service over HTTP: starts `node dist/shells/cli/memsvc.js serve`
+ * Load benchmark of the memory service over HTTP: starts `node dist/shells/memsvc/cli/memsvc.js serve`
  * with the embedded defaults (embedded Chroma, local embedder) in a temp dir, then measures what
  * the memory-engine issue's table asks for: remember one memory per request, remember through
  * the batch endpoint (the rest of the N memories, 1,000 per request), search and recall with and
@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seededRandom } from "./support/seeded-random.js";
 
-const BIN = fileURLToPath(new URL("../dist/shells/cli/memsvc.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { runLintCommand, type LintCommand } from "../shells/sql/lint-command.js";
+import { runLintCommand, type LintCommand } from "../shells/sqlsvc/lint/lint-command.js";
 import { seededRandom } from "./support/seeded-random.js";
 
 const { values } = parseArgs({

@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3);
 const WARMUP_SECONDS = 0.5; // before each cell
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 8);
-const BIN = fileURLToPath(new URL("../dist/shells/cli/sqlsvc-mcp.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../dist/shells/sqlsvc/cli/sqlsvc-mcp.js", import.meta.url));
 
 /**
  * The three queries of the side-by-side benchmark against the Go original (the issue's table):

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const BIN = fileURLToPath(new URL("../../dist/shells/cli/sqlsvc.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../dist/shells/sqlsvc/cli/sqlsvc.js", import.meta.url));
 
 function run(
   args: string[],

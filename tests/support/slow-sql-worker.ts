@@ -5,7 +5,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import type { SqlToolkit } from "../../core/sql/results.js";
-import { serveSqlCalls } from "../../shells/sql/serve-sql-calls.js";
+import { serveSqlCalls } from "../../shells/sqlsvc/serve-sql-calls.js";
 
 function spinIfSlow(sql: string): void {
   if (!sql.startsWith("SLOW")) return;

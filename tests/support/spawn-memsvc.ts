@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 /** The built `memsvc` entry point the end-to-end tests run (`npm run build` first). */
 export const MEMSVC_BIN = fileURLToPath(
-  new URL("../../dist/shells/cli/memsvc.js", import.meta.url),
+  new URL("../../dist/shells/memsvc/cli/memsvc.js", import.meta.url),
 );
 
 const STARTUP = /^memsvc \S+ listening on http:\/\/(\S+):(\d+) \(store: (.+); embedder: (.+)\)$/m;
@@ -118,7 +118,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * Starts `node dist/shells/cli/memsvc.js serve` on a free loopback port with embedded Chroma in a
+ * Starts `node dist/shells/memsvc/cli/memsvc.js serve` on a free loopback port with embedded Chroma in a
  * temp dir, and resolves once it printed its startup line (printed only after binding). Rejects
  * with its output if it exits first. Every process started here is killed when the test process
  * exits, whatever happened.

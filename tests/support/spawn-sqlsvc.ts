@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 
 /** The built `sqlsvc-mcp` entry point the end-to-end tests run (`npm run build` first). */
 export const SQLSVC_BIN = fileURLToPath(
-  new URL("../../dist/shells/cli/sqlsvc-mcp.js", import.meta.url),
+  new URL("../../dist/shells/sqlsvc/cli/sqlsvc-mcp.js", import.meta.url),
 );
 
 const STARTUP = /^sqlsvc-mcp: listening on (.+):(\d+) \(auth=(true|false)\)$/m;

@@ -1,0 +1,318 @@
+#!/usr/bin/env node
+import "reflect-metadata";
+// Before the other modules load: V8 reads these flags as the heap grows (see heap-flags.ts).
+import "./apply-heap-flags.js";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import {
+  formatHostPort,
+  isLoopbackHost,
+  loadConfig,
+  packageVersion,
+  type MemsvcConfig,
+} from "../config/index.js";
+import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
+import {
+  answerClientErrors,
+  createJsonLogger,
+  createServiceMetrics,
+  createMemoryApp,
+  describeCause,
+  type Logger,
+  type ServiceMetrics,
+} from "../http/index.js";
+
+const USAGE = `Usage: memsvc <command> [options]
+
+Commands:
+  serve [--config FILE]   Start the memory REST API (and MCP at POST /mcp)
+  mcp [--config FILE]     Serve the memory tools over MCP on stdin/stdout
+  reindex [--config FILE] Re-embed every stored memory with the configured embedder
+                          (after changing embedders; stop the service first)
+
+Options:
+  --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
+  -h, --help              Show this help
+  -V, --version           Show the version
+
+Environment variables MEMSVC_<SECTION>_<KEY> override the file (see docs/configuration.md).
+`;
+
+/** Graceful shutdown waits this long for in-flight requests. */
+const DRAIN_DEADLINE_MS = 10_000;
+
+type Command =
+  { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp" | "reindex"; config?: string };
+
+function parseArgs(argv: readonly string[]): Command | { kind: "usage-error"; message: string } {
+  if (argv.some((a) => a === "-h" || a === "--help")) return { kind: "help" };
+  if (argv.some((a) => a === "-V" || a === "--version")) return { kind: "version" };
+  const [command, ...rest] = argv;
+  if (command === undefined) return { kind: "usage-error", message: "missing command" };
+  if (command === "help") return { kind: "help" };
+  if (command !== "serve" && command !== "mcp" && command !== "reindex") {
+    return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
+  }
+  let config: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (arg === "--config" || arg.startsWith("--config=")) {
+      const value = arg === "--config" ? rest[++i] : arg.slice("--config=".length);
+      if (value === undefined || value === "")
+        return { kind: "usage-error", message: "--config needs a FILE" };
+      config = value;
+    } else {
+      return { kind: "usage-error", message: `unknown option ${JSON.stringify(arg)}` };
+    }
+  }
+  return config === undefined ? { kind: command } : { kind: command, config };
+}
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`memsvc: ${message}\n`);
+  process.exit(code);
+}
+
+/** Loads the configuration or exits 1 listing every problem, before anything binds. */
+function configure(configPath: string | undefined): { config: MemsvcConfig; logger: Logger } {
+  const result = loadConfig({ configPath, env: process.env, cwd: process.cwd() });
+  if (!result.ok) {
+    const n = result.problems.length;
+    fail(
+      `invalid configuration (${n} problem${n === 1 ? "" : "s"}):\n${result.problems.join("\n")}`,
+      1,
+    );
+  }
+  const logger = createJsonLogger({ level: result.config.log.level });
+  for (const warning of result.warnings) logger.warn(warning);
+  return { config: result.config, logger };
+}
+
+async function build(
+  config: MemsvcConfig,
+  logger: Logger,
+  metrics?: ServiceMetrics,
+): Promise<MemsvcRuntime> {
+  try {
+    return await buildMemsvc(config, logger, metrics);
+  } catch (error) {
+    logger.error("startup failed", { cause: describeCause(error) });
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return fail(
+      `startup failed: ${error instanceof Error ? error.message : String(error)}${cause}`,
+      1,
+    );
+  }
+}
+
+function listen(server: Server, config: MemsvcConfig): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.api.listen.port, config.api.listen.host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Stops accepting, drains in-flight requests (closing idle keep-alive sockets as they free up). */
+async function drain(server: Server, logger: Logger): Promise<void> {
+  const closed = new Promise<boolean>((resolve) => server.close(() => resolve(true)));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), DRAIN_DEADLINE_MS);
+  });
+  server.closeIdleConnections();
+  const drained = await Promise.race([closed, deadline]);
+  clearInterval(idle);
+  clearTimeout(timer);
+  if (!drained) {
+    logger.warn("drain deadline passed; closing the remaining connections", {
+      deadline_ms: DRAIN_DEADLINE_MS,
+    });
+    server.closeAllConnections();
+  }
+}
+
+/**
+ * Traps SIGINT/SIGTERM from the very start, so a signal that arrives while Chroma starts or just
+ * after the startup line is printed is never the default "die at once": it is remembered and
+ * handed to the shutdown routine as soon as that exists. Only the first signal counts.
+ */
+function trapSignals() {
+  let handler: ((signal: string) => Promise<void>) | undefined;
+  let pending: string | undefined;
+  let fired = false;
+  const fire = (signal: string) => {
+    if (fired || handler === undefined) return;
+    fired = true;
+    void handler(signal);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      pending ??= signal;
+      fire(signal);
+    });
+  }
+  return {
+    /** A signal received so far, if any. */
+    pending: () => pending,
+    /** Installs the shutdown routine; runs it at once if a signal already arrived. */
+    onSignal(routine: (signal: string) => Promise<void>) {
+      handler = routine;
+      if (pending !== undefined) fire(pending);
+    },
+  };
+}
+
+/** Exits 0 when a signal arrived while starting up (nothing to drain yet). */
+async function abortIfSignalled(
+  signals: ReturnType<typeof trapSignals>,
+  runtime: MemsvcRuntime,
+  logger: Logger,
+) {
+  const signal = signals.pending();
+  if (signal === undefined) return;
+  logger.info("shutting down during startup", { signal });
+  await runtime.close();
+  process.exit(0);
+}
+
+async function serve(configPath: string | undefined): Promise<void> {
+  const signals = trapSignals();
+  const { config, logger } = configure(configPath);
+  const version = packageVersion();
+  const metrics = createServiceMetrics("memsvc");
+  const runtime = await build(config, logger, metrics);
+  metrics.countMemoriesWith(async () => (await runtime.memory.stats()).total_memories);
+  await abortIfSignalled(signals, runtime, logger);
+  const app = createMemoryApp({
+    metrics,
+    memory: runtime.memory,
+    version,
+    authToken: config.api.authToken,
+    readiness: runtime.readiness,
+    logger,
+  });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
+  // server is not the side closing an idle keep-alive socket a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  answerClientErrors(server, {
+    body: (_status, message) => ({ error: message }),
+    onRefused: (fields) => logger.debug("refused by the HTTP parser", fields),
+  });
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config);
+  } catch (error) {
+    await runtime.close();
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    fail(
+      `cannot listen on ${config.api.listenText}: ${code === "EADDRINUSE" ? "address already in use" : String(error)}`,
+      1,
+    );
+  }
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  // Installed before the startup line: a client may signal as soon as it reads that line.
+  signals.onSignal(async (signal) => {
+    logger.info("shutting down", { signal });
+    await drain(server, logger);
+    await sweep.stop();
+    await runtime.close();
+    logger.info("stopped");
+    process.exit(0);
+  });
+  const bound = formatHostPort(address.address, address.port);
+  process.stdout.write(
+    `memsvc ${version} listening on http://${bound} (store: ${runtime.storeDescription}; embedder: ${runtime.embedderDescription})\n`,
+  );
+  logger.info("listening", {
+    address: bound,
+    store: runtime.storeDescription,
+    embedder: runtime.embedderDescription,
+  });
+  if (config.api.authToken === undefined && !isLoopbackHost(config.api.listen.host)) {
+    logger.warn(
+      `authentication is off and the API listens on ${config.api.listenText}, reachable from other machines; set api.auth_token (MEMSVC_API_AUTH_TOKEN)`,
+    );
+  }
+}
+
+async function mcp(configPath: string | undefined): Promise<void> {
+  const signals = trapSignals();
+  const { config, logger } = configure(configPath);
+  // Loaded here, not at the top: `serve` loads the MCP SDK only when /mcp is first used.
+  const [{ createMemoryTools }, { serveMcpStdio }, { createToolCatalog }] = await Promise.all([
+    import("../mcp/memory-tools.js"),
+    import("../../common/mcp/serve-mcp-stdio.js"),
+    import("../../common/mcp/tool-catalog.js"),
+  ]);
+  const runtime = await build(config, logger);
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  const tools = createMemoryTools(runtime.memory, {
+    onFailure: (error, tool) =>
+      logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
+  });
+  const catalog = createToolCatalog(tools, {
+    onServerFault: (error, tool) =>
+      logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
+  });
+  const stop = async () => {
+    await sweep.stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  signals.onSignal(stop);
+  logger.info("serving MCP on stdio", {
+    store: runtime.storeDescription,
+    embedder: runtime.embedderDescription,
+  });
+  await serveMcpStdio({ name: "memsvc", version: packageVersion() }, catalog);
+  await stop();
+}
+
+async function reindex(configPath: string | undefined): Promise<void> {
+  const { config, logger } = configure(configPath);
+  const { reindexMemsvc } = await import("../container/reindex-memsvc.js");
+  try {
+    const done = await reindexMemsvc(config, logger);
+    process.stdout.write(
+      `memsvc: re-embedded ${done.memories} memories of collection "${done.collection}" with ${done.embedder} in ${done.ms} ms\n`,
+    );
+  } catch (error) {
+    logger.error("reindex failed", { cause: describeCause(error) });
+    fail(`reindex failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+}
+
+async function main(): Promise<void> {
+  const command = parseArgs(process.argv.slice(2));
+  switch (command.kind) {
+    case "help":
+      process.stdout.write(USAGE);
+      return;
+    case "version":
+      process.stdout.write(`${packageVersion()}\n`);
+      return;
+    case "usage-error":
+      process.stderr.write(`memsvc: ${command.message}\n\n${USAGE}`);
+      process.exit(2);
+      break;
+    case "serve":
+      return serve(command.config);
+    case "mcp":
+      return mcp(command.config);
+    case "reindex":
+      return reindex(command.config);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`memsvc: fatal: ${describeCause(error)}\n`);
+  process.exit(1);
+});

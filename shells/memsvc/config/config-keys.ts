@@ -1,0 +1,105 @@
+import { DEFAULT_MEMORY_SERVICE_OPTIONS as MEMORY } from "../../../core/memory/index.js";
+
+/** How an environment value is read before validation. */
+export type ConfigKeyKind = "string" | "integer" | "number";
+
+/** One leaf setting of the `memsvc` YAML file, with its environment variable and default. */
+export interface ConfigKey {
+  /** Dotted YAML path, e.g. `recall.weights.similarity`. */
+  readonly path: string;
+  /** `MEMSVC_` + the path with dots turned into underscores, upper-cased. */
+  readonly env: string;
+  readonly kind: ConfigKeyKind;
+  /** The default as documented (undefined: unset unless given). */
+  readonly default: string | number | undefined;
+  readonly description: string;
+}
+
+function key(
+  path: string,
+  kind: ConfigKeyKind,
+  defaultValue: string | number | undefined,
+  description: string,
+): ConfigKey {
+  const env = `MEMSVC_${path.replaceAll(".", "_").toUpperCase()}`;
+  return { path, env, kind, default: defaultValue, description };
+}
+
+/**
+ * Every setting of `memsvc`, in documentation order. The environment variable of a key is
+ * `MEMSVC_` followed by its YAML path with `.` replaced by `_`, upper-cased
+ * (`vector_store.chroma.url` → `MEMSVC_VECTOR_STORE_CHROMA_URL`). Because YAML keys themselves
+ * contain underscores the mapping is resolved through this table, never by splitting the name.
+ *
+ * @example
+ * CONFIG_KEYS.find((k) => k.path === "api.listen_addr")?.env; // "MEMSVC_API_LISTEN_ADDR"
+ */
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  key("api.listen_addr", "string", ":8080", "`:PORT` binds every interface, `HOST:PORT` one host"),
+  key("api.auth_token", "string", undefined, "Bearer token required on every route but /healthz"),
+  key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
+  key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),
+  key("vector_store.chroma.collection", "string", "memories", "Chroma collection name"),
+  key("embedder.provider", "string", "local", "`local` (offline) or `cohere`"),
+  key(
+    "embedder.local.model",
+    "string",
+    "word-vectors",
+    "`word-vectors` (GloVe, semantic, 100 dimensions) or `hashing` (lexical)",
+  ),
+  key(
+    "embedder.local.dimensions",
+    "integer",
+    1024,
+    "Vector length of the `hashing` local embedder",
+  ),
+  key("embedder.cohere.api_key", "string", undefined, "Cohere key (or COHERE_API_KEY, CO_API_KEY)"),
+  key("embedder.cohere.base_url", "string", undefined, "Cohere API base URL override"),
+  key("embedder.cohere.model", "string", "embed-v4.0", "Cohere embedding model"),
+  key("embedder.cohere.dimensions", "integer", 1024, "Cohere output dimension"),
+  key("embedder.cohere.timeout_seconds", "number", 10, "Per-call timeout of one Cohere request"),
+  key("embedder.cohere.max_retries", "integer", 2, "Retries on 429/5xx/network errors"),
+  key("memory.ttl_hours", "number", MEMORY.ttlHours, "Lifetime of a `ttl` memory"),
+  key(
+    "memory.session_idle_hours",
+    "number",
+    MEMORY.sessionIdleHours,
+    "A `session` memory idle this long expires",
+  ),
+  key("memory.sweep_interval_seconds", "integer", 300, "How often expired memories are deleted"),
+  key(
+    "recall.candidates",
+    "integer",
+    MEMORY.recallCandidates,
+    "Candidates taken by similarity before re-ranking",
+  ),
+  key("recall.half_life_hours", "number", MEMORY.halfLifeHours, "Half-life of the recency factor"),
+  key(
+    "recall.weights.similarity",
+    "number",
+    MEMORY.weights.similarity,
+    "Weight of cosine similarity",
+  ),
+  key(
+    "recall.weights.recency",
+    "number",
+    MEMORY.weights.recency,
+    "Weight of recency of last access",
+  ),
+  key("recall.weights.frequency", "number", MEMORY.weights.frequency, "Weight of access count"),
+  key("recall.weights.type", "number", MEMORY.weights.type, "Weight of the memory type"),
+  key("recall.weights.scope", "number", MEMORY.weights.scope, "Weight of the scope match"),
+  key(
+    "recall.weights.confidence",
+    "number",
+    MEMORY.weights.confidence,
+    "Weight of the stored confidence",
+  ),
+  key("log.level", "string", "info", "`debug`, `info`, `warn` or `error`"),
+];
+
+/** Environment variables read besides the `MEMSVC_*` keys, in precedence order. */
+export const COHERE_KEY_ENV_FALLBACKS = ["COHERE_API_KEY", "CO_API_KEY"] as const;
+
+/** The environment variable naming the config file when `--config` is not given. */
+export const CONFIG_PATH_ENV = "MEMSVC_CONFIG";

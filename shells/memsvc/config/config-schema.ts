@@ -1,0 +1,149 @@
+import * as v from "valibot";
+import { DEFAULT_RECALL_WEIGHTS, MAX_RECALL_CANDIDATES } from "../../../core/memory/index.js";
+import { parseListenAddress } from "../../common/listen-address.js";
+
+const text = (what: string) =>
+  v.pipe(v.string(`expected ${what}`), v.trim(), v.nonEmpty(`expected ${what}`));
+const integerAtLeast = (min: number) =>
+  v.pipe(
+    v.number(`expected an integer ≥ ${min}`),
+    v.integer(`expected an integer ≥ ${min}`),
+    v.minValue(min, `expected an integer ≥ ${min}`),
+  );
+const positive = () =>
+  v.pipe(
+    v.number("expected a number > 0"),
+    v.finite("expected a number > 0"),
+    v.gtValue(0, "expected a number > 0"),
+  );
+const weight = () =>
+  v.optional(
+    v.pipe(
+      v.number("expected a number in [0, 1]"),
+      v.minValue(0, "expected a number in [0, 1]"),
+      v.maxValue(1, "expected a number in [0, 1]"),
+    ),
+  );
+function withDefaults(w: Partial<Record<keyof typeof DEFAULT_RECALL_WEIGHTS, number | undefined>>) {
+  const out: Record<string, number> = { ...DEFAULT_RECALL_WEIGHTS };
+  for (const [k, value] of Object.entries(w)) if (typeof value === "number") out[k] = value;
+  return out;
+}
+const weightSum = (w: Parameters<typeof withDefaults>[0]) =>
+  Object.values(withDefaults(w)).reduce((a, b) => a + b, 0);
+const describeWeights = (w: Parameters<typeof withDefaults>[0]) => {
+  const all = withDefaults(w);
+  const terms = Object.entries(all).map(([k, x]) => `${k} ${x}`);
+  return `got ${terms.join(" + ")} = ${+weightSum(w).toFixed(4)}`;
+};
+
+const section = <T extends v.ObjectEntries>(entries: T) =>
+  v.optional(
+    v.strictObject(entries, (issue) =>
+      issue.expected === "never" ? "unknown key" : "expected a mapping",
+    ),
+    {} as never,
+  );
+
+/**
+ * The `memsvc` YAML file after environment overrides, as written (snake_case). Every section and
+ * key is optional; defaults are applied by {@link resolveConfig}. Unknown keys are problems, so a
+ * typo never silently falls back to a default.
+ *
+ * @example
+ * v.safeParse(RawConfigSchema, { api: { listen_addr: ":8080" } }).success; // true
+ */
+export const RawConfigSchema = v.strictObject(
+  {
+    api: section({
+      listen_addr: v.optional(
+        v.pipe(
+          v.string("expected :PORT or HOST:PORT"),
+          v.check(
+            (s) => parseListenAddress(s).ok,
+            "expected :PORT or HOST:PORT with a port 0-65535",
+          ),
+        ),
+      ),
+      auth_token: v.optional(v.string("expected a string")),
+    }),
+    vector_store: section({
+      chroma: section({
+        url: v.optional(v.pipe(text("an http(s) URL"), v.url("expected an http(s) URL"))),
+        path: v.optional(text("a directory path")),
+        collection: v.optional(
+          v.pipe(
+            text("a collection name"),
+            v.regex(
+              /^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$/,
+              "expected 3-63 characters of [A-Za-z0-9._-]",
+            ),
+          ),
+        ),
+      }),
+    }),
+    embedder: section({
+      provider: v.optional(v.picklist(["local", "cohere"], "expected local or cohere")),
+      local: section({
+        model: v.optional(
+          v.picklist(["word-vectors", "hashing"], "expected word-vectors or hashing"),
+        ),
+        dimensions: v.optional(integerAtLeast(8)),
+      }),
+      cohere: section({
+        api_key: v.optional(v.string("expected a string")),
+        base_url: v.optional(v.pipe(text("an http(s) URL"), v.url("expected an http(s) URL"))),
+        model: v.optional(text("a model name")),
+        dimensions: v.optional(integerAtLeast(1)),
+        timeout_seconds: v.optional(positive()),
+        max_retries: v.optional(integerAtLeast(0)),
+      }),
+    }),
+    memory: section({
+      ttl_hours: v.optional(positive()),
+      session_idle_hours: v.optional(positive()),
+      sweep_interval_seconds: v.optional(integerAtLeast(1)),
+    }),
+    recall: section({
+      candidates: v.optional(
+        v.pipe(
+          integerAtLeast(1),
+          v.maxValue(
+            MAX_RECALL_CANDIDATES,
+            `expected an integer between 1 and ${MAX_RECALL_CANDIDATES}`,
+          ),
+        ),
+      ),
+      half_life_hours: v.optional(positive()),
+      weights: v.optional(
+        v.pipe(
+          v.strictObject(
+            {
+              similarity: weight(),
+              recency: weight(),
+              frequency: weight(),
+              type: weight(),
+              scope: weight(),
+              confidence: weight(),
+            },
+            (issue) => (issue.expected === "never" ? "unknown key" : "expected a mapping"),
+          ),
+          v.check(
+            (w) => Math.abs(weightSum(w) - 1) <= 0.01,
+            (issue) => `expected weights summing to 1 (± 0.01), ${describeWeights(issue.input)}`,
+          ),
+        ),
+        {} as never,
+      ),
+    }),
+    log: section({
+      level: v.optional(
+        v.picklist(["debug", "info", "warn", "error"], "expected debug, info, warn or error"),
+      ),
+    }),
+  },
+  (issue) => (issue.expected === "never" ? "unknown key" : "expected a mapping"),
+);
+
+/** The raw config shape (input of {@link resolveConfig}). */
+export type RawConfig = v.InferOutput<typeof RawConfigSchema>;

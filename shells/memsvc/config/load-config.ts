@@ -1,0 +1,170 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import * as v from "valibot";
+import { parseDocument } from "yaml";
+import { COHERE_KEY_ENV_FALLBACKS, CONFIG_PATH_ENV } from "./config-keys.js";
+import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../../core/memory/index.js";
+import { RawConfigSchema, type RawConfig } from "./config-schema.js";
+import { applyEnvOverrides } from "./env-overrides.js";
+import { parseListenAddress } from "../../common/listen-address.js";
+import type { EmbedderConfig, MemsvcConfig, VectorStoreConfig } from "./memsvc-config.js";
+
+/** Inputs of {@link loadConfig}: everything it reads from the process is passed in. */
+export interface LoadConfigOptions {
+  /** The `--config` argument, if given. */
+  readonly configPath?: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Directory relative paths are resolved against (the default file is looked up here). */
+  readonly cwd: string;
+}
+
+/** Either the config and non-fatal warnings, or every problem found, one message each. */
+export type LoadConfigResult =
+  | { readonly ok: true; readonly config: MemsvcConfig; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+function readFile(options: LoadConfigOptions, problems: string[]) {
+  const named = options.configPath ?? options.env[CONFIG_PATH_ENV];
+  const path = resolve(options.cwd, named || "memsvc.yaml");
+  if (!named && !existsSync(path)) return { source: undefined, data: {} };
+  const origin =
+    options.configPath !== undefined ? "--config" : named ? CONFIG_PATH_ENV : "default";
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : "cannot be read";
+    problems.push(`config file ${path} (${origin}): ${reason}`);
+    return { source: path, data: {} };
+  }
+  const doc = parseDocument(text);
+  for (const error of doc.errors) {
+    const at = error.linePos?.[0];
+    const where = at ? ` line ${at.line} column ${at.col}` : "";
+    problems.push(
+      `config file ${path}${where}: invalid YAML: ${error.message.split(/ at line \d+|\n/)[0]}`,
+    );
+  }
+  if (doc.errors.length > 0) return { source: path, data: {} };
+  const data: unknown = doc.toJS() ?? {};
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    problems.push(`config file ${path}: expected a mapping of sections at the top level`);
+    return { source: path, data: {} };
+  }
+  return { source: path, data: data as Record<string, unknown> };
+}
+
+function findCohereKey(merged: Record<string, unknown>, env: LoadConfigOptions["env"]) {
+  const embedder = merged["embedder"] as { cohere?: { api_key?: unknown } } | undefined;
+  const fromConfig = embedder?.cohere?.api_key;
+  return [fromConfig, ...COHERE_KEY_ENV_FALLBACKS.map((n) => env[n])].find(
+    (k): k is string => typeof k === "string" && k.trim() !== "",
+  );
+}
+
+function wantsCohere(merged: Record<string, unknown>): boolean {
+  return (merged["embedder"] as { provider?: unknown } | undefined)?.provider === "cohere";
+}
+
+function resolveConfig(
+  raw: RawConfig,
+  source: string | undefined,
+  apiKey: string | undefined,
+  cwd: string,
+): MemsvcConfig {
+  const listen = parseListenAddress(raw.api.listen_addr ?? ":8080");
+  if (!listen.ok) throw new Error(`listen address passed validation but does not parse`);
+  const chroma = raw.vector_store.chroma;
+  const collection = chroma.collection ?? "memories";
+  const vectorStore: VectorStoreConfig = chroma.url
+    ? { kind: "chroma-url", url: chroma.url, collection }
+    : { kind: "chroma-embedded", path: resolve(cwd, chroma.path ?? "./data/chroma"), collection };
+  const c = raw.embedder.cohere;
+  const embedder: EmbedderConfig =
+    raw.embedder.provider === "cohere"
+      ? {
+          provider: "cohere",
+          apiKey: apiKey ?? "",
+          baseUrl: c.base_url,
+          model: c.model ?? "embed-v4.0",
+          dimensions: c.dimensions ?? 1024,
+          timeoutMs: Math.round((c.timeout_seconds ?? 10) * 1000),
+          maxRetries: c.max_retries ?? 2,
+        }
+      : localEmbedder(raw.embedder.local.model, raw.embedder.local.dimensions);
+  const token = raw.api.auth_token;
+  return {
+    source,
+    api: {
+      listen: listen.value,
+      listenText: raw.api.listen_addr ?? ":8080",
+      authToken: token !== undefined && token !== "" ? token : undefined,
+    },
+    vectorStore,
+    embedder,
+    memory: {
+      // The core owns these defaults; the config only overrides what the file or env sets.
+      ttlHours: raw.memory.ttl_hours ?? DEFAULT_MEMORY_SERVICE_OPTIONS.ttlHours,
+      sessionIdleHours:
+        raw.memory.session_idle_hours ?? DEFAULT_MEMORY_SERVICE_OPTIONS.sessionIdleHours,
+      recallCandidates: raw.recall.candidates ?? DEFAULT_MEMORY_SERVICE_OPTIONS.recallCandidates,
+      halfLifeHours: raw.recall.half_life_hours ?? DEFAULT_MEMORY_SERVICE_OPTIONS.halfLifeHours,
+      weights: { ...DEFAULT_MEMORY_SERVICE_OPTIONS.weights, ...definedOnly(raw.recall.weights) },
+    },
+    sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
+    log: { level: raw.log.level ?? "info" },
+  };
+}
+
+function definedOnly<T extends object>(o: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as never;
+}
+
+/**
+ * Loads the `memsvc` configuration: the YAML file (from `--config`, else `MEMSVC_CONFIG`, else
+ * `./memsvc.yaml` when it exists), then `MEMSVC_*` environment overrides, then validation and
+ * defaults. Never throws for bad configuration: it returns every problem, one message each, so
+ * the CLI can print them all and exit before binding.
+ *
+ * @example
+ * const result = loadConfig({ configPath: "memsvc.yaml", env: process.env, cwd: process.cwd() });
+ * if (!result.ok) { console.error(result.problems.join("\n")); process.exit(1); }
+ */
+export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
+  const problems: string[] = [];
+  const file = readFile(options, problems);
+  const { merged, sources, warnings } = applyEnvOverrides(file.data, options.env);
+  const parsed = v.safeParse(RawConfigSchema, merged, { abortEarly: false });
+  if (!parsed.success) {
+    for (const issue of parsed.issues) {
+      const path = v.getDotPath(issue) ?? "(top level)";
+      const from = sources.get(path);
+      const where = from ? `${path} (from ${from})` : path;
+      const got = /, got |^unknown key/.test(issue.message) ? "" : `, got ${issue.received}`;
+      problems.push(`${where}: ${issue.message}${got}`);
+    }
+  }
+  const apiKey = findCohereKey(merged, options.env);
+  if (wantsCohere(merged) && apiKey === undefined) {
+    problems.push(
+      "embedder.cohere.api_key: expected a Cohere API key when embedder.provider is cohere (set it in the file, MEMSVC_EMBEDDER_COHERE_API_KEY, COHERE_API_KEY or CO_API_KEY)",
+    );
+  }
+  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    config: resolveConfig(parsed.output, file.source, apiKey, options.cwd),
+    warnings,
+  };
+}
+
+/** The local embedder slice: the word vectors have their own fixed dimension (100). */
+function localEmbedder(
+  model: "word-vectors" | "hashing" | undefined,
+  dimensions: number | undefined,
+): EmbedderConfig {
+  return (model ?? "word-vectors") === "hashing"
+    ? { provider: "local", model: "hashing", dimensions: dimensions ?? 1024 }
+    : { provider: "local", model: "word-vectors", dimensions: 100 };
+}

@@ -1,0 +1,52 @@
+import type { MemoryServiceOptions } from "../../../core/memory/types.js";
+import type { ListenAddress } from "../../common/listen-address.js";
+
+/** The log levels, least to most severe. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** The vector store slice: an external Chroma server, or an embedded one under `path`. */
+export type VectorStoreConfig =
+  | { readonly kind: "chroma-url"; readonly url: string; readonly collection: string }
+  | { readonly kind: "chroma-embedded"; readonly path: string; readonly collection: string };
+
+/** The embedder slice. */
+export type EmbedderConfig =
+  | {
+      readonly provider: "local";
+      /** `word-vectors` (GloVe, 100 dimensions) or `hashing` (`dimensions` long). */
+      readonly model: "word-vectors" | "hashing";
+      readonly dimensions: number;
+    }
+  | {
+      readonly provider: "cohere";
+      readonly apiKey: string;
+      readonly baseUrl: string | undefined;
+      readonly model: string;
+      readonly dimensions: number;
+      readonly timeoutMs: number;
+      readonly maxRetries: number;
+    };
+
+/**
+ * The validated, defaulted configuration of `memsvc`, in typed slices for the adapters.
+ *
+ * @example
+ * const result = loadConfig({ argv: [], env: process.env, cwd: process.cwd() });
+ * if (result.ok) console.log(result.config.api.listen.port); // 8080
+ */
+export interface MemsvcConfig {
+  /** The file the settings came from, if any. */
+  readonly source: string | undefined;
+  readonly api: {
+    readonly listen: ListenAddress;
+    /** The listen address as written, for messages. */
+    readonly listenText: string;
+    /** Undefined when authentication is off. */
+    readonly authToken: string | undefined;
+  };
+  readonly vectorStore: VectorStoreConfig;
+  readonly embedder: EmbedderConfig;
+  readonly memory: MemoryServiceOptions;
+  readonly sweepIntervalMs: number;
+  readonly log: { readonly level: LogLevel };
+}

@@ -1,0 +1,242 @@
+import { join } from "node:path";
+import { container as rootContainer, instanceCachingFactory } from "tsyringe";
+import { MemoryService } from "../../../core/memory/index.js";
+import type { Embedder } from "../../../core/ports/embedder.js";
+import { ChromaVectorStore } from "../../../adapters/chroma/index.js";
+import {
+  startSupervisedChroma,
+  type ChromaEvent,
+  type SupervisedChroma,
+} from "../../../adapters/chroma/chroma-supervisor.js";
+import { CohereEmbedder } from "../../../adapters/cohere/index.js";
+import { HashingEmbedder, WordVectorEmbedder } from "../../../adapters/local/index.js";
+import { SystemClock } from "../../../adapters/system/index.js";
+import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
+import type { Logger } from "../../common/logger.js";
+import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
+import { createReadinessCheck } from "./readiness-check.js";
+import type { ServiceMetrics } from "../../common/service-metrics.js";
+import { timeCalls } from "./time-calls.js";
+import { TOKENS, type StoreLocation } from "./tokens.js";
+
+/** The built service and what the CLI needs around it. */
+export interface MemsvcRuntime {
+  readonly memory: MemoryService;
+  /** Backs `GET /readyz`. */
+  readonly readiness: () => Promise<void>;
+  /** `embedded Chroma at /data/chroma` or `Chroma at http://host:8000`. */
+  readonly storeDescription: string;
+  /** `local-glove-sif-v1:100 (100 dimensions)` or `cohere:embed-v4.0 (1024 dimensions)`. */
+  readonly embedderDescription: string;
+  /** Closes the store and stops the embedded Chroma. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The configured embedder (also used by `memsvc reindex`). */
+export function makeEmbedder(config: EmbedderConfig): Embedder {
+  if (config.provider === "local") {
+    if (config.model === "hashing") return new HashingEmbedder({ dimensions: config.dimensions });
+    const embedder = new WordVectorEmbedder();
+    embedder.load(); // a missing or damaged asset is a startup error, not a failed request
+    return embedder;
+  }
+  return new CohereEmbedder({
+    apiKey: config.apiKey,
+    ...(config.baseUrl === undefined ? {} : { baseUrl: config.baseUrl }),
+    model: config.model,
+    dimensions: config.dimensions,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+  });
+}
+
+interface LocatedStore {
+  readonly location: StoreLocation;
+  readonly chroma: SupervisedChroma | undefined;
+  readonly lock: DataDirectoryLock | undefined;
+}
+
+async function locateStore(config: MemsvcConfig, logger: Logger): Promise<LocatedStore> {
+  const store = config.vectorStore;
+  if (store.kind === "chroma-url") {
+    const origin = new URL(store.url).origin;
+    return {
+      location: { url: store.url, description: `Chroma at ${origin}` },
+      chroma: undefined,
+      lock: undefined,
+    };
+  }
+  // Before Chroma starts: a second service on these files must fail here, not share them.
+  const lock = lockDataDirectory(store.path);
+  const logFile = join(store.path, "chroma.log");
+  logger.debug("starting embedded Chroma", { path: store.path, logFile });
+  try {
+    const chroma = await startSupervisedChroma({
+      path: store.path,
+      logFile,
+      onEvent: (event) => logChromaEvent(event, logger),
+    });
+    logger.info("embedded Chroma started", { path: store.path, url: chroma.url, pid: chroma.pid });
+    return {
+      location: { url: chroma.url, description: `embedded Chroma at ${store.path}` },
+      chroma,
+      lock,
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function logChromaEvent(event: ChromaEvent, logger: Logger): void {
+  switch (event.kind) {
+    case "died":
+      logger.error("embedded Chroma died; writes fail until it is restarted", {
+        pid: event.pid,
+        exit_code: event.exitCode,
+      });
+      return;
+    case "restarting":
+      logger.info("restarting embedded Chroma", {
+        attempt: event.attempt,
+        delay_ms: event.delayMs,
+      });
+      return;
+    case "restart_failed":
+      logger.error("restarting embedded Chroma failed", {
+        attempt: event.attempt,
+        error: String(event.error),
+      });
+      return;
+    case "restarted":
+      logger.info("embedded Chroma restarted", { pid: event.pid, down_ms: event.downMs });
+      return;
+  }
+}
+
+/**
+ * The memsvc composition root: starts the embedded Chroma (unless a Chroma URL is configured),
+ * registers config, logger, clock, embedder, vector store and memory service in a child tsyringe
+ * container (by factory, one instance each), resolves the service, binds the store to the
+ * embedder's vector space and loads every memory into the service's engine (progress logged). On any failure it releases what it started and rethrows, so a wrong
+ * embedder for the data directory is a startup error naming both embedders.
+ *
+ * @example
+ * const runtime = await buildMemsvc(config, logger);
+ * const app = createMemoryApp({ memory: runtime.memory, readiness: runtime.readiness, version });
+ * // … on shutdown:
+ * await runtime.close();
+ */
+export async function buildMemsvc(
+  config: MemsvcConfig,
+  logger: Logger,
+  metrics?: ServiceMetrics,
+): Promise<MemsvcRuntime> {
+  const { location, chroma, lock } = await locateStore(config, logger);
+  const container = rootContainer.createChildContainer();
+  container.register(TOKENS.config, { useValue: config });
+  container.register(TOKENS.logger, { useValue: logger });
+  container.register(TOKENS.storeLocation, { useValue: location satisfies StoreLocation });
+  container.register(TOKENS.clock, { useFactory: instanceCachingFactory(() => new SystemClock()) });
+  container.register(TOKENS.embedder, {
+    useFactory: instanceCachingFactory((c) =>
+      timeCalls(makeEmbedder(c.resolve(TOKENS.config).embedder), "embedder", metrics),
+    ),
+  });
+  container.register(TOKENS.vectorStore, {
+    useFactory: instanceCachingFactory((c) =>
+      timeCalls(
+        new ChromaVectorStore({
+          url: c.resolve(TOKENS.storeLocation).url,
+          collection: c.resolve(TOKENS.config).vectorStore.collection,
+        }),
+        "vector_store",
+        metrics,
+      ),
+    ),
+  });
+  container.register(TOKENS.memory, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new MemoryService({
+          store: c.resolve(TOKENS.vectorStore),
+          embedder: c.resolve(TOKENS.embedder),
+          clock: c.resolve(TOKENS.clock),
+          options: {
+            ...c.resolve(TOKENS.config).memory,
+            // The core reports what it survives (a failed access update) but cannot log.
+            onWarning: (message, cause) => logger.warn(message, { error: String(cause) }),
+          },
+          // Recall's access counts reach the store at most this late (and a crash loses at most
+          // this much of them); every recall in the interval shares one write.
+          accessWriteDelay: () => sleep(ACCESS_WRITE_INTERVAL_MS),
+        }),
+    ),
+  });
+
+  const store = container.resolve(TOKENS.vectorStore);
+  let memoryBuilt: MemoryService | undefined;
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      // Recall writes access metadata behind its answer: land those writes before the store goes.
+      await memoryBuilt
+        ?.flushAccessUpdates()
+        .catch((error: unknown) =>
+          logger.warn("flushing access updates failed", { error: String(error) }),
+        );
+      await store
+        .close()
+        .catch((error: unknown) =>
+          logger.warn("closing the store failed", { error: String(error) }),
+        );
+      await stopChroma(chroma, logger);
+      lock?.release();
+    })());
+  try {
+    const memory = container.resolve(TOKENS.memory);
+    memoryBuilt = memory;
+    const started = performance.now();
+    let lastLogged = started;
+    const loaded = await memory.init(({ loaded, total }) => {
+      const now = performance.now();
+      if (now - lastLogged < LOAD_LOG_INTERVAL_MS) return;
+      lastLogged = now;
+      logger.info("loading memories", { loaded, total });
+    });
+    logger.info("memories loaded", {
+      memories: loaded,
+      ms: Math.round(performance.now() - started),
+    });
+    const embedder = container.resolve(TOKENS.embedder);
+    return {
+      memory,
+      readiness: createReadinessCheck({
+        store,
+        embedder,
+        ...(chroma === undefined ? {} : { storeDown: () => !chroma.up }),
+      }),
+      storeDescription: location.description,
+      embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** How long recall's access counts may wait to be written (see docs/memory-model.md). */
+const ACCESS_WRITE_INTERVAL_MS = 1_000;
+/** Progress of the startup load is logged at most this often. */
+const LOAD_LOG_INTERVAL_MS = 2_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+async function stopChroma(chroma: SupervisedChroma | undefined, logger: Logger): Promise<void> {
+  if (chroma === undefined) return;
+  await chroma.stop();
+  logger.info("embedded Chroma stopped", { pid: chroma.pid });
+}

@@ -1,0 +1,152 @@
+import { Hono, type Context } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import type {
+  MemoryApi,
+  RecallInput,
+  RememberBatchInput,
+  RememberInput,
+  SearchInput,
+} from "../../../core/memory/types.js";
+import { bearerGuard } from "../../common/bearer-guard.js";
+import { describeCause, toErrorAnswer } from "./error-response.js";
+import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
+import { buildOpenApiDocument } from "./openapi-document.js";
+import { MAX_BODY_BYTES, readJsonObject } from "./read-json-object.js";
+import { currentRequestId, requestId } from "../../common/request-id.js";
+import { requestLog } from "../../common/request-log.js";
+import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
+
+/** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
+export type ReadinessCheck = () => Promise<void>;
+
+/** What {@link createMemoryApp} needs: built services, never the container. */
+export interface MemoryAppOptions {
+  readonly memory: MemoryApi;
+  /** Reported in `/openapi.json` and the MCP `initialize` answer. */
+  readonly version: string;
+  /** When set, every route but `GET /healthz` needs `Authorization: Bearer <token>`. */
+  readonly authToken?: string | undefined;
+  /** Backs `GET /readyz` (default: always ready). */
+  readonly readiness?: ReadinessCheck;
+  /** Request lines and error causes (default: silent). */
+  readonly logger?: Logger;
+  /** Prometheus metrics: counted per request and served on `GET /metrics` (behind the token). */
+  readonly metrics?: ServiceMetrics;
+  /** Request body limit in bytes (default 1,048,576). */
+  readonly maxBodyBytes?: number;
+}
+
+/**
+ * The memory REST API (and its MCP tools at `POST /mcp`) as a Hono app. Middleware order is the
+ * contract: request log, then bearer auth (before routing, so a request without a valid token
+ * learns nothing, not even 404/405), then the 405 check, then the routes. Every error body is
+ * `{error}`; error statuses are decided in one place ({@link toErrorAnswer}).
+ *
+ * @example
+ * const app = createMemoryApp({ memory: service, version: "0.1.0", authToken: "s3cret" });
+ * const res = await app.request("/v1/stats", { headers: { Authorization: "Bearer s3cret" } });
+ */
+export function createMemoryApp(options: MemoryAppOptions): Hono {
+  const { memory } = options;
+  const logger = options.logger ?? SILENT_LOGGER;
+  const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const readiness = options.readiness ?? (() => Promise.resolve());
+  let openapi: ReturnType<typeof buildOpenApiDocument> | undefined;
+  const app = new Hono();
+  const onError = (error: Error, c: Context) => {
+    const answer = toErrorAnswer(error, withFields(logger, { request_id: currentRequestId() }));
+    return c.json({ error: answer.message }, answer.status, answer.headers);
+  };
+
+  app.use("*", requestId());
+  app.use("*", requestLog(logger, options.metrics));
+  if (options.authToken !== undefined && options.authToken !== "") {
+    app.use("*", bearerGuard({ token: options.authToken, openPaths: ["/healthz"] }));
+  }
+  if (options.metrics !== undefined) app.get("/metrics", metricsHandler(options.metrics));
+  app.use(
+    "*",
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.json(
+          {
+            error: `method ${c.req.method} not allowed on ${c.req.path}; allowed: ${methods.join(", ")}`,
+          },
+          405,
+          {
+            Allow: methods.join(", "),
+          },
+        ),
+    }),
+  );
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    try {
+      await readiness();
+      return c.json({ status: "ready" });
+    } catch (error) {
+      logger.warn("not ready", { cause: describeCause(error) });
+      return c.json({ error: error instanceof Error ? error.message : "not ready" }, 503);
+    }
+  });
+  app.get("/openapi.json", (c) => c.json((openapi ??= buildOpenApiDocument(options.version))));
+
+  app.post("/v1/remember", async (c) => {
+    const body = await readJsonObject(c.req.raw, maxBytes);
+    return c.json(await memory.remember(body as unknown as RememberInput));
+  });
+  app.post("/v1/remember/batch", async (c) => {
+    const body = await readJsonObject(c.req.raw, maxBytes);
+    return c.json(await memory.rememberBatch(body as unknown as RememberBatchInput));
+  });
+  app.post("/v1/recall", async (c) => {
+    const body = await readJsonObject(c.req.raw, maxBytes);
+    return c.json(await memory.recall(body as unknown as RecallInput));
+  });
+  app.post("/v1/search", async (c) => {
+    const body = await readJsonObject(c.req.raw, maxBytes);
+    return c.json(await memory.search(body as unknown as SearchInput));
+  });
+  app.get("/v1/memories/:id", async (c) => c.json(await memory.get(c.req.param("id"))));
+  app.delete("/v1/memories/:id", async (c) => c.json(await memory.delete(c.req.param("id"))));
+  app.get("/v1/stats", async (c) => c.json(await memory.stats()));
+
+  // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
+  // request, not at startup, so a service that is only used over REST does not pay for them.
+  let mcpApp: Promise<Hono> | undefined;
+  const loadMcpApp = async (): Promise<Hono> => {
+    const [{ createMemoryTools }, { mountMcpHttp }, { createToolCatalog }] = await Promise.all([
+      import("../mcp/memory-tools.js"),
+      import("../../common/mcp/mount-mcp-http.js"),
+      import("../../common/mcp/tool-catalog.js"),
+    ]);
+    const tools = createMemoryTools(memory, {
+      onFailure: (error, tool) =>
+        logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
+    });
+    const sub = new Hono();
+    mountMcpHttp(sub, {
+      info: { name: "memsvc", version: options.version },
+      catalog: createToolCatalog(tools, {
+        onServerFault: (error, tool) =>
+          logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
+      }),
+      maxBodyBytes: maxBytes,
+    });
+    sub.onError(onError);
+    return sub;
+  };
+  app.all("/mcp", async (c) => {
+    mcpApp ??= loadMcpApp().catch((error: unknown) => {
+      mcpApp = undefined;
+      throw error;
+    });
+    return (await mcpApp).fetch(c.req.raw);
+  });
+
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  app.onError(onError);
+  return app;
+}

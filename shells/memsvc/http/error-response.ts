@@ -1,0 +1,67 @@
+import { isAgentServicesError, type ErrorCode } from "../../../core/errors.js";
+import { HttpError } from "./http-error.js";
+import type { Logger } from "../../common/logger.js";
+
+/** An error answer: status, the `{error}` body's message, extra headers. */
+export interface ErrorAnswer {
+  readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 500 | 503;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a client may learn about a failing dependency. Core messages of these codes may carry
+ * hostnames, URLs or provider answers, so they stay in the log.
+ */
+const PUBLIC_500: Partial<Record<ErrorCode, string>> = {
+  embedder_failed: "failed to generate embedding",
+  store_unavailable: "vector store unavailable",
+  embedder_mismatch: "vector store holds vectors of another embedder",
+};
+
+/**
+ * The one place mapping errors to HTTP answers: the shell's {@link HttpError}s keep their status,
+ * `invalid_input` is 400 and `not_found` 404 with the core's message (it names the field or id),
+ * a failing embedder or store is 500 with a fixed message, anything else is a 500 "internal
+ * error". 500s log the cause (with its stack) and never send it.
+ *
+ * @example
+ * app.onError((error, c) => {
+ *   const answer = toErrorAnswer(error, logger);
+ *   return c.json({ error: answer.message }, answer.status, answer.headers);
+ * });
+ */
+export function toErrorAnswer(error: unknown, logger: Logger): ErrorAnswer {
+  if (error instanceof HttpError) {
+    return { status: error.status, message: error.message, headers: error.headers };
+  }
+  if (isAgentServicesError(error, "invalid_input")) return { status: 400, message: error.message };
+  if (isAgentServicesError(error, "not_found")) return { status: 404, message: error.message };
+  if (isClientAbort(error)) {
+    // The client went away mid-request: nothing failed here and nobody reads the answer.
+    logger.debug("request aborted by the client");
+    return { status: 400, message: "request aborted by the client" };
+  }
+  const code = isAgentServicesError(error) ? error.code : "bug";
+  logger.error("request failed", { code, cause: describeCause(error) });
+  const known = isAgentServicesError(error) ? PUBLIC_500[error.code] : undefined;
+  return { status: 500, message: known ?? "internal error" };
+}
+
+/** Node's error for a request body cut off by the client (`abortIncoming`), or a fetch abort. */
+function isClientAbort(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "AbortError") return true;
+  return error.message === "aborted" && (error as NodeJS.ErrnoException).code === "ECONNRESET";
+}
+
+/** The error and its causes, one after the other, for the log. */
+export function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && depth < 5; depth++) {
+    parts.push(current instanceof Error ? (current.stack ?? current.message) : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join("\ncaused by: ");
+}

@@ -1,0 +1,24 @@
+/**
+ * The memory REST API as a Hono app factory, with its logger, auth and error mapping.
+ *
+ * @example
+ * import { createMemoryApp, createJsonLogger } from "./shells/memsvc/http/index.js";
+ * const app = createMemoryApp({ memory, version: "0.1.0", logger: createJsonLogger() });
+ */
+export { answerClientErrors } from "../../common/answer-client-errors.js";
+export type { ClientErrorOptions } from "../../common/answer-client-errors.js";
+export { bearerGuard } from "../../common/bearer-guard.js";
+export type { BearerGuardOptions } from "../../common/bearer-guard.js";
+export { createMemoryApp } from "./create-memory-app.js";
+export type { MemoryAppOptions, ReadinessCheck } from "./create-memory-app.js";
+export { describeCause, toErrorAnswer } from "./error-response.js";
+export type { ErrorAnswer } from "./error-response.js";
+export { HttpError } from "./http-error.js";
+export { createJsonLogger, SILENT_LOGGER, withFields } from "../../common/logger.js";
+export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "../../common/logger.js";
+export { buildOpenApiDocument } from "./openapi-document.js";
+export { MAX_BODY_BYTES, readJsonObject } from "./read-json-object.js";
+export { requestLog } from "../../common/request-log.js";
+export { currentRequestId, requestId } from "../../common/request-id.js";
+export { createServiceMetrics, metricsHandler } from "../../common/service-metrics.js";
+export type { ServiceMetrics, ToolCallResult } from "../../common/service-metrics.js";

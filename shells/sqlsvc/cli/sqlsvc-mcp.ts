@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+import { availableParallelism } from "node:os";
+import { isAgentServicesError } from "../../../core/errors.js";
+import { packageVersion } from "../../common/package-version.js";
+import { loadSqlsvcConfig, type SqlsvcConfig } from "../sqlsvc-config.js";
+
+const USAGE = `Usage: sqlsvc-mcp [--stdio] [--help] [--version]
+
+SQL tools (validate, format, parse, metadata, security scan, lint, analyze) for AI assistants,
+served over the Model Context Protocol.
+
+  (no option)  serve MCP over streamable HTTP on POST /mcp
+  --stdio      serve MCP over stdin/stdout (for assistants that launch the server)
+  --help       show this help
+  --version    print the version
+
+Environment:
+  SQLSVC_MCP_HOST        bind address (default 127.0.0.1)
+  SQLSVC_MCP_PORT        port, 1-65535 (default 8080)
+  SQLSVC_MCP_AUTH_TOKEN  bearer token required on every request (default empty: no auth)
+  SQLSVC_MCP_WORKERS     HTTP worker processes (default: one per core)
+  SQLSVC_MCP_CALL_BUDGET_MS  longest a call on a text over 16 KiB may run (default 10000)
+`;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(argv: readonly string[]): Promise<number> {
+  let stdio = false;
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (arg === "--version" || arg === "-v") {
+      process.stdout.write(`sqlsvc-mcp ${packageVersion()}\n`);
+      return 0;
+    }
+    if (arg === "--stdio") stdio = true;
+    else {
+      process.stderr.write(`sqlsvc-mcp: unknown argument: ${arg}\n\n${USAGE}`);
+      return 2;
+    }
+  }
+  let config: SqlsvcConfig;
+  try {
+    config = loadSqlsvcConfig(process.env, { cores: availableParallelism() });
+  } catch (error) {
+    if (!isAgentServicesError(error, "config_invalid")) throw error;
+    for (const problem of error.message.split("\n"))
+      log(`sqlsvc-mcp: configuration error: ${problem}`);
+    return 1;
+  }
+  const version = packageVersion();
+  // Loaded only now, so --help, --version and configuration errors answer at once.
+  const { loadSqlToolkit } = await import("../load-sql-toolkit.js");
+  if (stdio) {
+    const [{ createToolCatalog }, { serveMcpStdio }, { sqlsvcServerInfo }, { createSqlTools }] =
+      await Promise.all([
+        import("../../common/mcp/tool-catalog.js"),
+        import("../../common/mcp/serve-mcp-stdio.js"),
+        import("../sqlsvc-app.js"),
+        import("../sql-tools.js"),
+      ]);
+    const [{ observeToolCalls }, { createJsonLogger }] = await Promise.all([
+      import("../../common/mcp/observe-tool-calls.js"),
+      import("../../common/logger.js"),
+    ]);
+    const logger = createJsonLogger();
+    const catalog = observeToolCalls(
+      createToolCatalog(createSqlTools(await loadSqlToolkit())),
+      (call) => logger.info("tool call", { ...call }),
+    );
+    await serveMcpStdio(sqlsvcServerInfo(version), catalog);
+    return 0;
+  }
+  const { runSqlsvcHttp } = await import("../run-sqlsvc-http.js");
+  return runSqlsvcHttp({ config, version, loadToolkit: loadSqlToolkit, log });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`sqlsvc-mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

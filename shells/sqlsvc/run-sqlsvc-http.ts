@@ -1,0 +1,216 @@
+import cluster, { type Worker } from "node:cluster";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import type { SqlToolkit } from "../../core/sql/results.js";
+import { answerClientErrors } from "../common/answer-client-errors.js";
+import { createJsonLogger } from "../common/logger.js";
+import { createServiceMetrics } from "../common/service-metrics.js";
+import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
+import { createSqlsvcApp } from "./sqlsvc-app.js";
+import type { SqlsvcConfig } from "./sqlsvc-config.js";
+
+/**
+ * Options of {@link runSqlsvcHttp}.
+ *
+ * @example
+ * const options: RunSqlsvcHttpOptions = { config, version: "0.1.0", loadToolkit: loadSqlToolkit, log };
+ */
+export interface RunSqlsvcHttpOptions {
+  readonly config: SqlsvcConfig;
+  readonly version: string;
+  /** Loads the parser and builds the toolkit (only in processes that serve). */
+  readonly loadToolkit: () => Promise<SqlToolkit>;
+  /** Writes one line to stderr. */
+  readonly log: (line: string) => void;
+}
+
+/** How long in-flight requests get to finish after SIGINT/SIGTERM before connections are cut. */
+const DRAIN_MS = 10_000;
+
+type WorkerMessage = { type: "listening"; port: number } | { type: "fatal"; message: string };
+
+/**
+ * Runs the HTTP server until SIGINT/SIGTERM and resolves to the exit code: 0 after a graceful
+ * stop (no new connections, in-flight requests drained), 1 when it could not start (bind
+ * failure, parser failure). With `workers > 1` this process forks that many cluster workers that
+ * share the listening socket (one Node process per core: the WASM parsers are synchronous and
+ * CPU-bound) and prints the startup line once, after every worker has bound; with one worker it
+ * serves in-process. In a cluster worker (this same entry point re-run by `cluster.fork`) it
+ * serves and reports to the primary instead of printing.
+ *
+ * @example
+ * process.exitCode = await runSqlsvcHttp({ config, version, loadToolkit, log: (l) => console.error(l) });
+ */
+export async function runSqlsvcHttp(options: RunSqlsvcHttpOptions): Promise<number> {
+  // Listen for stop requests from the very start: a signal during startup must still end in a
+  // clean exit 0, not Node's default death by signal.
+  const stopper = createStopper();
+  process.once("SIGINT", stopper.request);
+  process.once("SIGTERM", stopper.request);
+  if (cluster.isWorker) {
+    const send = (message: WorkerMessage) => process.send?.(message);
+    // The primary is gone: nobody will route connections to us any more.
+    process.once("disconnect", stopper.request);
+    return serve(
+      options,
+      stopper,
+      (port) => send({ type: "listening", port }),
+      (message) => send({ type: "fatal", message }),
+    );
+  }
+  if (options.config.workers > 1) return superviseWorkers(options, stopper);
+  return serve(
+    options,
+    stopper,
+    (port) => options.log(startupLine(options.config, port)),
+    options.log,
+  );
+}
+
+function startupLine(config: SqlsvcConfig, port: number): string {
+  return `sqlsvc-mcp: listening on ${config.host}:${port} (auth=${String(config.authToken !== "")})`;
+}
+
+/** A stop request that may come before there is anything to stop. */
+interface Stopper {
+  readonly request: () => void;
+  /** Runs `action` on the first request (at once if one already came). */
+  onStop(action: () => void): void;
+  readonly requested: () => boolean;
+}
+
+function createStopper(): Stopper {
+  let requested = false;
+  let action: (() => void) | undefined;
+  return {
+    request: () => {
+      if (requested) return;
+      requested = true;
+      action?.();
+    },
+    onStop: (next) => {
+      action = next;
+      if (requested) next();
+    },
+    requested: () => requested,
+  };
+}
+
+/** Serves until a stop request; `onListening` runs once bound. */
+async function serve(
+  options: RunSqlsvcHttpOptions,
+  stopper: Stopper,
+  onListening: (port: number) => void,
+  onFatal: (message: string) => void,
+): Promise<number> {
+  const { config } = options;
+  let toolkit: SqlToolkit;
+  try {
+    toolkit = await options.loadToolkit();
+  } catch (error) {
+    onFatal(
+      `sqlsvc-mcp: cannot load the SQL parser: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return 1;
+  }
+  if (stopper.requested()) return 0;
+  // Calls on large texts run in a worker thread under the per-call budget (issue 8).
+  const runner = new BudgetedSqlRunner({ inline: toolkit, budgetMs: config.callBudgetMs });
+  const app = createSqlsvcApp({
+    toolkit,
+    runner,
+    version: options.version,
+    authToken: config.authToken,
+    logger: createJsonLogger(),
+    metrics: createServiceMetrics("sqlsvc"),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Parser-level refusals in the JSON-RPC error shape the app uses (see jsonRpcErrorResponse).
+  answerClientErrors(server, {
+    body: (_status, message) => ({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
+  });
+  try {
+    await listen(server, config.host, config.port);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    onFatal(`sqlsvc-mcp: cannot listen on ${config.host}:${config.port}: ${reason}`);
+    await runner.close();
+    return 1;
+  }
+  onListening((server.address() as AddressInfo).port);
+  return new Promise<number>((resolve) => {
+    stopper.onStop(() => {
+      server.close(() => void runner.close().then(() => resolve(0)));
+      // close() drops idle keep-alive sockets once; sockets busy now become idle later.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+      server.once("close", () => {
+        clearInterval(sweep);
+        clearTimeout(cut);
+      });
+    });
+  });
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+function superviseWorkers(options: RunSqlsvcHttpOptions, stopper: Stopper): Promise<number> {
+  const { config, log } = options;
+  return new Promise<number>((resolve) => {
+    const workers = new Set<Worker>();
+    let listening = 0;
+    let ready = false;
+    let stopping = false;
+    let exitCode = 0;
+
+    const stopAll = (code: number) => {
+      if (stopping) return;
+      stopping = true;
+      exitCode = code;
+      if (workers.size === 0) resolve(exitCode);
+      // A signal rather than a message: a worker still loading modules has no message listener
+      // yet, and dies at once on SIGTERM, which is right for a worker that serves nothing.
+      for (const worker of workers) worker.process.kill("SIGTERM");
+    };
+
+    const fork = () => {
+      const worker = cluster.fork();
+      workers.add(worker);
+      worker.on("message", (message: WorkerMessage) => {
+        if (message.type === "fatal") {
+          log(message.message);
+          stopAll(1);
+        } else if (message.type === "listening" && !ready && ++listening === config.workers) {
+          ready = true;
+          log(startupLine(config, message.port));
+        }
+      });
+      worker.on("exit", (code, signal) => {
+        workers.delete(worker);
+        if (stopping) {
+          if (workers.size === 0) resolve(exitCode);
+        } else if (!ready) {
+          log(`sqlsvc-mcp: a worker exited during startup (${signal ?? `code ${String(code)}`})`);
+          stopAll(1);
+        } else {
+          log(
+            `sqlsvc-mcp: worker ${String(worker.process.pid)} exited (${signal ?? `code ${String(code)}`}); starting another`,
+          );
+          fork();
+        }
+      });
+    };
+
+    for (let i = 0; i < config.workers; i++) fork();
+    stopper.onStop(() => stopAll(0));
+  });
+}

@@ -1,0 +1,104 @@
+import { Hono } from "hono";
+import type { SqlToolkit } from "../../core/sql/results.js";
+import { bearerAuth } from "../common/mcp/bearer-auth.js";
+import { jsonRpcErrorResponse } from "../common/mcp/json-rpc-error-response.js";
+import type { McpServerInfo } from "../common/mcp/mcp-tool.js";
+import { mountMcpHttp } from "../common/mcp/mount-mcp-http.js";
+import { createToolCatalog } from "../common/mcp/tool-catalog.js";
+import type { SqlToolRunner } from "./sql-tool-call.js";
+import { observeToolCalls } from "../common/mcp/observe-tool-calls.js";
+import { SILENT_LOGGER, type Logger } from "../common/logger.js";
+import { currentRequestId, requestId } from "../common/request-id.js";
+import { requestLog } from "../common/request-log.js";
+import { metricsHandler, type ServiceMetrics } from "../common/service-metrics.js";
+import { createSqlTools } from "./sql-tools.js";
+
+/**
+ * Options of {@link createSqlsvcApp}.
+ *
+ * @example
+ * const options: SqlsvcAppOptions = { toolkit, version: "0.1.0", authToken: "" };
+ */
+export interface SqlsvcAppOptions {
+  readonly toolkit: SqlToolkit;
+  /** The package version, reported as `serverInfo.version`. */
+  readonly version: string;
+  /** Bearer token every request must carry; empty turns auth off. */
+  readonly authToken: string;
+  /** Runs the tool calls (default: in-process on `toolkit`); see `BudgetedSqlRunner`. */
+  readonly runner?: SqlToolRunner;
+  /** Use the fast path for `tools/call`, `tools/list`, `ping` (default true; tests turn it off). */
+  readonly fastPath?: boolean;
+  /** One `tool call` line per call (tool, outcome, ms, request id; never the SQL). Default silent. */
+  readonly logger?: Logger;
+  /** Prometheus metrics: requests and tool calls, served on `GET /metrics` (behind the token). */
+  readonly metrics?: ServiceMetrics;
+}
+
+/**
+ * The name `sqlsvc-mcp` reports in `initialize`, with the package version.
+ *
+ * @example
+ * sqlsvcServerInfo("0.1.0"); // { name: "sqlsvc-mcp", version: "0.1.0", instructions: "…" }
+ */
+export function sqlsvcServerInfo(version: string): McpServerInfo {
+  return {
+    name: "sqlsvc-mcp",
+    version,
+    instructions:
+      "SQL expertise tools. Use validate_sql to check syntax (optionally per dialect), format_sql " +
+      "to tidy SQL, security_scan before running SQL built from user input, lint_sql for style, " +
+      "extract_metadata to see which tables and columns a query touches, and analyze_sql for all " +
+      "of it at once. Nothing is executed against a database.",
+  };
+}
+
+/**
+ * The HTTP application of `sqlsvc-mcp`: MCP on `POST /mcp` (405 for other methods there), JSON
+ * 404 elsewhere, and, when a token is set, bearer auth in front of everything (every path and
+ * method). Pure wiring: the tools come from {@link createSqlTools}, the MCP plumbing from
+ * `shells/common/mcp`.
+ *
+ * @example
+ * const app = createSqlsvcApp({ toolkit, version: "0.1.0", authToken: "" });
+ * const res = await app.request("/mcp", { method: "POST", headers: { "Content-Type": "application/json" },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call",
+ *     params: { name: "validate_sql", arguments: { sql: "SELECT 1" } } }) });
+ */
+export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
+  const app = new Hono();
+  const logger = options.logger ?? SILENT_LOGGER;
+  const { metrics } = options;
+  app.use("*", requestId());
+  // Metrics only: the log has one line per tool call instead of one per request.
+  if (metrics !== undefined) app.use("*", requestLog(SILENT_LOGGER, metrics));
+  if (options.authToken !== "") app.use("*", bearerAuth(options.authToken));
+  if (metrics !== undefined) app.get("/metrics", metricsHandler(metrics));
+  const catalog = observeToolCalls(
+    createToolCatalog(createSqlTools(options.toolkit, options.runner)),
+    (call) => {
+      logger.info("tool call", { ...call, request_id: currentRequestId() });
+      metrics?.observeToolCall({ tool: call.tool, outcome: call.outcome, seconds: call.ms / 1000 });
+    },
+  );
+  mountMcpHttp(app, {
+    info: sqlsvcServerInfo(options.version),
+    catalog,
+    ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }),
+  });
+  app.notFound((c) =>
+    jsonRpcErrorResponse(
+      404,
+      -32000,
+      `Not Found: ${c.req.method} ${c.req.path}; the MCP endpoint is POST /mcp`,
+    ),
+  );
+  app.onError((error) => {
+    logger.error("request failed", {
+      cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      request_id: currentRequestId(),
+    });
+    return jsonRpcErrorResponse(500, -32603, "Internal error");
+  });
+  return app;
+}

@@ -1,0 +1,222 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  CONFIG_KEYS,
+  loadConfig,
+  type LoadConfigResult,
+} from "../../../../../shells/memsvc/config/index.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "memsvc-config-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function ok(result: LoadConfigResult) {
+  if (!result.ok) throw new Error(`expected a valid config, got:\n${result.problems.join("\n")}`);
+  return result;
+}
+
+function problems(result: LoadConfigResult): readonly string[] {
+  if (result.ok) throw new Error("expected problems, got a valid config");
+  return result.problems;
+}
+
+describe("loadConfig", () => {
+  it("uses the documented defaults when there is no file and no environment", () => {
+    const { config } = ok(loadConfig({ env: {}, cwd: dir }));
+    expect(config.source).toBeUndefined();
+    expect(config.api).toEqual({
+      listen: { host: undefined, port: 8080 },
+      listenText: ":8080",
+      authToken: undefined,
+    });
+    expect(config.vectorStore).toEqual({
+      kind: "chroma-embedded",
+      path: join(dir, "data/chroma"),
+      collection: "memories",
+    });
+    expect(config.embedder).toEqual({ provider: "local", model: "word-vectors", dimensions: 100 });
+    expect(config.memory).toEqual({
+      ttlHours: 720,
+      sessionIdleHours: 24,
+      recallCandidates: 50,
+      halfLifeHours: 168,
+      weights: {
+        similarity: 0.5,
+        recency: 0.15,
+        frequency: 0.1,
+        type: 0.1,
+        scope: 0.05,
+        confidence: 0.1,
+      },
+    });
+    expect(config.sweepIntervalMs).toBe(300_000);
+    expect(config.log.level).toBe("info");
+  });
+
+  it("reads ./memsvc.yaml from the working directory when it exists", () => {
+    const path = write(
+      "memsvc.yaml",
+      "api:\n  listen_addr: 127.0.0.1:9000\n  auth_token: s3cret\n",
+    );
+    const { config } = ok(loadConfig({ env: {}, cwd: dir }));
+    expect(config.source).toBe(path);
+    expect(config.api.listen).toEqual({ host: "127.0.0.1", port: 9000 });
+    expect(config.api.authToken).toBe("s3cret");
+  });
+
+  it("prefers --config over MEMSVC_CONFIG over ./memsvc.yaml", () => {
+    write("memsvc.yaml", "log:\n  level: debug\n");
+    const fromEnv = write("env.yaml", "log:\n  level: warn\n");
+    const fromFlag = write("flag.yaml", "log:\n  level: error\n");
+    const env = { MEMSVC_CONFIG: fromEnv };
+    expect(ok(loadConfig({ env, cwd: dir })).config.log.level).toBe("warn");
+    expect(ok(loadConfig({ configPath: fromFlag, env, cwd: dir })).config.log.level).toBe("error");
+  });
+
+  it("reports a named config file that does not exist", () => {
+    expect(problems(loadConfig({ configPath: "missing.yaml", env: {}, cwd: dir }))).toEqual([
+      `config file ${join(dir, "missing.yaml")} (--config): not found`,
+    ]);
+    expect(problems(loadConfig({ env: { MEMSVC_CONFIG: "gone.yaml" }, cwd: dir }))[0]).toContain(
+      "(MEMSVC_CONFIG): not found",
+    );
+  });
+
+  it("lets environment variables override the file", () => {
+    const path = write("c.yaml", "api:\n  listen_addr: :9000\nrecall:\n  candidates: 20\n");
+    const env = {
+      MEMSVC_API_LISTEN_ADDR: "127.0.0.1:0",
+      MEMSVC_RECALL_CANDIDATES: "75",
+      MEMSVC_VECTOR_STORE_CHROMA_URL: "http://127.0.0.1:8000",
+      MEMSVC_RECALL_WEIGHTS_SIMILARITY: "0.45",
+      MEMSVC_RECALL_WEIGHTS_RECENCY: "0.2",
+    };
+    const { config } = ok(loadConfig({ configPath: path, env, cwd: dir }));
+    expect(config.api.listen).toEqual({ host: "127.0.0.1", port: 0 });
+    expect(config.memory.recallCandidates).toBe(75);
+    expect(config.memory.weights.similarity).toBe(0.45);
+    expect(config.vectorStore).toEqual({
+      kind: "chroma-url",
+      url: "http://127.0.0.1:8000",
+      collection: "memories",
+    });
+  });
+
+  it("maps every documented key to MEMSVC_ plus its path in upper case", () => {
+    for (const key of CONFIG_KEYS) {
+      expect(key.env).toBe(`MEMSVC_${key.path.toUpperCase().replaceAll(".", "_")}`);
+    }
+    expect(new Set(CONFIG_KEYS.map((k) => k.env)).size).toBe(CONFIG_KEYS.length);
+  });
+
+  it("reports every problem together, one per line, naming the key and the variable", () => {
+    write(
+      "memsvc.yaml",
+      "api:\n  listen_addr: '8080'\n  bogus: 1\nrecall:\n  candidates: 0\n  weights:\n    similarity: 0.9\nembedder:\n  provider: cohere\n",
+    );
+    const list = problems(
+      loadConfig({ env: { MEMSVC_LOG_LEVEL: "loud", MEMSVC_MEMORY_TTL_HOURS: "abc" }, cwd: dir }),
+    );
+    expect(list).toEqual([
+      'api.listen_addr: expected :PORT or HOST:PORT with a port 0-65535, got "8080"',
+      "api.bogus: unknown key",
+      'memory.ttl_hours (from MEMSVC_MEMORY_TTL_HOURS): expected a number > 0, got "abc"',
+      "recall.candidates: expected an integer ≥ 1, got 0",
+      "recall.weights: expected weights summing to 1 (± 0.01), got similarity 0.9 + recency 0.15 + frequency 0.1 + type 0.1 + scope 0.05 + confidence 0.1 = 1.4",
+      'log.level (from MEMSVC_LOG_LEVEL): expected debug, info, warn or error, got "loud"',
+      expect.stringContaining("embedder.cohere.api_key: expected a Cohere API key"),
+    ]);
+    for (const line of list) expect(line).not.toContain("\n");
+  });
+
+  it("chooses the local embedder's model: word vectors by default, hashing on request", () => {
+    const hashing = ok(
+      loadConfig({
+        env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "hashing", MEMSVC_EMBEDDER_LOCAL_DIMENSIONS: "256" },
+        cwd: dir,
+      }),
+    ).config.embedder;
+    expect(hashing).toEqual({ provider: "local", model: "hashing", dimensions: 256 });
+    expect(
+      problems(loadConfig({ env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "glove" }, cwd: dir })),
+    ).toEqual([
+      'embedder.local.model (from MEMSVC_EMBEDDER_LOCAL_MODEL): expected word-vectors or hashing, got "glove"',
+    ]);
+  });
+
+  it("accepts weights that sum to 1 within 0.01 and rejects weights outside [0, 1]", () => {
+    const near = write("near.yaml", "recall:\n  weights:\n    similarity: 0.505\n");
+    expect(
+      ok(loadConfig({ configPath: near, env: {}, cwd: dir })).config.memory.weights.similarity,
+    ).toBe(0.505);
+    const bad = write("bad.yaml", "recall:\n  weights:\n    scope: -0.05\n    similarity: 0.6\n");
+    expect(problems(loadConfig({ configPath: bad, env: {}, cwd: dir }))).toContain(
+      "recall.weights.scope: expected a number in [0, 1], got -0.05",
+    );
+  });
+
+  it("caps recall.candidates at the core's limit of 1000", () => {
+    expect(problems(loadConfig({ env: { MEMSVC_RECALL_CANDIDATES: "1001" }, cwd: dir }))).toEqual([
+      "recall.candidates (from MEMSVC_RECALL_CANDIDATES): expected an integer between 1 and 1000, got 1001",
+    ]);
+  });
+
+  it("reports invalid YAML with its line", () => {
+    const path = write("broken.yaml", "api:\n  listen_addr: [\n");
+    expect(problems(loadConfig({ configPath: path, env: {}, cwd: dir }))[0]).toMatch(
+      /broken\.yaml line \d+ column \d+: invalid YAML/,
+    );
+  });
+
+  it("takes the Cohere key from the file, then COHERE_API_KEY, then CO_API_KEY", () => {
+    const env = { MEMSVC_EMBEDDER_PROVIDER: "cohere", CO_API_KEY: "co", COHERE_API_KEY: "cohere" };
+    const viaEnv = ok(loadConfig({ env, cwd: dir })).config.embedder;
+    expect(viaEnv).toMatchObject({
+      provider: "cohere",
+      apiKey: "cohere",
+      model: "embed-v4.0",
+      dimensions: 1024,
+    });
+    const onlyCo = ok(
+      loadConfig({ env: { MEMSVC_EMBEDDER_PROVIDER: "cohere", CO_API_KEY: "co" }, cwd: dir }),
+    );
+    expect(onlyCo.config.embedder).toMatchObject({
+      apiKey: "co",
+      timeoutMs: 10_000,
+      maxRetries: 2,
+    });
+    const file = write(
+      "k.yaml",
+      "embedder:\n  provider: cohere\n  cohere:\n    api_key: fromfile\n",
+    );
+    expect(ok(loadConfig({ configPath: file, env, cwd: dir })).config.embedder).toMatchObject({
+      apiKey: "fromfile",
+    });
+  });
+
+  it("warns about MEMSVC_ variables that match no setting", () => {
+    const result = ok(loadConfig({ env: { MEMSVC_EMBEDER_PROVIDER: "cohere" }, cwd: dir }));
+    expect(result.warnings).toEqual([
+      "environment variable MEMSVC_EMBEDER_PROVIDER matches no setting and is ignored",
+    ]);
+  });
+
+  it("treats an empty auth token as authentication off", () => {
+    const { config } = ok(
+      loadConfig({ env: {}, cwd: write("t.yaml", "api:\n  auth_token: ''\n") && dir }),
+    );
+    expect(config.api.authToken).toBeUndefined();
+  });
+});
