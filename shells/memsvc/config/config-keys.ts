@@ -1,7 +1,7 @@
 import { DEFAULT_MEMORY_SERVICE_OPTIONS as MEMORY } from "../../../core/memory/index.js";
 
 /** How an environment value is read before validation. */
-export type ConfigKeyKind = "string" | "integer" | "number";
+export type ConfigKeyKind = "string" | "integer" | "number" | "boolean";
 
 /** One leaf setting of the `memsvc` YAML file, with its environment variable and default. */
 export interface ConfigKey {
@@ -11,14 +11,14 @@ export interface ConfigKey {
   readonly env: string;
   readonly kind: ConfigKeyKind;
   /** The default as documented (undefined: unset unless given). */
-  readonly default: string | number | undefined;
+  readonly default: string | number | boolean | undefined;
   readonly description: string;
 }
 
 function key(
   path: string,
   kind: ConfigKeyKind,
-  defaultValue: string | number | undefined,
+  defaultValue: string | number | boolean | undefined,
   description: string,
 ): ConfigKey {
   const env = `MEMSVC_${path.replaceAll(".", "_").toUpperCase()}`;
@@ -95,6 +95,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     MEMORY.weights.confidence,
     "Weight of the stored confidence",
   ),
+  key("ui.enabled", "boolean", true, "Serve the memory browser (`true` or `false`)"),
+  key("ui.path", "string", "/ui", "Where the memory browser is served"),
   key("log.level", "string", "info", "`debug`, `info`, `warn` or `error`"),
 ];
 

@@ -113,6 +113,7 @@ function resolveConfig(
       weights: { ...DEFAULT_MEMORY_SERVICE_OPTIONS.weights, ...definedOnly(raw.recall.weights) },
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
+    ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },
     log: { level: raw.log.level ?? "info" },
   };
 }

@@ -48,5 +48,7 @@ export interface MemsvcConfig {
   readonly embedder: EmbedderConfig;
   readonly memory: MemoryServiceOptions;
   readonly sweepIntervalMs: number;
+  /** The memory browser: served at `path` unless disabled. */
+  readonly ui: { readonly enabled: boolean; readonly path: string };
   readonly log: { readonly level: LogLevel };
 }

@@ -13,6 +13,7 @@ type View =
   | { kind: "search"; message: string; filters: Filters };
 
 const status = byId("status");
+const loadInfo = byId("load-info");
 const table = byId<HTMLTableElement>("memories");
 const filtersForm = byId<HTMLFormElement>("filters");
 const searchForm = byId<HTMLFormElement>("search");
@@ -78,7 +79,7 @@ async function load(): Promise<void> {
     show(rowsFromHits(results), true, `Nothing found for "${view.message}".`);
     byId("table-caption").textContent = `Search results for "${view.message}"`;
     setPager(false, false, "search");
-    announce(status, `${results.length} results (${Math.round(performance.now() - started)} ms)`);
+    loadInfo.textContent = `${results.length} results in ${Math.round(performance.now() - started)} ms`;
     return;
   }
   const { filters, cursors, page } = view;
@@ -98,7 +99,7 @@ async function load(): Promise<void> {
     : "Memories, newest first";
   setPager(page > 0, answer.next_cursor !== null, `page ${page + 1}`);
   const shown = answer.memories.length;
-  announce(status, `${shown} shown (${Math.round(performance.now() - started)} ms)`);
+  loadInfo.textContent = `${shown} shown in ${Math.round(performance.now() - started)} ms`;
 }
 
 function setPager(hasPrevious: boolean, hasNext: boolean, label: string): void {

@@ -8,6 +8,7 @@ import {
   UI_CONTENT_SECURITY_POLICY,
 } from "../../../../../shells/memsvc/http/mount-memory-browser.js";
 import { loadUiAssets } from "../../../../../shells/memsvc/http/ui-assets.js";
+import { makeApp } from "./memory-app-fixture.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -121,5 +122,23 @@ describe("the memory browser's static files", () => {
   it("refuses to start without built assets, saying how to build them", () => {
     expect(() => loadUiAssets(join(tmpdir(), "no-such-ui-dir"))).toThrow(/npm run build/);
     expect(() => loadUiAssets(assetsDir({ "app.js": "" }))).toThrow(/no index.html/);
+  });
+
+  it("stays open without the token inside the memory API, while the API itself stays guarded", async () => {
+    const assets = loadUiAssets(assetsDir(PAGE));
+    const { app } = await makeApp({ authToken: "s3cret", ui: { path: "/ui", assets } });
+    expect((await app.request("/ui")).status).toBe(200);
+    expect((await app.request(`/ui/assets/${assets.version}/app.js`)).status).toBe(200);
+    expect((await app.request("/v1/stats")).status).toBe(401);
+    const authed = await app.request("/v1/stats", { headers: { Authorization: "Bearer s3cret" } });
+    expect(authed.status).toBe(200);
+    expect(authed.headers.get("content-security-policy")).toBeNull();
+  });
+
+  it("is not served when the memory API is built without it", async () => {
+    const { app } = await makeApp({ authToken: "s3cret" });
+    expect((await app.request("/ui")).status).toBe(401);
+    const authed = await app.request("/ui", { headers: { Authorization: "Bearer s3cret" } });
+    expect(authed.status).toBe(404);
   });
 });
