@@ -36,7 +36,12 @@ function key(
  */
 export const CONFIG_KEYS: readonly ConfigKey[] = [
   key("api.listen_addr", "string", ":8080", "`:PORT` binds every interface, `HOST:PORT` one host"),
-  key("api.auth_token", "string", undefined, "Bearer token required on every route but /healthz"),
+  key(
+    "api.auth_token",
+    "string",
+    undefined,
+    "Bearer token required on every route but /healthz and the UI page",
+  ),
   key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
   key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),
   key("vector_store.chroma.collection", "string", "memories", "Chroma collection name"),
