@@ -26,6 +26,43 @@ export type {
   SearchResult,
   SearchResultItem,
 } from "./types.js";
+export type {
+  DeleteMatchingInput,
+  ListFilterInput,
+  ListInput,
+  RankedFilters,
+  UpdateInput,
+} from "./types.js";
+export type { DeleteMatchingResult } from "./delete-matching.js";
+export { DELETE_BATCH } from "./delete-matching.js";
+export type { ListPage, ListOrder } from "./engine/list-page.js";
+export { listPage } from "./engine/list-page.js";
+export { compileListFilter, hasListClause } from "./engine/list-filter.js";
+export type { ListFilter } from "./engine/list-filter.js";
+export type { ExportedMemory } from "./export-memories.js";
+export { EXPORT_PAGE_SIZE } from "./export-memories.js";
+export type { ImportResult } from "./import-memories.js";
+export { IMPORT_BATCH, MAX_REJECTED_LISTED } from "./import-memories.js";
+export { ndjsonLines } from "./ndjson-lines.js";
+export type { NdjsonLine } from "./ndjson-lines.js";
+export type { UpdateResult } from "./update-memory.js";
+export { patchedMemory } from "./patched-memory.js";
+export { suggestField, unknownFieldMessage } from "./suggest-field.js";
+export { strictBody, isUnknownFieldIssue } from "./strict-body.js";
+export {
+  DEFAULT_LIST_LIMIT,
+  deleteMatchingInputSchema,
+  importLineSchema,
+  listInputSchema,
+  MAX_LIST_LIMIT,
+  updateInputSchema,
+} from "./admin-schemas.js";
+export type {
+  ParsedDeleteMatchingInput,
+  ParsedImportLine,
+  ParsedListInput,
+  ParsedUpdateInput,
+} from "./admin-schemas.js";
 export { LOAD_PAGE_SIZE, MemoryService, SWEEP_BATCH } from "./memory-service.js";
 export { reindexStore } from "./reindex.js";
 export type { ReindexOptions } from "./reindex.js";
@@ -82,6 +119,7 @@ export {
   recallInputSchema,
   rememberBatchInputSchema,
   rememberInputSchema,
+  SEARCH_INCLUDES,
   searchInputSchema,
 } from "./schemas.js";
 export type {
@@ -97,6 +135,10 @@ export { decodeMemory, encodeMemoryMetadata, MEMORY_METADATA_VERSION } from "./m
 export { contentHash, normaliseContent } from "./content-key.js";
 export { KeyedLock } from "./keyed-lock.js";
 export {
+  deleteMatchingResultSchema,
+  importResultSchema,
+  listResultSchema,
+  updateResultSchema,
   deleteResultSchema,
   memorySchema,
   memoryStatsSchema,

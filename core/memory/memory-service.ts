@@ -7,6 +7,14 @@ import { contentHash } from "./content-key.js";
 import { AccessWriteBehind } from "./engine/access-write-behind.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { deleteMatching, type DeleteMatchingResult } from "./delete-matching.js";
+import type { ListPage } from "./engine/list-page.js";
+import type { MemoryFilter } from "./engine/memory-filter.js";
+import { exportMemories, type ExportedMemory } from "./export-memories.js";
+import { importMemories, type ImportResult } from "./import-memories.js";
+import { listMemories } from "./list-memories.js";
+import type { NdjsonLine } from "./ndjson-lines.js";
+import { updateMemory, type UpdateResult } from "./update-memory.js";
 import { encodeMemoryMetadata } from "./memory-metadata.js";
 import { accessKeys, duplicateMergeMetadata, withMerge } from "./metadata-updates.js";
 import {
@@ -25,9 +33,20 @@ import {
 } from "./schemas.js";
 import type { ParsedRememberInput } from "./schemas.js";
 import { scoreMemory } from "./scoring.js";
+import {
+  idLockKey,
+  memoryNotFound as notFound,
+  rememberLockKey,
+  type ServiceContext,
+} from "./service-context.js";
 import type {
+  DeleteMatchingInput,
+  ListInput,
   Memory,
   MemoryApi,
+  MemoryScope,
+  MemoryType,
+  UpdateInput,
   MemoryServiceOptions,
   MemoryStats,
   RecallInput,
@@ -122,6 +141,8 @@ export class MemoryService implements MemoryApi {
   readonly #lock = new KeyedLock();
   readonly #engine: MemoryEngine;
   readonly #accesses: AccessWriteBehind;
+  /** What the use cases in their own files (list, update, delete by filter, export, import) use. */
+  readonly #context: ServiceContext;
 
   constructor(deps: MemoryServiceDeps) {
     const options: MemoryServiceOptions = { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ...deps.options };
@@ -144,6 +165,15 @@ export class MemoryService implements MemoryApi {
       warn: (message, cause) => this.#warn(message, cause),
       ...(deps.accessWriteDelay === undefined ? {} : { delay: deps.accessWriteDelay }),
     });
+    this.#context = {
+      engine: this.#engine,
+      store: this.#store,
+      embedder: this.#embedder,
+      lock: this.#lock,
+      options,
+      nowMs: () => this.#nowMs(),
+      newId: this.#newId,
+    };
   }
 
   /**
@@ -199,13 +229,15 @@ export class MemoryService implements MemoryApi {
     const body = parseInput(recallInputSchema, input);
     const vector = await this.#embedder.embedQuery(body.message);
     const nowMs = this.#nowMs();
-    const hits = this.#engine.query({
-      text: body.message,
-      vector,
-      topK: this.options.recallCandidates,
-      filter: { project: body.project },
-      nowMs,
-    });
+    const hits = this.#engine
+      .query({
+        text: body.message,
+        vector,
+        topK: this.options.recallCandidates,
+        filter: rankedFilter(body),
+        nowMs,
+      })
+      .filter((hit) => hit.relevance >= (body.min_score ?? 0));
     const context = {
       nowMs,
       project: body.project,
@@ -240,13 +272,24 @@ export class MemoryService implements MemoryApi {
       text: body.message,
       vector,
       topK: body.limit,
-      filter: { project: body.project },
+      filter: rankedFilter(body),
       nowMs: this.#nowMs(),
     });
+    const include = new Set(body.include);
     return {
-      results: hits.map(({ memory, relevance }) => {
+      results: hits.flatMap(({ memory, relevance }) => {
+        if (relevance < (body.min_score ?? 0)) return [];
         const { id, content, type, scope, confidence } = memory;
-        return { memory: { id, content, type, scope, confidence }, score: relevance };
+        const summary = {
+          id,
+          content,
+          type,
+          scope,
+          confidence,
+          ...(include.has("tags") ? { tags: memory.tags } : {}),
+          ...(include.has("project") ? { project: memory.project } : {}),
+        };
+        return [{ memory: summary, score: relevance }];
       }),
     };
   }
@@ -266,6 +309,28 @@ export class MemoryService implements MemoryApi {
       this.#engine.remove(memoryId);
       return { deleted: true } as const;
     });
+  }
+
+  async list(input: ListInput = {}): Promise<ListPage> {
+    return listMemories(this.#context, input);
+  }
+
+  async update(id: string, input: UpdateInput): Promise<UpdateResult> {
+    return updateMemory(this.#context, id, input);
+  }
+
+  async deleteMatching(input: DeleteMatchingInput): Promise<DeleteMatchingResult> {
+    return deleteMatching(this.#context, input);
+  }
+
+  exportMemories(options: { readonly vectors?: boolean } = {}): AsyncIterable<ExportedMemory> {
+    return exportMemories(this.#context, { vectors: options.vectors === true });
+  }
+
+  async importMemories(
+    lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>,
+  ): Promise<ImportResult> {
+    return importMemories(this.#context, lines);
   }
 
   async stats(): Promise<MemoryStats> {
@@ -409,6 +474,21 @@ export class MemoryService implements MemoryApi {
   }
 }
 
+/** The engine filter of a recall or search body. */
+function rankedFilter(body: {
+  readonly project: string;
+  readonly type?: MemoryType | undefined;
+  readonly scope?: MemoryScope | undefined;
+  readonly tags?: readonly string[] | undefined;
+}): MemoryFilter {
+  return {
+    project: body.project,
+    ...(body.type === undefined ? {} : { types: [body.type] }),
+    ...(body.scope === undefined ? {} : { scopes: [body.scope] }),
+    ...(body.tags === undefined ? {} : { tags: body.tags }),
+  };
+}
+
 function checkTtl(body: ParsedRememberInput, prefix: string): void {
   if (body.ttl_seconds !== undefined && body.scope !== "ttl") {
     throw new AgentServicesError(
@@ -425,18 +505,4 @@ function byScore(a: Candidate, b: Candidate): number {
     b.similarity - a.similarity ||
     (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0)
   );
-}
-
-/** The lock key of a content key: "find a duplicate, else insert" takes turns per key. */
-function rememberLockKey(body: ParsedRememberInput, hash: string): string {
-  return ["remember", hash, body.type, body.scope, body.project].join("\u0000");
-}
-
-/** The lock key of one memory: merges into it and its deletion take turns. */
-function idLockKey(id: string): string {
-  return `id\u0000${id}`;
-}
-
-function notFound(id: string): AgentServicesError {
-  return new AgentServicesError("not_found", `memory ${id} not found`);
 }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { AgentServicesError } from "../errors.js";
 import { FIELD_EXPECTATIONS, memoryIdSchema } from "./schemas.js";
+import { isUnknownFieldIssue } from "./strict-body.js";
 
 type AnySchema = v.GenericSchema;
 type AnyIssue = v.BaseIssue<unknown>;
@@ -87,8 +88,14 @@ export function describeIssues(issues: readonly AnyIssue[]): string {
 }
 
 function describeIssue(field: string, issue: AnyIssue): string {
+  if (isUnknownFieldIssue(issue)) {
+    // The path ends at the unknown key: name the object that holds it, if nested.
+    const parent = pathName((issue.path ?? []).slice(0, -1));
+    return parent === "body" ? issue.message : `${parent}: ${issue.message}`;
+  }
   // valibot reports a missing required key on the object, with the object's message.
-  if (issue.type === "object" && issue.input === undefined && issue.path !== undefined) {
+  const objectIssue = issue.type === "object" || issue.type === "strict_object";
+  if (objectIssue && issue.input === undefined && issue.path !== undefined) {
     const expected = (FIELD_EXPECTATIONS as Record<string, string>)[lastKey(issue)];
     return expected === undefined ? `${field}: is required` : `${field}: is required (${expected})`;
   }
@@ -96,8 +103,12 @@ function describeIssue(field: string, issue: AnyIssue): string {
 }
 
 function fieldOf(issue: AnyIssue): string {
+  return pathName(issue.path ?? []);
+}
+
+function pathName(path: readonly v.IssuePathItem[]): string {
   let field = "";
-  for (const item of issue.path ?? []) {
+  for (const item of path) {
     const key: unknown = item.key;
     if (typeof key === "number") field += `[${key}]`;
     else field += field === "" ? String(key) : `.${String(key)}`;

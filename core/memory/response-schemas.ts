@@ -89,6 +89,8 @@ export const searchResultSchema = v.object({
         type: v.picklist(MEMORY_TYPES),
         scope: v.picklist(MEMORY_SCOPES),
         confidence: v.number(),
+        tags: v.optional(v.array(v.string())),
+        project: v.optional(v.string()),
       }),
       score: v.pipe(
         v.number(),
@@ -121,3 +123,52 @@ export const memoryStatsSchema = v.object({
  * v.is(deleteResultSchema, { deleted: true }); // true
  */
 export const deleteResultSchema = v.object({ deleted: v.boolean() });
+
+/**
+ * Answer of `GET /v1/memories`: one page of full memories and the cursor of the next.
+ *
+ * @example
+ * v.is(listResultSchema, { memories: [], next_cursor: null }); // true
+ */
+export const listResultSchema = v.object({
+  memories: v.array(memorySchema),
+  next_cursor: v.pipe(
+    v.nullable(v.string()),
+    v.description("Pass as `cursor` for the next page; null on the last page."),
+  ),
+});
+
+/**
+ * Answer of `PATCH /v1/memories/{id}`: the memory as it is now, `deduplicated: true` (and
+ * another id) when the change made it a duplicate that merged into an existing memory.
+ *
+ * @example
+ * v.is(updateResultSchema, { ...memory, deduplicated: true }); // true
+ */
+export const updateResultSchema = v.object({
+  ...memorySchema.entries,
+  deduplicated: v.optional(v.literal(true)),
+});
+
+/**
+ * Answer of `POST /v1/memories/delete`: `matched` only with `dry_run`.
+ *
+ * @example
+ * v.is(deleteMatchingResultSchema, { deleted: 0, matched: 3 }); // true
+ */
+export const deleteMatchingResultSchema = v.object({
+  deleted: count,
+  matched: v.optional(count),
+});
+
+/**
+ * Answer of `POST /v1/import`.
+ *
+ * @example
+ * v.is(importResultSchema, { imported: 2, deduplicated: 0, rejected: [] }); // true
+ */
+export const importResultSchema = v.object({
+  imported: count,
+  deduplicated: count,
+  rejected: v.array(v.object({ line: count, error: v.string() })),
+});

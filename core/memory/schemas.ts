@@ -1,12 +1,13 @@
 import * as v from "valibot";
+import { strictBody } from "./strict-body.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 
 /**
  * Request bodies of the memory API as valibot schemas: the one definition that validates
  * requests (through {@link parseInput}) and that the HTTP shell turns into its OpenAPI document
- * with `@valibot/to-json-schema`. Unknown fields are stripped, not rejected, for forward
- * compatibility. Every message is the "expected …" half of an error; `describeIssues` adds the
- * field name and what was received.
+ * with `@valibot/to-json-schema`. Unknown fields are rejected, with a suggestion when one is
+ * close to a known field ({@link strictBody}). Every message is the "expected …" half of an
+ * error; `describeIssues` adds the field name and what was received.
  */
 
 /** What each field expects, in words; also used when a required field is missing. */
@@ -25,6 +26,15 @@ export const FIELD_EXPECTATIONS = Object.freeze({
   limit: "expected an integer between 1 and 1000",
   id: "expected a UUID",
   memories: "expected an array of 1 to 1000 remember bodies",
+  min_score: "expected a number between 0 and 1",
+  include: 'expected an array of "tags", "project"',
+  cursor: "expected the next_cursor of a previous answer",
+  order: 'expected "newest" or "oldest"',
+  created_after: "expected an ISO 8601 date or date-time",
+  created_before: "expected an ISO 8601 date or date-time",
+  q: "expected a string",
+  all: "expected a boolean",
+  dry_run: "expected a boolean",
 });
 
 /**
@@ -44,10 +54,23 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 
 const E = FIELD_EXPECTATIONS;
 
-// A regex rather than a check action so the OpenAPI document can say it (`pattern: "\\S"`).
-const nonBlankString = (expected: string) => v.pipe(v.string(expected), v.regex(/\S/, expected));
+/**
+ * A string with at least one non-space character. A regex rather than a check action so the
+ * OpenAPI document can say it (`pattern: "\\S"`).
+ *
+ * @example
+ * v.is(nonBlankString("expected text"), " "); // false
+ */
+export const nonBlankString = (expected: string) =>
+  v.pipe(v.string(expected), v.regex(/\S/, expected));
 
-const integerInRange = (expected: string, min: number, max?: number) =>
+/**
+ * An integer from `min` (to `max`), with one message for every way to miss it.
+ *
+ * @example
+ * v.is(integerInRange("expected 1..3", 1, 3), 2); // true
+ */
+export const integerInRange = (expected: string, min: number, max?: number) =>
   max === undefined
     ? v.pipe(v.number(expected), v.integer(expected), v.minValue(min, expected))
     : v.pipe(
@@ -57,6 +80,23 @@ const integerInRange = (expected: string, min: number, max?: number) =>
         v.maxValue(max, expected),
       );
 
+/** Fields of a memory's kind: what recall, search, listing and deleting filter on. */
+export const typeField = v.picklist(MEMORY_TYPES, E.type);
+/** A memory scope field. */
+export const scopeField = v.picklist(MEMORY_SCOPES, E.scope);
+/** A list of tags; a filter on it admits memories carrying every one. */
+export const tagsField = v.array(v.string(E.tag), E.tags);
+
+/** A confidence in [0, 1]. */
+export const confidenceField = v.pipe(
+  v.number(E.confidence),
+  v.minValue(0, E.confidence),
+  v.maxValue(1, E.confidence),
+);
+
+/** A `ttl_seconds`: 1 second to 100 years. */
+export const ttlSecondsField = integerInRange(E.ttl_seconds, 1, MAX_TTL_SECONDS);
+
 /**
  * Body of `POST /v1/remember`. Defaults: type `fact`, scope `session`, tags `[]`, project `""`,
  * confidence 1. `ttl_seconds` (an extension) overrides `memory.ttl_hours` for a `ttl` memory.
@@ -64,23 +104,20 @@ const integerInRange = (expected: string, min: number, max?: number) =>
  * @example
  * v.parse(rememberInputSchema, { content: "Deploys run on Fridays" }).scope; // "session"
  */
-export const rememberInputSchema = v.object(
+export const rememberInputSchema = strictBody(
   {
     content: v.pipe(
       nonBlankString(E.content),
       v.description("The text to remember (not empty, not only whitespace)."),
     ),
-    type: v.optional(v.picklist(MEMORY_TYPES, E.type), "fact"),
-    scope: v.optional(v.picklist(MEMORY_SCOPES, E.scope), "session"),
-    tags: v.optional(v.array(v.string(E.tag), E.tags), () => []),
+    type: v.optional(typeField, "fact"),
+    scope: v.optional(scopeField, "session"),
+    tags: v.optional(tagsField, () => []),
     project: v.optional(v.string(E.project), ""),
-    confidence: v.optional(
-      v.pipe(v.number(E.confidence), v.minValue(0, E.confidence), v.maxValue(1, E.confidence)),
-      1,
-    ),
+    confidence: v.optional(confidenceField, 1),
     ttl_seconds: v.optional(
       v.pipe(
-        integerInRange(E.ttl_seconds, 1, MAX_TTL_SECONDS),
+        ttlSecondsField,
         v.description("Lifetime of a `ttl` memory in seconds; only with scope `ttl`."),
       ),
     ),
@@ -95,7 +132,7 @@ export const rememberInputSchema = v.object(
  * @example
  * v.parse(rememberBatchInputSchema, { memories: [{ content: "a" }, { content: "b" }] });
  */
-export const rememberBatchInputSchema = v.object(
+export const rememberBatchInputSchema = strictBody(
   {
     memories: v.pipe(
       v.array(rememberInputSchema, E.memories),
@@ -106,32 +143,63 @@ export const rememberBatchInputSchema = v.object(
   E.body,
 );
 
+/** The filters recall and search share beyond `project` (all optional; every one must hold). */
+const rankedFilterEntries = {
+  type: v.optional(v.pipe(typeField, v.description("Only memories of this type."))),
+  scope: v.optional(v.pipe(scopeField, v.description("Only memories of this scope."))),
+  tags: v.optional(
+    v.pipe(tagsField, v.description("Only memories carrying every one of these tags.")),
+  ),
+  min_score: v.optional(
+    v.pipe(
+      v.number(E.min_score),
+      v.minValue(0, E.min_score),
+      v.maxValue(1, E.min_score),
+      v.description("Drop memories whose relevance (search's `score`) is below this."),
+    ),
+  ),
+};
+
 /**
- * Body of `POST /v1/recall`. Defaults: project `""` (no filter), budget 2000 tokens.
+ * Body of `POST /v1/recall`. Defaults: project `""` (no filter), budget 2000 tokens; `type`,
+ * `scope`, `tags` and `min_score` narrow the candidates.
  *
  * @example
  * v.parse(recallInputSchema, { message: "how do we deploy?" }).budget; // 2000
  */
-export const recallInputSchema = v.object(
+export const recallInputSchema = strictBody(
   {
     message: nonBlankString(E.message),
     project: v.optional(v.string(E.project), ""),
     budget: v.optional(integerInRange(E.budget, 1), DEFAULT_RECALL_BUDGET),
+    ...rankedFilterEntries,
   },
   E.body,
 );
 
+/** Extra memory fields a search result can carry on request. */
+export const SEARCH_INCLUDES = ["tags", "project"] as const;
+
 /**
- * Body of `POST /v1/search`. Defaults: limit 10, project `""` (no filter).
+ * Body of `POST /v1/search`. Defaults: limit 10, project `""` (no filter); `type`, `scope`,
+ * `tags` and `min_score` narrow the results; `include: ["tags", "project"]` adds those fields to
+ * each result's memory (the seed's shape otherwise).
  *
  * @example
  * v.parse(searchInputSchema, { message: "deploy", limit: 3 }).limit; // 3
  */
-export const searchInputSchema = v.object(
+export const searchInputSchema = strictBody(
   {
     message: nonBlankString(E.message),
     limit: v.optional(integerInRange(E.limit, 1, MAX_SEARCH_LIMIT), DEFAULT_SEARCH_LIMIT),
     project: v.optional(v.string(E.project), ""),
+    ...rankedFilterEntries,
+    include: v.optional(
+      v.pipe(
+        v.array(v.picklist(SEARCH_INCLUDES, E.include), E.include),
+        v.description("Memory fields to add to each result: `tags`, `project`."),
+      ),
+    ),
   },
   E.body,
 );

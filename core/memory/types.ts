@@ -1,3 +1,10 @@
+import type { DeleteMatchingResult } from "./delete-matching.js";
+import type { ListPage } from "./engine/list-page.js";
+import type { ExportedMemory } from "./export-memories.js";
+import type { ImportResult } from "./import-memories.js";
+import type { NdjsonLine } from "./ndjson-lines.js";
+import type { UpdateResult } from "./update-memory.js";
+
 /**
  * The Memory model and the MemoryService's inputs and outputs. Field names are the wire names of
  * the memory REST API (snake_case), so the shells pass these objects through unchanged.
@@ -68,8 +75,18 @@ export interface RememberBatchResult {
   readonly memories: readonly RememberBatchItem[];
 }
 
+/** Filters recall and search share beyond `project`; every one given must hold. */
+export interface RankedFilters {
+  readonly type?: MemoryType | undefined;
+  readonly scope?: MemoryScope | undefined;
+  /** The memory carries every one of these tags. */
+  readonly tags?: readonly string[] | undefined;
+  /** Drop memories whose relevance (search's `score`) is below this, in [0, 1]. */
+  readonly min_score?: number | undefined;
+}
+
 /** Input of `recall`. */
-export interface RecallInput {
+export interface RecallInput extends RankedFilters {
   readonly message: string;
   readonly project?: string;
   /** Token budget of the context, integer ≥ 1 (default 2000). */
@@ -84,20 +101,24 @@ export interface RecallResult {
 }
 
 /** Input of `search`. */
-export interface SearchInput {
+export interface SearchInput extends RankedFilters {
   readonly message: string;
   /** Integer 1..1000 (default 10). */
   readonly limit?: number;
   readonly project?: string;
+  /** Memory fields to add to each result (the seed's shape otherwise). */
+  readonly include?: readonly ("tags" | "project")[] | undefined;
 }
 
-/** The memory subset inside a search result. */
+/** The memory subset inside a search result (`tags`, `project` only when `include` asks). */
 export interface MemorySummary {
   readonly id: string;
   readonly content: string;
   readonly type: MemoryType;
   readonly scope: MemoryScope;
   readonly confidence: number;
+  readonly tags?: readonly string[];
+  readonly project?: string;
 }
 
 /**
@@ -112,6 +133,51 @@ export interface SearchResultItem {
 /** Output of `search`. */
 export interface SearchResult {
   readonly results: readonly SearchResultItem[];
+}
+
+/** Filters of a listing and a delete by filter; `project` is exact here. */
+export interface ListFilterInput {
+  readonly project?: string | undefined;
+  readonly type?: MemoryType | undefined;
+  readonly scope?: MemoryScope | undefined;
+  /** The memory carries every one of these tags. */
+  readonly tags?: readonly string[] | undefined;
+  /** ISO 8601 date or date-time; created strictly after it. */
+  readonly created_after?: string | undefined;
+  /** ISO 8601 date or date-time; created strictly before it. */
+  readonly created_before?: string | undefined;
+  /** Substring of the content, case-insensitive. */
+  readonly q?: string | undefined;
+}
+
+/** Input of `list` (`GET /v1/memories`). */
+export interface ListInput extends ListFilterInput {
+  /** Page size 1..1000 (default 50). */
+  readonly limit?: number | undefined;
+  /** The `next_cursor` of the previous page. */
+  readonly cursor?: string | undefined;
+  /** Default `newest`. */
+  readonly order?: "newest" | "oldest" | undefined;
+}
+
+/** Input of `deleteMatching` (`POST /v1/memories/delete`). */
+export interface DeleteMatchingInput extends ListFilterInput {
+  /** Required to delete with no narrowing filter. */
+  readonly all?: boolean | undefined;
+  /** Count, delete nothing. */
+  readonly dry_run?: boolean | undefined;
+}
+
+/** Input of `update` (`PATCH /v1/memories/{id}`): at least one field. */
+export interface UpdateInput {
+  readonly content?: string | undefined;
+  readonly type?: MemoryType | undefined;
+  readonly scope?: MemoryScope | undefined;
+  readonly tags?: readonly string[] | undefined;
+  readonly project?: string | undefined;
+  readonly confidence?: number | undefined;
+  /** New lifetime of a `ttl` memory, from now. */
+  readonly ttl_seconds?: number | undefined;
 }
 
 /** Output of `stats`: every key present, zeros included, expired memories not counted. */
@@ -172,6 +238,16 @@ export interface MemoryApi {
   /** Throws `not_found` for an unknown or expired id, `invalid_input` for a non-UUID. */
   delete(id: string): Promise<{ deleted: true }>;
   stats(): Promise<MemoryStats>;
+  /** One page of the live memories passing the filters, with the cursor of the next page. */
+  list(input?: ListInput): Promise<ListPage>;
+  /** Changes fields of a memory; `not_found` / `invalid_input` as `get`. */
+  update(id: string, input: UpdateInput): Promise<UpdateResult>;
+  /** Deletes (or with `dry_run` counts) the live memories passing the filters. */
+  deleteMatching(input: DeleteMatchingInput): Promise<DeleteMatchingResult>;
+  /** Every live memory, oldest first; with `vectors`, each with its vector and embedder id. */
+  exportMemories(options?: { readonly vectors?: boolean }): AsyncIterable<ExportedMemory>;
+  /** Stores the memories of NDJSON lines (see `importMemories`). */
+  importMemories(lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>): Promise<ImportResult>;
   /** Deletes expired memories; returns how many. Called periodically by the shell. */
   sweepExpired(): Promise<number>;
 }

@@ -22,6 +22,9 @@ const TOOLS = [
   "forget",
   "get_memory",
   "memory_stats",
+  "list_memories",
+  "update_memory",
+  "delete_memories",
 ];
 let svc: MemsvcProcess;
 
@@ -50,7 +53,7 @@ async function httpClient(token: string | undefined): Promise<Client> {
 }
 
 describe("memory MCP tools over streamable HTTP (official SDK client)", () => {
-  it("lists the seven tools and runs remember, get_memory, search, recall, memory_stats and forget", async () => {
+  it("lists the ten tools and runs remember, get_memory, search, recall, memory_stats and forget", async () => {
     const client = await httpClient(TOKEN);
     try {
       const { tools } = await client.listTools();

@@ -40,6 +40,8 @@ const PINNED: Record<string, string[]> = {
     "startSupervisedChroma",
   ],
   "./adapters/cohere": ["CohereEmbedder"],
+  "./adapters/ollama": ["OllamaEmbedder"],
+  "./adapters/openai": ["OpenAiEmbedder"],
   "./adapters/local": ["HashingEmbedder", "WordVectorEmbedder", "defaultWordVectorPath"],
   "./adapters/system": ["SystemClock"],
   "./adapters/sql": [

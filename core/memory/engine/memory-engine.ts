@@ -283,6 +283,16 @@ export class MemoryEngine {
     return ids;
   }
 
+  /**
+   * Every memory live at `nowMs`, in no particular order (listing, deleting by filter, export
+   * read through this; they choose their own order).
+   */
+  *live(nowMs: number): IterableIterator<Memory> {
+    for (const entry of this.#entries.values()) {
+      if (isLive(entry.expiresAtMs, nowMs)) yield entry.memory;
+    }
+  }
+
   /** The memory as held, live or not (for writing its current access data to the store). */
   peek(id: string): Memory | undefined {
     return this.#entries.get(id)?.memory;

@@ -47,10 +47,9 @@ export const READ_ONLY_TOOL: McpToolAnnotations = Object.freeze({
  * @example
  * const input: ToolInputSchema = v.object({ sql: v.string() });
  */
-export type ToolInputSchema = v.ObjectSchema<
-  v.ObjectEntries,
-  v.ErrorMessage<v.ObjectIssue> | undefined
->;
+export type ToolInputSchema =
+  | v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>
+  | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
 
 /**
  * One MCP tool: name, description for the model, a valibot schema of its arguments (also the
@@ -74,6 +73,8 @@ export interface McpTool<S extends ToolInputSchema = ToolInputSchema> {
   readonly title?: string;
   readonly description: string;
   readonly input: S;
+  /** The result's schema, advertised as `outputSchema` (results go out as `structuredContent`). */
+  readonly output?: v.GenericSchema;
   readonly annotations: McpToolAnnotations;
   readonly handler: (args: v.InferOutput<S>) => ToolReply | Promise<ToolReply>;
 }

@@ -15,6 +15,7 @@ export interface ToolDescriptor {
   readonly title?: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
+  readonly outputSchema?: Record<string, unknown>;
   readonly annotations: McpToolAnnotations;
 }
 
@@ -137,15 +138,22 @@ export function createToolCatalog(
   };
 }
 
+function jsonSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
+  const { $schema: _draft, ...rest } = toJsonSchema(schema, { errorMode: "ignore" }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+}
+
 function describeTool(tool: McpTool): ToolDescriptor {
-  const { $schema: _draft, ...inputSchema } = toJsonSchema(tool.input, {
-    errorMode: "ignore",
-  }) as Record<string, unknown>;
+  const inputSchema = jsonSchemaOf(tool.input);
   return {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
     description: tool.description,
     inputSchema,
+    ...(tool.output === undefined ? {} : { outputSchema: jsonSchemaOf(tool.output) }),
     annotations: tool.annotations,
   };
 }
@@ -163,7 +171,10 @@ function describeIssue(schema: ToolInputSchema, issue: v.BaseIssue<unknown> | un
     return `arguments must be an object of named parameters (${issue.message})`;
   const name = path.join(".");
   let message = issue.message;
-  const missing = issue.kind === "schema" && issue.type === "object" && issue.input === undefined;
+  const missing =
+    issue.kind === "schema" &&
+    (issue.type === "object" || issue.type === "strict_object") &&
+    issue.input === undefined;
   if (missing && path.length === 1) {
     const entry = schema.entries[name];
     const own =

@@ -25,6 +25,37 @@ function key(
   return { path, env, kind, default: defaultValue, description };
 }
 
+/** The keys the `ollama` and `openai` embedders share, with their defaults. */
+function httpEmbedderKeys(
+  provider: "ollama" | "openai",
+  baseUrl: string,
+  model: string,
+  dimensions: number,
+  batchSize: number,
+): ConfigKey[] {
+  const name = provider === "ollama" ? "Ollama" : "OpenAI-compatible";
+  const at = `embedder.${provider}`;
+  return [
+    key(`${at}.base_url`, "string", baseUrl, `${name} server base URL`),
+    key(`${at}.model`, "string", model, `${name} embedding model`),
+    key(`${at}.dimensions`, "integer", dimensions, "Vector length of the model (checked)"),
+    key(
+      `${at}.request_dimensions`,
+      "boolean",
+      false,
+      "Send `dimensions` to have the server shorten vectors (models that support it)",
+    ),
+    key(`${at}.timeout_seconds`, "number", 30, "Deadline of one request, body included"),
+    key(
+      `${at}.max_retries`,
+      "integer",
+      2,
+      "Retries on 408/429/5xx/network errors (Retry-After honoured)",
+    ),
+    key(`${at}.batch_size`, "integer", batchSize, "Texts per request"),
+  ];
+}
+
 /**
  * Every setting of `memsvc`, in documentation order. The environment variable of a key is
  * `MEMSVC_` followed by its YAML path with `.` replaced by `_`, upper-cased
@@ -45,7 +76,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
   key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),
   key("vector_store.chroma.collection", "string", "memories", "Chroma collection name"),
-  key("embedder.provider", "string", "local", "`local` (offline) or `cohere`"),
+  key("embedder.provider", "string", "local", "`local` (offline), `cohere`, `ollama` or `openai`"),
   key(
     "embedder.local.model",
     "string",
@@ -64,6 +95,14 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   key("embedder.cohere.dimensions", "integer", 1024, "Cohere output dimension"),
   key("embedder.cohere.timeout_seconds", "number", 10, "Per-call timeout of one Cohere request"),
   key("embedder.cohere.max_retries", "integer", 2, "Retries on 429/5xx/network errors"),
+  ...httpEmbedderKeys("ollama", "http://127.0.0.1:11434", "nomic-embed-text", 768, 64),
+  ...httpEmbedderKeys("openai", "https://api.openai.com/v1", "text-embedding-3-small", 1536, 128),
+  key(
+    "embedder.openai.api_key",
+    "string",
+    undefined,
+    "Key sent as a bearer token (or OPENAI_API_KEY); local servers need none",
+  ),
   key("memory.ttl_hours", "number", MEMORY.ttlHours, "Lifetime of a `ttl` memory"),
   key(
     "memory.session_idle_hours",
@@ -107,6 +146,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
 
 /** Environment variables read besides the `MEMSVC_*` keys, in precedence order. */
 export const COHERE_KEY_ENV_FALLBACKS = ["COHERE_API_KEY", "CO_API_KEY"] as const;
+
+/** Read for `embedder.openai.api_key` when neither the file nor `MEMSVC_*` sets it. */
+export const OPENAI_KEY_ENV_FALLBACK = "OPENAI_API_KEY";
 
 /** The environment variable naming the config file when `--config` is not given. */
 export const CONFIG_PATH_ENV = "MEMSVC_CONFIG";

@@ -40,6 +40,21 @@ const describeWeights = (w: Parameters<typeof withDefaults>[0]) => {
 /** API routes the memory browser's path must not shadow. */
 const UI_RESERVED_PATHS = ["/v1", "/mcp", "/healthz", "/readyz", "/metrics", "/openapi.json"];
 
+/** The keys of the `ollama` and `openai` embedder sections. */
+const httpEmbedderEntries = () => ({
+  base_url: v.optional(v.pipe(text("an http(s) URL"), v.url("expected an http(s) URL"))),
+  model: v.optional(text("a model name")),
+  dimensions: v.optional(integerAtLeast(1)),
+  request_dimensions: v.optional(v.boolean("expected true or false")),
+  timeout_seconds: v.optional(positive()),
+  max_retries: v.optional(
+    v.pipe(integerAtLeast(0), v.maxValue(10, "expected an integer from 0 to 10")),
+  ),
+  batch_size: v.optional(
+    v.pipe(integerAtLeast(1), v.maxValue(2048, "expected an integer from 1 to 2048")),
+  ),
+});
+
 const section = <T extends v.ObjectEntries>(entries: T) =>
   v.optional(
     v.strictObject(entries, (issue) =>
@@ -86,7 +101,12 @@ export const RawConfigSchema = v.strictObject(
       }),
     }),
     embedder: section({
-      provider: v.optional(v.picklist(["local", "cohere"], "expected local or cohere")),
+      provider: v.optional(
+        v.picklist(
+          ["local", "cohere", "ollama", "openai"],
+          "expected local, cohere, ollama or openai",
+        ),
+      ),
       local: section({
         model: v.optional(
           v.picklist(["word-vectors", "hashing"], "expected word-vectors or hashing"),
@@ -100,6 +120,11 @@ export const RawConfigSchema = v.strictObject(
         dimensions: v.optional(integerAtLeast(1)),
         timeout_seconds: v.optional(positive()),
         max_retries: v.optional(integerAtLeast(0)),
+      }),
+      ollama: section(httpEmbedderEntries()),
+      openai: section({
+        ...httpEmbedderEntries(),
+        api_key: v.optional(v.string("expected a string")),
       }),
     }),
     memory: section({

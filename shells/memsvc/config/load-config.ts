@@ -2,12 +2,22 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { parseDocument } from "yaml";
-import { COHERE_KEY_ENV_FALLBACKS, CONFIG_PATH_ENV } from "./config-keys.js";
+import {
+  COHERE_KEY_ENV_FALLBACKS,
+  CONFIG_KEYS,
+  CONFIG_PATH_ENV,
+  OPENAI_KEY_ENV_FALLBACK,
+} from "./config-keys.js";
 import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../../core/memory/index.js";
 import { RawConfigSchema, type RawConfig } from "./config-schema.js";
 import { applyEnvOverrides } from "./env-overrides.js";
 import { parseListenAddress } from "../../common/listen-address.js";
-import type { EmbedderConfig, MemsvcConfig, VectorStoreConfig } from "./memsvc-config.js";
+import type {
+  EmbedderConfig,
+  HttpEmbedderConfig,
+  MemsvcConfig,
+  VectorStoreConfig,
+} from "./memsvc-config.js";
 
 /** Inputs of {@link loadConfig}: everything it reads from the process is passed in. */
 export interface LoadConfigOptions {
@@ -72,6 +82,7 @@ function resolveConfig(
   source: string | undefined,
   apiKey: string | undefined,
   cwd: string,
+  openAiKey: string | undefined,
 ): MemsvcConfig {
   const listen = parseListenAddress(raw.api.listen_addr ?? ":8080");
   if (!listen.ok) throw new Error(`listen address passed validation but does not parse`);
@@ -92,7 +103,9 @@ function resolveConfig(
           timeoutMs: Math.round((c.timeout_seconds ?? 10) * 1000),
           maxRetries: c.max_retries ?? 2,
         }
-      : localEmbedder(raw.embedder.local.model, raw.embedder.local.dimensions);
+      : raw.embedder.provider === "ollama" || raw.embedder.provider === "openai"
+        ? httpEmbedder(raw, raw.embedder.provider, openAiKey)
+        : localEmbedder(raw.embedder.local.model, raw.embedder.local.dimensions);
   const token = raw.api.auth_token;
   return {
     source,
@@ -155,8 +168,36 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
-    config: resolveConfig(parsed.output, file.source, apiKey, options.cwd),
+    config: resolveConfig(
+      parsed.output,
+      file.source,
+      apiKey,
+      options.cwd,
+      parsed.output.embedder.openai.api_key || options.env[OPENAI_KEY_ENV_FALLBACK] || undefined,
+    ),
     warnings,
+  };
+}
+
+/** The `ollama` or `openai` slice, defaults filled in (the same as `config-keys.ts` documents). */
+function httpEmbedder(
+  raw: RawConfig,
+  provider: "ollama" | "openai",
+  apiKey: string | undefined,
+): HttpEmbedderConfig {
+  const c = raw.embedder[provider];
+  const defaults = (name: string) =>
+    CONFIG_KEYS.find((k) => k.path === `embedder.${provider}.${name}`)?.default;
+  return {
+    provider,
+    baseUrl: c.base_url ?? String(defaults("base_url")),
+    apiKey: provider === "openai" ? apiKey : undefined,
+    model: c.model ?? String(defaults("model")),
+    dimensions: c.dimensions ?? Number(defaults("dimensions")),
+    requestDimensions: c.request_dimensions ?? false,
+    timeoutMs: Math.round((c.timeout_seconds ?? 30) * 1000),
+    maxRetries: c.max_retries ?? 2,
+    batchSize: c.batch_size ?? Number(defaults("batch_size")),
   };
 }
 

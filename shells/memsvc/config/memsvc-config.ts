@@ -25,7 +25,22 @@ export type EmbedderConfig =
       readonly dimensions: number;
       readonly timeoutMs: number;
       readonly maxRetries: number;
-    };
+    }
+  | HttpEmbedderConfig;
+
+/** The `ollama` and `openai` embedder slices. */
+export interface HttpEmbedderConfig {
+  readonly provider: "ollama" | "openai";
+  readonly baseUrl: string;
+  /** `openai` only; undefined: no Authorization header. */
+  readonly apiKey: string | undefined;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly requestDimensions: boolean;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly batchSize: number;
+}
 
 /**
  * The validated, defaulted configuration of `memsvc`, in typed slices for the adapters.

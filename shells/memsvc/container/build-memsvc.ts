@@ -9,6 +9,8 @@ import {
   type SupervisedChroma,
 } from "../../../adapters/chroma/chroma-supervisor.js";
 import { CohereEmbedder } from "../../../adapters/cohere/index.js";
+import { OllamaEmbedder } from "../../../adapters/ollama/index.js";
+import { OpenAiEmbedder } from "../../../adapters/openai/index.js";
 import { HashingEmbedder, WordVectorEmbedder } from "../../../adapters/local/index.js";
 import { SystemClock } from "../../../adapters/system/index.js";
 import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
@@ -39,6 +41,23 @@ export function makeEmbedder(config: EmbedderConfig): Embedder {
     const embedder = new WordVectorEmbedder();
     embedder.load(); // a missing or damaged asset is a startup error, not a failed request
     return embedder;
+  }
+  if (config.provider !== "cohere") {
+    const options = {
+      baseUrl: config.baseUrl,
+      model: config.model,
+      dimensions: config.dimensions,
+      requestDimensions: config.requestDimensions,
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+      batchSize: config.batchSize,
+    };
+    return config.provider === "ollama"
+      ? new OllamaEmbedder(options)
+      : new OpenAiEmbedder({
+          ...options,
+          ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+        });
   }
   return new CohereEmbedder({
     apiKey: config.apiKey,

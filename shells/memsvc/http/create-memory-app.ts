@@ -11,6 +11,7 @@ import { bearerGuard } from "../../common/bearer-guard.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorAnswer } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
+import { mountMemoryAdminRoutes } from "./memory-admin-routes.js";
 import { buildOpenApiDocument } from "./openapi-document.js";
 import { MAX_BODY_BYTES, readJsonObject } from "./read-json-object.js";
 import { currentRequestId, requestId } from "../../common/request-id.js";
@@ -117,6 +118,7 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   app.get("/v1/memories/:id", async (c) => c.json(await memory.get(c.req.param("id"))));
   app.delete("/v1/memories/:id", async (c) => c.json(await memory.delete(c.req.param("id"))));
   app.get("/v1/stats", async (c) => c.json(await memory.stats()));
+  mountMemoryAdminRoutes(app, memory, maxBytes);
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.

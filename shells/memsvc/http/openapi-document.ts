@@ -1,6 +1,13 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import {
+  deleteMatchingInputSchema,
+  deleteMatchingResultSchema,
+  importResultSchema,
+  listInputSchema,
+  listResultSchema,
+  updateInputSchema,
+  updateResultSchema,
   deleteResultSchema,
   memoryIdSchema,
   memorySchema,
@@ -30,6 +37,26 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ "application/json": { schema } });
 const ok = (name: string, description = "OK") => ({ description, content: json(ref(name)) });
 const error = (description: string) => ({ description, content: json(ref("Error")) });
+
+/**
+ * The query parameters of `GET /v1/memories`, from the list schema: `tags` is written as a
+ * repeatable `tag` parameter.
+ */
+function listParameters(): Json[] {
+  const { properties = {} } = fromValibot(listInputSchema) as { properties?: Record<string, Json> };
+  return Object.entries(properties).map(([name, schema]) =>
+    name === "tags"
+      ? {
+          name: "tag",
+          in: "query",
+          description: "Repeatable: memories carrying every given tag.",
+          schema,
+          style: "form",
+          explode: true,
+        }
+      : { name, in: "query", schema },
+  );
+}
 
 const COMMON_ERRORS = {
   "400": error("Invalid input; the message names the field and what was expected"),
@@ -136,6 +163,77 @@ export function buildOpenApiDocument(version: string) {
           parameters: idParam,
           responses: { "200": ok("DeleteResponse"), ...ID_ERRORS },
         },
+        patch: {
+          operationId: "updateMemory",
+          summary:
+            "Change fields of a memory (content is embedded again); updated_at changes, created_at and access data do not; a change that makes it a duplicate merges it into the existing memory (deduplicated: true, that id)",
+          parameters: idParam,
+          requestBody: body("UpdateMemoryRequest"),
+          responses: {
+            "200": ok("UpdateMemoryResponse"),
+            ...ID_ERRORS,
+            "400": COMMON_ERRORS["400"],
+          },
+        },
+      },
+      "/v1/memories": {
+        get: {
+          operationId: "listMemories",
+          summary:
+            "List live memories, newest first (order=oldest to reverse), with exact filters and a stable cursor: pass next_cursor as cursor for the next page",
+          parameters: listParameters(),
+          responses: {
+            "200": ok("ListResponse"),
+            "400": COMMON_ERRORS["400"],
+            "401": COMMON_ERRORS["401"],
+          },
+        },
+      },
+      "/v1/memories/delete": {
+        post: {
+          operationId: "deleteMemories",
+          summary:
+            "Delete the live memories matching the filters (project exact); all: true is required without a filter; dry_run: true only counts",
+          requestBody: body("DeleteMemoriesRequest"),
+          responses: { "200": ok("DeleteMemoriesResponse"), ...COMMON_ERRORS },
+        },
+      },
+      "/v1/export": {
+        get: {
+          operationId: "exportMemories",
+          summary:
+            "Every live memory as NDJSON, one full Memory per line; vectors=true adds vector and embedder",
+          parameters: [
+            { name: "vectors", in: "query", schema: { type: "boolean", default: false } },
+          ],
+          responses: {
+            "200": {
+              description: "One Memory object per line",
+              content: { "application/x-ndjson": { schema: ref("Memory") } },
+            },
+            "400": COMMON_ERRORS["400"],
+            "401": COMMON_ERRORS["401"],
+            "500": COMMON_ERRORS["500"],
+          },
+        },
+      },
+      "/v1/import": {
+        post: {
+          operationId: "importMemories",
+          summary:
+            "Store the memories of an export (NDJSON, each line at most 1 MB, the body at most 1 GiB), keeping ids and timestamps, re-embedding when vectors are absent or from another embedder, deduplicating",
+          requestBody: {
+            required: true,
+            content: { "application/x-ndjson": { schema: ref("Memory") } },
+          },
+          responses: {
+            "200": ok("ImportResponse"),
+            "400": error("Content-Type is not application/x-ndjson"),
+            "401": COMMON_ERRORS["401"],
+            "413": error("Body over 1 GiB"),
+            "500": COMMON_ERRORS["500"],
+          },
+        },
       },
       "/v1/stats": {
         get: {
@@ -152,7 +250,7 @@ export function buildOpenApiDocument(version: string) {
         post: {
           operationId: "mcp",
           summary:
-            "MCP (streamable HTTP, stateless JSON): tools remember, remember_batch, recall, search, forget, get_memory, memory_stats",
+            "MCP (streamable HTTP, stateless JSON): tools remember, remember_batch, recall, search, forget, get_memory, memory_stats, list_memories, update_memory, delete_memories",
           requestBody: { required: true, content: json({ type: "object" }) },
           responses: {
             "200": { description: "JSON-RPC response", content: json({ type: "object" }) },
@@ -198,6 +296,12 @@ export function buildOpenApiDocument(version: string) {
         Memory: fromValibot(memorySchema),
         DeleteResponse: fromValibot(deleteResultSchema),
         Stats: fromValibot(memoryStatsSchema),
+        ListResponse: fromValibot(listResultSchema),
+        UpdateMemoryRequest: fromValibot(updateInputSchema),
+        UpdateMemoryResponse: fromValibot(updateResultSchema),
+        DeleteMemoriesRequest: fromValibot(deleteMatchingInputSchema),
+        DeleteMemoriesResponse: fromValibot(deleteMatchingResultSchema),
+        ImportResponse: fromValibot(importResultSchema),
       },
     },
   };

@@ -22,8 +22,8 @@ function messageOf(run: () => unknown): string {
 }
 
 describe("remember input", () => {
-  it("applies the seed's defaults and ignores unknown fields", () => {
-    expect(parseInput(rememberInputSchema, { content: "x", colour: "blue" })).toEqual({
+  it("applies the seed's defaults", () => {
+    expect(parseInput(rememberInputSchema, { content: "x" })).toEqual({
       content: "x",
       type: "fact",
       scope: "session",

@@ -220,3 +220,57 @@ describe("loadConfig", () => {
     expect(config.api.authToken).toBeUndefined();
   });
 });
+
+describe("the ollama and openai embedders (issue 11)", () => {
+  it("fill in the documented defaults", () => {
+    const ollama = ok(loadConfig({ env: { MEMSVC_EMBEDDER_PROVIDER: "ollama" }, cwd: dir }));
+    expect(ollama.config.embedder).toEqual({
+      provider: "ollama",
+      baseUrl: "http://127.0.0.1:11434",
+      apiKey: undefined,
+      model: "nomic-embed-text",
+      dimensions: 768,
+      requestDimensions: false,
+      timeoutMs: 30_000,
+      maxRetries: 2,
+      batchSize: 64,
+    });
+    const openai = ok(loadConfig({ env: { MEMSVC_EMBEDDER_PROVIDER: "openai" }, cwd: dir }));
+    expect(openai.config.embedder).toMatchObject({
+      provider: "openai",
+      baseUrl: "https://api.openai.com/v1",
+      apiKey: undefined,
+      model: "text-embedding-3-small",
+      dimensions: 1536,
+      batchSize: 128,
+    });
+  });
+
+  it("read the OpenAI key from the file, else OPENAI_API_KEY, and booleans from the environment", () => {
+    const env = {
+      MEMSVC_EMBEDDER_PROVIDER: "openai",
+      OPENAI_API_KEY: "from-env",
+      MEMSVC_EMBEDDER_OPENAI_REQUEST_DIMENSIONS: "true",
+    };
+    expect(ok(loadConfig({ env, cwd: dir })).config.embedder).toMatchObject({
+      apiKey: "from-env",
+      requestDimensions: true,
+    });
+    const path = write("m.yaml", "embedder:\n  openai:\n    api_key: from-file\n");
+    expect(ok(loadConfig({ configPath: path, env, cwd: dir })).config.embedder).toMatchObject({
+      apiKey: "from-file",
+    });
+  });
+
+  it("report bad values naming the key", () => {
+    const path = write(
+      "bad.yaml",
+      "embedder:\n  provider: ollama\n  ollama:\n    base_url: nowhere\n    batch_size: 0\n    request_dimensions: maybe\n",
+    );
+    expect(problems(loadConfig({ configPath: path, env: {}, cwd: dir }))).toEqual([
+      'embedder.ollama.base_url: expected an http(s) URL, got "nowhere"',
+      'embedder.ollama.request_dimensions: expected true or false, got "maybe"',
+      "embedder.ollama.batch_size: expected an integer ≥ 1, got 0",
+    ]);
+  });
+});

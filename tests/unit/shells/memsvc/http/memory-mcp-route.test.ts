@@ -26,7 +26,7 @@ describe("POST /mcp memory tools", () => {
     ]);
   });
 
-  it("lists the seven memory tools", async () => {
+  it("lists the ten memory tools, each with an outputSchema", async () => {
     const { app } = await makeApp();
     const res = await app.request("/mcp", rpc("tools/list"));
     expect(res.status).toBe(200);
@@ -39,7 +39,15 @@ describe("POST /mcp memory tools", () => {
       "forget",
       "get_memory",
       "memory_stats",
+      "list_memories",
+      "update_memory",
+      "delete_memories",
     ]);
+    for (const tool of body.result?.tools ?? []) {
+      expect((tool as { outputSchema?: { type?: string } }).outputSchema?.type, tool.name).toBe(
+        "object",
+      );
+    }
   });
 
   it("remembers and gets a memory through tool calls", async () => {

@@ -1,0 +1,105 @@
+import { AgentServicesError } from "../../errors.js";
+import type { Memory } from "../types.js";
+import { TopK } from "./top-k.js";
+
+/** Order of a listing: by `created_at`, then by id, both the same way. */
+export type ListOrder = "newest" | "oldest";
+
+/** Where a page ended: the order key of its last memory. */
+interface Position {
+  readonly order: ListOrder;
+  readonly createdMs: number;
+  readonly id: string;
+}
+
+/** One page of a listing. */
+export interface ListPage {
+  readonly memories: Memory[];
+  /** Pass as `cursor` for the next page; `null` when this was the last one. */
+  readonly next_cursor: string | null;
+}
+
+/**
+ * One page of a listing over `memories` (already filtered): the `limit` first in `order` after
+ * `cursor`. The order key is (`created_at`, id), which no write changes (a patch keeps
+ * `created_at`), so the cursor is a position, not an offset: paging while memories are added
+ * and deleted returns every memory that exists throughout exactly once, never one twice, and
+ * whatever was added meanwhile only if it sorts after the position reached. One pass with a
+ * bounded heap: O(n log limit) per page.
+ *
+ * @example
+ * const first = listPage(engine.live(nowMs), { limit: 50, order: "newest" });
+ * const second = listPage(engine.live(nowMs), { limit: 50, order: "newest", cursor: first.next_cursor! });
+ */
+export function listPage(
+  memories: Iterable<Memory>,
+  query: {
+    readonly limit: number;
+    readonly order: ListOrder;
+    readonly cursor?: string | undefined;
+  },
+): ListPage {
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.order);
+  const newest = query.order === "newest";
+  // TopK keeps the highest scores, ties by the smaller tie-break first.
+  const top = new TopK<Memory & { readonly ms: number }>(
+    query.limit + 1,
+    newest ? (a, b) => compareIds(b.id, a.id) : (a, b) => compareIds(a.id, b.id),
+  );
+  for (const memory of memories) {
+    const ms = Date.parse(memory.created_at);
+    if (after !== undefined && !isAfter(ms, memory.id, after)) continue;
+    top.offer(newest ? ms : -ms, { ...memory, ms });
+  }
+  const ranked = top.sorted().map(({ item }) => item);
+  const page = ranked.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    memories: page.map(({ ms: _ms, ...memory }) => memory),
+    next_cursor:
+      ranked.length > query.limit && last !== undefined
+        ? encodeCursor({ order: query.order, createdMs: last.ms, id: last.id })
+        : null,
+  };
+}
+
+function isAfter(ms: number, id: string, position: Position): boolean {
+  return position.order === "newest"
+    ? ms < position.createdMs || (ms === position.createdMs && id < position.id)
+    : ms > position.createdMs || (ms === position.createdMs && id > position.id);
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Cursors are opaque to clients: base64url of `<order>:<created ms>:<id>`. */
+function encodeCursor(position: Position): string {
+  const text = `${position.order}:${position.createdMs}:${position.id}`;
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const CURSOR_TEXT = /^(newest|oldest):(-?\d{1,16}):([0-9a-f-]{36})$/;
+
+function decodeCursor(cursor: string, order: ListOrder): Position {
+  let text = "";
+  try {
+    if (cursor.length <= 128) text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    // Not base64: reported below.
+  }
+  const match = CURSOR_TEXT.exec(text);
+  if (match === null) {
+    throw new AgentServicesError(
+      "invalid_input",
+      "cursor: expected the next_cursor of a previous answer",
+    );
+  }
+  if (match[1] !== order) {
+    throw new AgentServicesError(
+      "invalid_input",
+      `cursor: it continues a listing in order "${match[1]}", not "${order}"`,
+    );
+  }
+  return { order, createdMs: Number(match[2]), id: match[3] as string };
+}

@@ -1,0 +1,234 @@
+import { isAgentServicesError } from "../errors.js";
+import { importLineSchema, type ParsedImportLine } from "./admin-schemas.js";
+import { contentHash } from "./content-key.js";
+import { expiresAtMs } from "./expiry.js";
+import { encodeMemoryMetadata } from "./memory-metadata.js";
+import { duplicateMergeMetadata, uniqueTags, withMerge } from "./metadata-updates.js";
+import type { NdjsonLine } from "./ndjson-lines.js";
+import { parseInput } from "./parse-input.js";
+import { idLockKey, rememberLockKey, type ServiceContext } from "./service-context.js";
+import type { Memory } from "./types.js";
+
+/** Answer of an import. `rejected` lists at most {@link MAX_REJECTED_LISTED} lines. */
+export interface ImportResult {
+  readonly imported: number;
+  readonly deduplicated: number;
+  readonly rejected: readonly { readonly line: number; readonly error: string }[];
+}
+
+/** Lines validated, embedded and stored together. */
+export const IMPORT_BATCH = 200;
+/** Most rejected lines an import answer lists (the rest are only counted as not imported). */
+export const MAX_REJECTED_LISTED = 1000;
+
+interface Planned {
+  readonly memory: Memory;
+  /** Usable only when it comes from the running embedder with its dimension: normalised. */
+  readonly vector: number[] | undefined;
+}
+
+/**
+ * `POST /v1/import`: stores the memories of NDJSON lines (as `GET /v1/export` writes them),
+ * keeping their ids, timestamps and access data. Lines are handled in batches of
+ * {@link IMPORT_BATCH}: one embedder call for the lines without a usable vector (absent, from
+ * another embedder, of another dimension), one store write, and what a batch stored is durable
+ * even if a later batch fails. A line whose id is already stored, or whose content duplicates a
+ * live memory (or an earlier line) as `remember` judges it, is merged like a `remember`
+ * (`deduplicated`). A line that cannot be read, fails validation or has already expired is
+ * rejected with its line number and the reason; the other lines are still imported.
+ *
+ * @example
+ * await importMemories(context, ndjsonLines(body, 1_048_576)); // { imported: 2, deduplicated: 0, rejected: [] }
+ */
+export async function importMemories(
+  context: ServiceContext,
+  lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>,
+): Promise<ImportResult> {
+  const rejected: { line: number; error: string }[] = [];
+  const counts = { imported: 0, deduplicated: 0 };
+  const reject = (line: number, error: string) => {
+    if (rejected.length < MAX_REJECTED_LISTED) rejected.push({ line, error });
+  };
+  let batch: Planned[] = [];
+  for await (const item of lines) {
+    if ("error" in item) {
+      reject(item.line, item.error);
+      continue;
+    }
+    const planned = plan(context, item.text);
+    if (typeof planned === "string") {
+      reject(item.line, planned);
+      continue;
+    }
+    batch.push(planned);
+    if (batch.length >= IMPORT_BATCH) {
+      await storeBatch(context, batch, counts);
+      batch = [];
+    }
+  }
+  await storeBatch(context, batch, counts);
+  return { ...counts, rejected };
+}
+
+/** The memory of one line, or why it is rejected. */
+function plan(context: ServiceContext, text: string): Planned | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `invalid JSON: ${(error as Error).message}`;
+  }
+  let body: ParsedImportLine;
+  try {
+    body = parseInput(importLineSchema, value);
+  } catch (error) {
+    if (isAgentServicesError(error, "invalid_input")) return error.message;
+    throw error;
+  }
+  const nowMs = context.nowMs();
+  const createdMs = body.created_at === undefined ? nowMs : Date.parse(body.created_at);
+  const lastAccessedMs =
+    body.last_accessed === undefined ? createdMs : Date.parse(body.last_accessed);
+  const computed = expiresAtMs(
+    { scope: body.scope, createdAtMs: createdMs, lastAccessedMs },
+    context.options,
+  );
+  const expiresMs =
+    computed === null ? null : body.expires_at != null ? Date.parse(body.expires_at) : computed;
+  if (expiresMs !== null && expiresMs <= nowMs) {
+    return `expires_at: the memory expired at ${new Date(expiresMs).toISOString()}`;
+  }
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const memory: Memory = {
+    id: body.id?.toLowerCase() ?? context.newId(),
+    content: body.content,
+    type: body.type,
+    scope: body.scope,
+    tags: uniqueTags(body.tags),
+    project: body.project,
+    confidence: body.confidence,
+    created_at: iso(createdMs),
+    updated_at: body.updated_at === undefined ? iso(createdMs) : iso(Date.parse(body.updated_at)),
+    last_accessed: iso(lastAccessedMs),
+    access_count: body.access_count,
+    expires_at: expiresMs === null ? null : iso(expiresMs),
+  };
+  const usable =
+    body.vector !== undefined &&
+    body.embedder === context.embedder.id &&
+    body.vector.length === context.embedder.dimensions;
+  return { memory, vector: usable ? normalised(body.vector ?? []) : undefined };
+}
+
+async function storeBatch(
+  context: ServiceContext,
+  batch: readonly Planned[],
+  counts: { imported: number; deduplicated: number },
+): Promise<void> {
+  if (batch.length === 0) return;
+  const { engine, lock } = context;
+  const hashes = await Promise.all(batch.map(({ memory }) => contentHash(memory.content)));
+  const keys = batch.map(({ memory }, i) => rememberLockKey(memory, hashes[i] as string));
+  const idKeys = batch.map(({ memory }) => idLockKey(memory.id));
+  const held = new Set([...keys, ...idKeys]);
+  await lock.runAll([...held], async () => {
+    const nowMs = context.nowMs();
+    const fresh = new Map<string, Planned & { hash: string; memory: Memory }>();
+    const firstOfKey = new Map<string, string>();
+    const targets = new Map<string, Memory>();
+    for (const [i, planned] of batch.entries()) {
+      const { memory } = planned;
+      const key = keys[i] as string;
+      const hash = hashes[i] as string;
+      if (engine.peek(memory.id) !== undefined || fresh.has(memory.id)) {
+        counts.deduplicated += 1;
+        continue;
+      }
+      const earlier = fresh.get(firstOfKey.get(key) ?? "");
+      if (earlier !== undefined) {
+        earlier.memory = withMerge(earlier.memory, memory, Date.parse(earlier.memory.updated_at));
+        counts.deduplicated += 1;
+        continue;
+      }
+      const duplicate = engine.findDuplicate({ ...memory, hash }, nowMs);
+      if (duplicate !== undefined) {
+        targets.set(duplicate.id, withMerge(targets.get(duplicate.id) ?? duplicate, memory, nowMs));
+        counts.deduplicated += 1;
+        continue;
+      }
+      fresh.set(memory.id, { ...planned, hash });
+      firstOfKey.set(key, memory.id);
+    }
+    await insert(context, [...fresh.values()]);
+    counts.imported += fresh.size;
+    await merge(context, [...targets.values()], held);
+  });
+}
+
+async function insert(
+  context: ServiceContext,
+  items: readonly (Planned & { readonly hash: string })[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const missing = items.filter((item) => item.vector === undefined);
+  const embedded = await context.embedder.embedDocuments(missing.map((m) => m.memory.content));
+  const vectorOf = new Map(missing.map((item, i) => [item.memory.id, embedded[i]]));
+  const records = items.map(({ memory, hash, vector }) => {
+    const chosen = vector ?? vectorOf.get(memory.id);
+    if (chosen === undefined) throw new Error("embedder returned fewer vectors than texts");
+    return {
+      id: memory.id,
+      vector: chosen,
+      document: memory.content,
+      metadata: encodeMemoryMetadata(memory, hash),
+    };
+  });
+  await context.store.upsert(records);
+  for (const [i, { memory, hash }] of items.entries()) {
+    context.engine.add(memory, hash, records[i]?.vector ?? []);
+  }
+}
+
+/**
+ * Duplicates merged into live memories: under those memories' locks, as remember does (except
+ * the locks this batch already holds: a line may carry the id of the memory it duplicates).
+ */
+async function merge(
+  context: ServiceContext,
+  merged: readonly Memory[],
+  held: ReadonlySet<string>,
+): Promise<void> {
+  if (merged.length === 0) return;
+  const { engine } = context;
+  await context.lock.runAll(
+    merged.map((m) => idLockKey(m.id)).filter((key) => !held.has(key)),
+    async () => {
+      const nowMs = context.nowMs();
+      const live = merged.filter((m) => engine.get(m.id, nowMs) !== undefined);
+      await context.store.updateMetadata(
+        live.map((m) => ({ id: m.id, metadata: duplicateMergeMetadata(m, m, nowMs) })),
+      );
+      for (const memory of live) {
+        const current = engine.peek(memory.id);
+        if (current === undefined) continue;
+        engine.update({
+          ...current,
+          tags: memory.tags,
+          confidence: memory.confidence,
+          updated_at: new Date(nowMs).toISOString(),
+        });
+      }
+    },
+  );
+}
+
+function normalised(vector: readonly number[]): number[] | undefined {
+  let sum = 0;
+  for (const x of vector) {
+    if (!Number.isFinite(x)) return undefined;
+    sum += x * x;
+  }
+  if (sum === 0) return undefined;
+  const norm = Math.sqrt(sum);
+  return vector.map((x) => x / norm);
+}

@@ -1,0 +1,48 @@
+import { listInputSchema } from "./admin-schemas.js";
+import type { ParsedDeleteMatchingInput, ParsedListInput } from "./admin-schemas.js";
+import { compileListFilter, type ListFilter } from "./engine/list-filter.js";
+import { listPage, type ListPage } from "./engine/list-page.js";
+import { parseInput } from "./parse-input.js";
+import type { ServiceContext } from "./service-context.js";
+
+/**
+ * `GET /v1/memories`: one page of the live memories that pass the filters, newest first (or
+ * oldest first), from the engine. See {@link listPage} for why the cursor is stable while
+ * memories are added and deleted.
+ *
+ * @example
+ * const { memories, next_cursor } = listMemories(context, { project: "billing", limit: 100 });
+ */
+export function listMemories(context: ServiceContext, input: unknown): ListPage {
+  const body = parseInput(listInputSchema, input);
+  const accept = compileListFilter(toListFilter(body));
+  const nowMs = context.nowMs();
+  return listPage(filtered(context.engine.live(nowMs), accept), {
+    limit: body.limit,
+    order: body.order,
+    cursor: body.cursor,
+  });
+}
+
+/**
+ * The {@link ListFilter} of a validated listing or delete body (instants as epoch ms).
+ *
+ * @example
+ * toListFilter({ project: "billing", created_after: "2026-11-01" });
+ */
+export function toListFilter(body: ParsedListInput | ParsedDeleteMatchingInput): ListFilter {
+  return {
+    project: body.project,
+    type: body.type,
+    scope: body.scope,
+    tags: body.tags,
+    createdAfterMs: body.created_after === undefined ? undefined : Date.parse(body.created_after),
+    createdBeforeMs:
+      body.created_before === undefined ? undefined : Date.parse(body.created_before),
+    q: body.q,
+  };
+}
+
+function* filtered<T>(items: Iterable<T>, accept: (item: T) => boolean): Iterable<T> {
+  for (const item of items) if (accept(item)) yield item;
+}

@@ -1,0 +1,141 @@
+import type { Hono } from "hono";
+import { ndjsonLines } from "../../../core/memory/ndjson-lines.js";
+import { unknownFieldMessage } from "../../../core/memory/suggest-field.js";
+import type {
+  DeleteMatchingInput,
+  ListInput,
+  MemoryApi,
+  UpdateInput,
+} from "../../../core/memory/types.js";
+import { HttpError } from "./http-error.js";
+import { readJsonObject } from "./read-json-object.js";
+
+/** Largest line of an import: 1 MB, the limit of every other body. */
+export const MAX_IMPORT_LINE_BYTES = 1_048_576;
+/** Largest import body: 1 GiB (lines are streamed, so memory stays at one batch). */
+export const MAX_IMPORT_BYTES = 1_073_741_824;
+/** Export lines written per chunk of the response. */
+const EXPORT_CHUNK_LINES = 256;
+
+/**
+ * The management routes of the memory API: `GET /v1/memories` (list), `PATCH /v1/memories/:id`,
+ * `POST /v1/memories/delete`, `GET /v1/export` (NDJSON) and `POST /v1/import` (NDJSON). Thin:
+ * they turn the request into the core's input (query strings into a list input, the body into
+ * lines) and the answer into JSON or a stream; the core validates and names the fields.
+ *
+ * @example
+ * mountMemoryAdminRoutes(app, service, MAX_BODY_BYTES);
+ */
+export function mountMemoryAdminRoutes(app: Hono, memory: MemoryApi, maxBytes: number): void {
+  app.get("/v1/memories", async (c) => c.json(await memory.list(listInputOf(c.req.queries()))));
+  app.patch("/v1/memories/:id", async (c) => {
+    const body = await readJsonObject(c.req.raw, maxBytes);
+    return c.json(await memory.update(c.req.param("id"), body as UpdateInput));
+  });
+  app.post("/v1/memories/delete", async (c) => {
+    const body = await readJsonObject(c.req.raw, maxBytes);
+    return c.json(await memory.deleteMatching(body as DeleteMatchingInput));
+  });
+  app.get("/v1/export", async (c) => {
+    const vectors = exportVectorsOf(c.req.queries());
+    const iterator = memory.exportMemories({ vectors })[Symbol.asyncIterator]();
+    // The first memory is read before answering, so a failing store is a clean 500.
+    const first = await iterator.next();
+    return new Response(exportStream(first, iterator), {
+      headers: { "content-type": "application/x-ndjson; charset=utf-8" },
+    });
+  });
+  app.post("/v1/import", async (c) => {
+    const request = c.req.raw;
+    const type = request.headers.get("content-type") ?? "";
+    if (!/^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i.test(type)) {
+      const got = type === "" ? "none" : JSON.stringify(type);
+      throw new HttpError(400, `Content-Type: expected application/x-ndjson, got ${got}`);
+    }
+    const declared = request.headers.get("content-length");
+    if (declared !== null && Number(declared) > MAX_IMPORT_BYTES) throw tooLarge();
+    const body = request.body ?? emptyBody();
+    return c.json(await memory.importMemories(ndjsonLines(capped(body), MAX_IMPORT_LINE_BYTES)));
+  });
+}
+
+/**
+ * A list input from query parameters: `tag` (or `tags`) repeatable into `tags`, `limit` a number
+ * when it is one; any other repeated parameter stays an array so validation names it.
+ */
+function listInputOf(queries: Record<string, string[]>): ListInput {
+  const input: Record<string, unknown> = {};
+  for (const [name, values] of Object.entries(queries)) {
+    if (name === "tag" || name === "tags") {
+      input["tags"] = [...((input["tags"] as string[] | undefined) ?? []), ...values];
+      continue;
+    }
+    const value = values.length === 1 ? values[0] : values;
+    input[name] =
+      name === "limit" && typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return input as ListInput;
+}
+
+function exportVectorsOf(queries: Record<string, string[]>): boolean {
+  let vectors = false;
+  for (const [name, values] of Object.entries(queries)) {
+    if (name !== "vectors") throw new HttpError(400, unknownFieldMessage(name, ["vectors"]));
+    if (values.length !== 1 || (values[0] !== "true" && values[0] !== "false")) {
+      throw new HttpError(
+        400,
+        `vectors: expected true or false, got ${JSON.stringify(values.join(","))}`,
+      );
+    }
+    vectors = values[0] === "true";
+  }
+  return vectors;
+}
+
+function exportStream(
+  first: IteratorResult<unknown>,
+  iterator: AsyncIterator<unknown>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let pending: IteratorResult<unknown> | undefined = first;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let text = "";
+      for (let i = 0; i < EXPORT_CHUNK_LINES; i += 1) {
+        const next = pending ?? (await iterator.next());
+        pending = undefined;
+        if (next.done === true) {
+          if (text !== "") controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        text += `${JSON.stringify(next.value)}\n`;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+/** The body's chunks, refused with 413 once they pass {@link MAX_IMPORT_BYTES}. */
+async function* capped(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let received = 0;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    received += chunk.byteLength;
+    if (received > MAX_IMPORT_BYTES) throw tooLarge();
+    yield chunk;
+  }
+}
+
+function emptyBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
+}
+
+function tooLarge(): HttpError {
+  return new HttpError(
+    413,
+    `import body exceeds the limit of ${MAX_IMPORT_BYTES} bytes (lines before it may have been imported; importing again is safe)`,
+  );
+}
