@@ -262,22 +262,29 @@ function showGate(message = ""): void {
   byId("token-input").focus();
 }
 
-function showBrowser(): void {
-  byId("gate").hidden = true;
-  byId("browser").hidden = false;
-  byId("sign-out").hidden = tokenStore.read() === null;
+/**
+ * Opens the browser. The first page and the stats are asked for together (one round trip, not
+ * two); the stats answer decides: shown on success, rejected (401: ask for a token) otherwise.
+ */
+function open(): Promise<void> {
   view = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
-  reload();
+  void load().catch((error: unknown) => {
+    if (!(error instanceof ApiError && error.status === 401)) fail(error);
+  });
+  return refreshStats().then(() => {
+    byId("gate").hidden = true;
+    byId("browser").hidden = false;
+    byId("sign-out").hidden = tokenStore.read() === null;
+  });
 }
 
 byId<HTMLFormElement>("token-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = byId<HTMLInputElement>("token-input");
   tokenStore.save(input.value.trim());
-  api.stats().then(
+  open().then(
     () => {
       input.value = "";
-      showBrowser();
     },
     (error: unknown) => {
       tokenStore.clear();
@@ -294,7 +301,7 @@ byId("sign-out").addEventListener("click", () => {
 wireRecallPreview(byId<HTMLFormElement>("recall"), fail);
 
 // Open straight away when the stored token (or no token, on a service without one) is accepted.
-api.stats().then(showBrowser, (error: unknown) => {
+open().catch((error: unknown) => {
   if (error instanceof ApiError && error.status === 401) {
     tokenStore.clear();
     showGate();
