@@ -71,11 +71,13 @@ async function filter(page: Page, fields: Record<string, string>): Promise<void>
     if ((await field.evaluate((e) => e.tagName)) === "SELECT") await field.selectOption(value);
     else await field.fill(value);
   }
-  await Promise.all([
-    page.waitForResponse((r) => r.url().includes("/v1/memories?")),
-    page.click('#filters button[type="submit"]'),
-  ]);
-  await page.locator("#table-caption", { hasText: "Memories where" }).waitFor();
+  await page.click('#filters button[type="submit"]');
+  // The caption names the filters once this listing is on screen (not an earlier one).
+  const described = Object.entries(all)
+    .filter(([, value]) => value !== "")
+    .map(([name, value]) => `${name} = "${value}"`)
+    .join(", ");
+  await page.locator("#table-caption", { hasText: `Memories where ${described}` }).waitFor();
 }
 
 async function search(page: Page, message: string): Promise<void> {
@@ -180,22 +182,26 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     const page = await openBrowser();
     const total = (await rest("GET", "/v1/stats")).body["total_memories"] as number;
     await page.selectOption("#page-size", "25");
-    await page.locator("#page-label", { hasText: "page 1" }).waitFor();
-    await page.locator("#memories tbody tr").nth(24).waitFor();
+    await page.locator("#load-info", { hasText: /^25 shown/ }).waitFor();
     const first = await rowIds(page);
     expect(first).toHaveLength(25);
     const created = await column(page, "Created");
     expect([...created].sort().reverse()).toEqual(created);
     const seen = [...first];
-    for (let n = 2; !(await page.locator("#next-page").isDisabled()); n++) {
+    let pages = 1;
+    while (!(await page.locator("#next-page").isDisabled())) {
       await page.click("#next-page");
-      await page.locator("#page-label", { hasText: `page ${n}` }).waitFor();
+      await page.locator("#page-label", { hasText: `page ${++pages}` }).waitFor();
       seen.push(...(await rowIds(page)));
     }
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
-    while (!(await page.locator("#prev-page").isDisabled())) await page.click("#prev-page");
-    await page.locator("#page-label", { hasText: "page 1" }).waitFor();
+    // Back, one page at a time, waiting for each (Previous stays enabled while a page loads).
+    for (let n = pages - 1; n >= 1; n--) {
+      await page.click("#prev-page");
+      await page.locator("#page-label", { hasText: `page ${n}` }).waitFor();
+    }
+    expect(await page.locator("#prev-page").isDisabled()).toBe(true);
     expect(await rowIds(page)).toEqual(first);
     await page.close();
   });
