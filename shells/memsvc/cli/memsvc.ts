@@ -25,6 +25,8 @@ import {
   type Logger,
   type ServiceMetrics,
 } from "../http/index.js";
+import type { MemoryBrowserOptions } from "../http/mount-memory-browser.js";
+import { DEFAULT_UI_ASSETS_DIR, loadUiAssets } from "../http/ui-assets.js";
 
 const USAGE = `Usage: memsvc <command> [options]
 
@@ -111,6 +113,16 @@ async function build(
   }
 }
 
+/** The memory browser's files, read before anything starts; exits 1 when they are missing. */
+function memoryBrowser(config: MemsvcConfig): MemoryBrowserOptions | undefined {
+  if (!config.ui.enabled) return undefined;
+  try {
+    return { path: config.ui.path, assets: loadUiAssets(DEFAULT_UI_ASSETS_DIR) };
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error), 1);
+  }
+}
+
 function listen(server: Server, config: MemsvcConfig): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -170,6 +182,7 @@ async function serve(configPath: string | undefined): Promise<void> {
   const { config, logger } = configure(configPath);
   const version = packageVersion();
   const metrics = createServiceMetrics("memsvc");
+  const ui = memoryBrowser(config);
   const runtime = await build(config, logger, metrics);
   metrics.countMemoriesWith(async () => (await runtime.memory.stats()).total_memories);
   await abortIfSignalled(signals, runtime, logger);
@@ -180,6 +193,7 @@ async function serve(configPath: string | undefined): Promise<void> {
     authToken: config.api.authToken,
     readiness: runtime.readiness,
     logger,
+    ui,
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
@@ -223,6 +237,7 @@ async function serve(configPath: string | undefined): Promise<void> {
     address: bound,
     store: runtime.storeDescription,
     embedder: runtime.embedderDescription,
+    ui: ui === undefined ? "off" : `http://${bound}${config.ui.path}`,
   });
   if (config.api.authToken === undefined && !isLoopbackHost(config.api.listen.host)) {
     logger.warn(

@@ -67,7 +67,12 @@ function httpEmbedderKeys(
  */
 export const CONFIG_KEYS: readonly ConfigKey[] = [
   key("api.listen_addr", "string", ":8080", "`:PORT` binds every interface, `HOST:PORT` one host"),
-  key("api.auth_token", "string", undefined, "Bearer token required on every route but /healthz"),
+  key(
+    "api.auth_token",
+    "string",
+    undefined,
+    "Bearer token required on every route but /healthz and the UI page",
+  ),
   key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
   key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),
   key("vector_store.chroma.collection", "string", "memories", "Chroma collection name"),
@@ -140,6 +145,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     MEMORY.weights.confidence,
     "Weight of the stored confidence",
   ),
+  key("ui.enabled", "boolean", true, "Serve the memory browser (`true` or `false`)"),
+  key("ui.path", "string", "/ui", "Where the memory browser is served"),
   key("log.level", "string", "info", "`debug`, `info`, `warn` or `error`"),
 ];
 

@@ -37,6 +37,9 @@ const describeWeights = (w: Parameters<typeof withDefaults>[0]) => {
   return `got ${terms.join(" + ")} = ${+weightSum(w).toFixed(4)}`;
 };
 
+/** API routes the memory browser's path must not shadow. */
+const UI_RESERVED_PATHS = ["/v1", "/mcp", "/healthz", "/readyz", "/metrics", "/openapi.json"];
+
 /** The keys of the `ollama` and `openai` embedder sections. */
 const httpEmbedderEntries = () => ({
   base_url: v.optional(v.pipe(text("an http(s) URL"), v.url("expected an http(s) URL"))),
@@ -160,6 +163,22 @@ export const RawConfigSchema = v.strictObject(
           ),
         ),
         {} as never,
+      ),
+    }),
+    ui: section({
+      enabled: v.optional(v.boolean("expected true or false")),
+      path: v.optional(
+        v.pipe(
+          v.string("expected a path such as /ui"),
+          v.regex(
+            /^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/,
+            "expected a path such as /ui: a /, then segments of [A-Za-z0-9._~-], no trailing /",
+          ),
+          v.check(
+            (path) => !UI_RESERVED_PATHS.some((r) => path === r || path.startsWith(`${r}/`)),
+            `expected a path that is not an API route (${UI_RESERVED_PATHS.join(", ")})`,
+          ),
+        ),
       ),
     }),
     log: section({

@@ -12,10 +12,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 function coerce(key: ConfigKey, value: string): unknown {
   if (key.kind === "string") return value;
-  const trimmed = value.trim();
   if (key.kind === "boolean") {
-    return trimmed === "true" ? true : trimmed === "false" ? false : value;
+    const word = value.trim().toLowerCase();
+    // Other text stays a string, so validation reports it with the variable's name.
+    return word === "true" ? true : word === "false" ? false : value;
   }
+  const trimmed = value.trim();
   // Leave non-numeric text as a string: validation then reports it with the variable's name.
   return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed) ? Number(trimmed) : value;
 }

@@ -127,6 +127,7 @@ function resolveConfig(
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
     memoryMode: raw.memory.mode ?? "owner",
+    ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },
     log: { level: raw.log.level ?? "info" },
   };
 }

@@ -68,5 +68,7 @@ export interface MemsvcConfig {
    * writer. `replica`: every read queries Chroma, so several services may share a collection.
    */
   readonly memoryMode: "owner" | "replica";
+  /** The memory browser: served at `path` unless disabled. */
+  readonly ui: { readonly enabled: boolean; readonly path: string };
   readonly log: { readonly level: LogLevel };
 }

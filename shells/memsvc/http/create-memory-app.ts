@@ -8,6 +8,7 @@ import type {
   SearchInput,
 } from "../../../core/memory/types.js";
 import { bearerAuth } from "../../common/bearer-auth.js";
+import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorAnswer } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
 import { mountMemoryAdminRoutes } from "./memory-admin-routes.js";
@@ -35,6 +36,8 @@ export interface MemoryAppOptions {
   readonly metrics?: ServiceMetrics;
   /** Request body limit in bytes (default 1,048,576). */
   readonly maxBodyBytes?: number;
+  /** The memory browser's path and files; without it there is no web page. */
+  readonly ui?: MemoryBrowserOptions | undefined;
 }
 
 /**
@@ -61,6 +64,8 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
 
   app.use("*", requestId());
   app.use("*", requestLog(logger, options.metrics));
+  // Before the guard: a page load cannot carry a token. The page's API calls do, and meet it.
+  if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
   if (options.authToken !== undefined && options.authToken !== "") {
     app.use(
       "*",

@@ -1,0 +1,139 @@
+import { tokenStore } from "./token-store.js";
+
+/** A memory as the service returns it (`GET /v1/memories/{id}`). */
+export interface Memory {
+  id: string;
+  content: string;
+  type: string;
+  scope: string;
+  tags: string[];
+  project: string;
+  confidence: number;
+  created_at: string;
+  updated_at: string;
+  last_accessed: string;
+  access_count: number;
+  expires_at: string | null;
+}
+
+/** A search hit: the memory subset the search endpoint returns, and its score. */
+export interface SearchHit {
+  memory: Pick<Memory, "id" | "content" | "type" | "scope" | "confidence"> & Partial<Memory>;
+  score: number;
+}
+
+/** The list filters, as the list endpoint's query parameters and the bulk delete's fields. */
+export interface Filters {
+  project?: string;
+  type?: string;
+  scope?: string;
+  tag?: string;
+  q?: string;
+}
+
+/** Counts by type and scope (`GET /v1/stats`). */
+export interface Stats {
+  total_memories: number;
+  by_type: Record<string, number>;
+  by_scope: Record<string, number>;
+}
+
+/** What recall would put in the prompt (`POST /v1/recall`). */
+export interface RecallAnswer {
+  context: string;
+  memory_count: number;
+  tokens_used: number;
+}
+
+/** A non-2xx answer, with the service's `{error}` message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = tokenStore.read();
+  if (token !== null) headers["Authorization"] = `Bearer ${token}`;
+  const init: RequestInit = { method, headers, credentials: "omit", cache: "no-store" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new ApiError(res.status, `unexpected answer from ${path} (${res.status})`);
+  }
+  if (!res.ok) {
+    const error = (parsed as { error?: unknown }).error;
+    throw new ApiError(res.status, typeof error === "string" ? error : `HTTP ${res.status}`);
+  }
+  return parsed as T;
+}
+
+function filterFields(filters: Filters): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(filters)) {
+    if (typeof value === "string" && value.trim() !== "") out[key] = value.trim();
+  }
+  return out;
+}
+
+/**
+ * The memory REST API as the page uses it. Every call carries the tab's bearer token.
+ *
+ * @example
+ * const page = await api.list({ type: "rule" }, 50);
+ */
+export const api = {
+  stats: () => call<Stats>("GET", "/v1/stats"),
+  list(filters: Filters, limit: number, cursor?: string) {
+    const params = new URLSearchParams(filterFields(filters));
+    params.set("limit", String(limit));
+    if (cursor !== undefined) params.set("cursor", cursor);
+    return call<{ memories: Memory[]; next_cursor: string | null }>(
+      "GET",
+      `/v1/memories?${params.toString()}`,
+    );
+  },
+  /** The service's ranked search, narrowed by the same filters as the list (`q` aside). */
+  search(message: string, filters: Filters, limit: number) {
+    const { project, type, scope, tag } = filterFields(filters);
+    const body: Record<string, unknown> = { message, limit, include: ["tags", "project"] };
+    if (project !== undefined) body["project"] = project;
+    if (type !== undefined) body["type"] = type;
+    if (scope !== undefined) body["scope"] = scope;
+    if (tag !== undefined) body["tags"] = [tag];
+    return call<{ results: SearchHit[] }>("POST", "/v1/search", body);
+  },
+  recall(message: string, budget: number, project: string) {
+    const body: Record<string, unknown> = { message, budget };
+    if (project.trim() !== "") body["project"] = project.trim();
+    return call<RecallAnswer>("POST", "/v1/recall", body);
+  },
+  get: (id: string) => call<Memory>("GET", `/v1/memories/${encodeURIComponent(id)}`),
+  update: (id: string, changes: Partial<Memory> & { ttl_seconds?: number }) =>
+    call<Memory & { deduplicated?: true }>(
+      "PATCH",
+      `/v1/memories/${encodeURIComponent(id)}`,
+      changes,
+    ),
+  forget: (id: string) =>
+    call<{ deleted: true }>("DELETE", `/v1/memories/${encodeURIComponent(id)}`),
+  /** Deletes what matches the filters, or everything with `"all"`; `dryRun` only counts. */
+  forgetMatching(filters: Filters | "all", dryRun: boolean) {
+    const { tag, ...rest } = filters === "all" ? {} : filterFields(filters);
+    const body: Record<string, unknown> = filters === "all" ? { all: true } : { ...rest };
+    if (tag !== undefined) body["tags"] = [tag];
+    if (dryRun) body["dry_run"] = true;
+    return call<{ deleted: number; matched?: number }>("POST", "/v1/memories/delete", body);
+  },
+};

@@ -1,0 +1,309 @@
+import { ApiError, api, type Filters, type Memory } from "./api.js";
+import { confirmForget } from "./confirm-dialog.js";
+import { announce, byId } from "./dom.js";
+import { openEditor } from "./memory-editor.js";
+import { renderTable, rowsFromHits, type Row } from "./memory-table.js";
+import { wireRecallPreview } from "./recall-preview.js";
+import { drawBars } from "./stats-chart.js";
+import { tokenStore } from "./token-store.js";
+
+/** What the table shows: a page of the list (cursor paging) or the answer of a search. */
+type View =
+  | { kind: "list"; filters: Filters; cursors: (string | undefined)[]; page: number }
+  | { kind: "search"; message: string; filters: Filters };
+
+const status = byId("status");
+const loadInfo = byId("load-info");
+const table = byId<HTMLTableElement>("memories");
+const filtersForm = byId<HTMLFormElement>("filters");
+const searchForm = byId<HTMLFormElement>("search");
+const pageSize = byId<HTMLSelectElement>("page-size");
+const forgetSelected = byId<HTMLButtonElement>("forget-selected");
+let view: View = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
+let selection: readonly string[] = [];
+let total = 0;
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function readFilters(): Filters {
+  const data = new FormData(filtersForm);
+  const filters: Filters = {};
+  for (const key of ["project", "type", "scope", "tag", "q"] as const) {
+    const value = String(data.get(key) ?? "").trim();
+    if (value !== "") filters[key] = value;
+  }
+  return filters;
+}
+
+function describeFilters(filters: Filters): string {
+  return Object.entries(filters)
+    .map(([k, v]) => `${k} = "${v}"`)
+    .join(", ");
+}
+
+/** Any call's failure: back to the token form on 401, else a message in the status line. */
+function fail(error: unknown): void {
+  if (error instanceof ApiError && error.status === 401) {
+    tokenStore.clear();
+    showGate(`${error.message}: enter the token again`);
+    return;
+  }
+  announce(status, describe(error), "error");
+}
+
+async function refreshStats(): Promise<void> {
+  const stats = await api.stats();
+  total = stats.total_memories;
+  byId("stats-total").textContent = String(total);
+  drawBars(byId("chart-type") as unknown as SVGSVGElement, stats.by_type);
+  drawBars(byId("chart-scope") as unknown as SVGSVGElement, stats.by_scope);
+}
+
+function show(rows: Row[], scored: boolean, emptyText: string): void {
+  renderTable(table, rows, { edit, forget, selectionChanged }, { scored });
+  const empty = byId("empty");
+  empty.hidden = rows.length > 0;
+  empty.textContent = emptyText;
+  table.hidden = rows.length === 0;
+}
+
+let latest = 0;
+
+/** Shows the current view. Only the latest call renders: a slower earlier answer is dropped. */
+async function load(): Promise<void> {
+  const call = ++latest;
+  const started = performance.now();
+  if (view.kind === "search") {
+    const { results } = await api.search(view.message, view.filters, Number(pageSize.value));
+    if (call !== latest) return;
+    show(rowsFromHits(results), true, `Nothing found for "${view.message}".`);
+    byId("table-caption").textContent = `Search results for "${view.message}"`;
+    setPager(false, false, "search");
+    loadInfo.textContent = `${results.length} results in ${Math.round(performance.now() - started)} ms`;
+    return;
+  }
+  const { filters, cursors, page } = view;
+  const answer = await api.list(filters, Number(pageSize.value), cursors[page]);
+  if (call !== latest) return;
+  cursors[page + 1] = answer.next_cursor ?? undefined;
+  const filtered = Object.keys(filters).length > 0;
+  show(
+    answer.memories.map((memory) => ({ memory })),
+    false,
+    filtered
+      ? `No memories match ${describeFilters(filters)}.`
+      : "No memories yet. Store one with POST /v1/remember (see the README), then reload.",
+  );
+  byId("table-caption").textContent = filtered
+    ? `Memories where ${describeFilters(filters)}`
+    : "Memories, newest first";
+  setPager(page > 0, answer.next_cursor !== null, `page ${page + 1}`);
+  const shown = answer.memories.length;
+  loadInfo.textContent = `${shown} shown in ${Math.round(performance.now() - started)} ms`;
+}
+
+function setPager(hasPrevious: boolean, hasNext: boolean, label: string): void {
+  byId<HTMLButtonElement>("prev-page").disabled = !hasPrevious;
+  byId<HTMLButtonElement>("next-page").disabled = !hasNext;
+  byId("page-label").textContent = label;
+  byId("search-clear").hidden = view.kind !== "search";
+}
+
+function reload(): void {
+  void Promise.all([refreshStats(), load()]).catch(fail);
+}
+
+function selectionChanged(ids: readonly string[]): void {
+  selection = ids;
+  forgetSelected.disabled = ids.length === 0;
+  forgetSelected.textContent =
+    ids.length === 0 ? "Forget selected" : `Forget ${ids.length} selected`;
+}
+
+function edit(row: Row, tr: HTMLTableRowElement): void {
+  const full =
+    row.memory.tags === undefined ? api.get(row.memory.id) : Promise.resolve(row.memory as Memory);
+  let merged = false;
+  full.then((memory) => {
+    const columns = tr.cells.length;
+    openEditor(
+      tr,
+      memory,
+      columns,
+      async (changes) => {
+        const updated = await api.update(memory.id, changes);
+        merged = updated.deduplicated === true;
+      },
+      (saved) => {
+        if (!saved) return void tr.querySelector<HTMLButtonElement>("[data-action=edit]")?.focus();
+        announce(status, merged ? "Saved: merged into an identical memory." : "Saved.");
+        reload();
+      },
+    );
+  }, fail);
+}
+
+async function forgetIds(ids: readonly string[]): Promise<number> {
+  let done = 0;
+  const queue = [...ids];
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      await api.forget(id);
+      done++;
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  return done;
+}
+
+function forget(row: Row): void {
+  const preview =
+    row.memory.content.length > 80 ? `${row.memory.content.slice(0, 80)}…` : row.memory.content;
+  void confirmForget(`Forget this memory? "${preview}" It cannot be restored.`).then(async (ok) => {
+    if (!ok) return;
+    try {
+      await api.forget(row.memory.id);
+      announce(status, "Forgotten.");
+      reload();
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
+
+forgetSelected.addEventListener("click", () => {
+  const ids = selection;
+  void confirmForget(`Forget ${ids.length} selected memories? They cannot be restored.`).then(
+    async (ok) => {
+      if (!ok) return;
+      try {
+        announce(status, `Forgot ${await forgetIds(ids)} memories.`);
+        reload();
+      } catch (error) {
+        fail(error);
+        reload();
+      }
+    },
+  );
+});
+
+byId("forget-matching").addEventListener("click", () => {
+  const filters = view.kind === "list" ? view.filters : readFilters();
+  const everything = Object.keys(filters).length === 0;
+  const body = everything ? ("all" as const) : filters;
+  void (async () => {
+    try {
+      const { matched = 0 } = await api.forgetMatching(body, true);
+      if (matched === 0) return announce(status, "Nothing matches: nothing to forget.");
+      const what = everything
+        ? `ALL ${matched} memories`
+        : `${matched} memories matching ${describeFilters(filters)}`;
+      if (!(await confirmForget(`Forget ${what}? They cannot be restored.`, `Forget ${matched}`)))
+        return;
+      const { deleted } = await api.forgetMatching(body, false);
+      announce(status, `Forgot ${deleted} memories.`);
+      if (view.kind === "list") view = { ...view, cursors: [undefined], page: 0 };
+      reload();
+    } catch (error) {
+      fail(error);
+    }
+  })();
+});
+
+filtersForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  view = { kind: "list", filters: readFilters(), cursors: [undefined], page: 0 };
+  load().catch(fail);
+});
+filtersForm.addEventListener("reset", () => {
+  view = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
+  setTimeout(() => load().catch(fail)); // after the form has cleared its fields
+});
+searchForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const message = String(new FormData(searchForm).get("message") ?? "").trim();
+  if (message === "") return;
+  view = { kind: "search", message, filters: readFilters() };
+  load().catch(fail);
+});
+byId("search-clear").addEventListener("click", () => {
+  searchForm.reset();
+  view = { kind: "list", filters: readFilters(), cursors: [undefined], page: 0 };
+  load().catch(fail);
+});
+byId("next-page").addEventListener("click", () => {
+  if (view.kind !== "list" || view.cursors[view.page + 1] === undefined) return;
+  view.page++;
+  load().catch(fail);
+});
+byId("prev-page").addEventListener("click", () => {
+  if (view.kind !== "list" || view.page === 0) return;
+  view.page--;
+  load().catch(fail);
+});
+pageSize.addEventListener("change", () => {
+  if (view.kind === "list") view = { ...view, cursors: [undefined], page: 0 };
+  load().catch(fail);
+});
+document.addEventListener("keydown", (event) => {
+  const target = event.target as HTMLElement;
+  const typing = target.closest("input, textarea, select, [contenteditable]") !== null;
+  if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    byId("search-input").focus();
+  }
+});
+
+function showGate(message = ""): void {
+  byId("browser").hidden = true;
+  byId("sign-out").hidden = true;
+  byId("gate").hidden = false;
+  byId("token-error").textContent = message;
+  byId("token-input").focus();
+}
+
+/**
+ * Opens the browser. The first page and the stats are asked for together (one round trip, not
+ * two); the stats answer decides: shown on success, rejected (401: ask for a token) otherwise.
+ */
+function open(): Promise<void> {
+  view = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
+  void load().catch((error: unknown) => {
+    if (!(error instanceof ApiError && error.status === 401)) fail(error);
+  });
+  return refreshStats().then(() => {
+    byId("gate").hidden = true;
+    byId("browser").hidden = false;
+    byId("sign-out").hidden = tokenStore.read() === null;
+  });
+}
+
+byId<HTMLFormElement>("token-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = byId<HTMLInputElement>("token-input");
+  tokenStore.save(input.value.trim());
+  open().then(
+    () => {
+      input.value = "";
+    },
+    (error: unknown) => {
+      tokenStore.clear();
+      const wrong = error instanceof ApiError && error.status === 401;
+      showGate(wrong ? `Wrong token (${error.message}).` : describe(error));
+    },
+  );
+});
+byId("sign-out").addEventListener("click", () => {
+  tokenStore.clear();
+  showGate();
+});
+
+wireRecallPreview(byId<HTMLFormElement>("recall"), fail);
+
+// Open straight away when the stored token (or no token, on a service without one) is accepted.
+open().catch((error: unknown) => {
+  if (error instanceof ApiError && error.status === 401) {
+    tokenStore.clear();
+    showGate();
+  } else fail(error);
+});

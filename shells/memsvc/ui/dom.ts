@@ -1,0 +1,37 @@
+/**
+ * A tiny element builder. Text only ever goes in through `textContent` (never `innerHTML`), so a
+ * memory's content cannot inject markup; the page's Content-Security-Policy also forbids HTML
+ * sinks (`require-trusted-types-for 'script'`), so a slip would throw instead of running.
+ *
+ * @example
+ * h("button", { type: "button", class: "link" }, "Edit");
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | boolean | undefined> = {},
+  ...children: (Node | string | null | undefined)[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    element.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    element.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return element;
+}
+
+/** The element with this id; a missing one is a bug in `index.html`. */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`index.html has no #${id}`);
+  return element as T;
+}
+
+/** Shows a message in a live region (screen readers announce it). */
+export function announce(region: HTMLElement, text: string, kind: "info" | "error" = "info"): void {
+  region.textContent = text;
+  region.dataset["kind"] = kind;
+}

@@ -1,0 +1,135 @@
+import type { Memory } from "./api.js";
+import { h } from "./dom.js";
+
+const TYPES = ["rule", "fact", "episode", "procedure", "preference"];
+const SCOPES = ["permanent", "project", "session", "ttl"];
+
+/** The fields a PATCH may change, as the editor collected them. */
+export type MemoryChanges = Partial<
+  Pick<Memory, "content" | "type" | "scope" | "project" | "tags" | "confidence">
+> & { ttl_seconds?: number };
+
+function select(name: string, options: readonly string[], value: string): HTMLSelectElement {
+  const element = h("select", { name });
+  for (const option of options) element.append(h("option", { selected: option === value }, option));
+  return element;
+}
+
+function parseTags(text: string): string[] {
+  return text
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+}
+
+/** Only what differs from the stored memory: a PATCH that changes nothing else. */
+function changesOf(form: HTMLFormElement, memory: Memory): MemoryChanges {
+  const data = new FormData(form);
+  const text = (name: string) => String(data.get(name) ?? "");
+  const changes: MemoryChanges = {};
+  if (text("content") !== memory.content) changes.content = text("content");
+  if (text("type") !== memory.type) changes.type = text("type");
+  if (text("scope") !== memory.scope) changes.scope = text("scope");
+  if (text("project").trim() !== memory.project) changes.project = text("project").trim();
+  const tags = parseTags(text("tags"));
+  if (tags.join("\u0000") !== memory.tags.join("\u0000")) changes.tags = tags;
+  const confidence = Number(text("confidence"));
+  if (confidence !== memory.confidence) changes.confidence = confidence;
+  if (text("ttl_seconds").trim() !== "") changes.ttl_seconds = Number(text("ttl_seconds"));
+  return changes;
+}
+
+/**
+ * Replaces a table row by an edit form in place (same position, full width). Save sends only the
+ * changed fields; Cancel or Escape puts the row back. `save` rejects with the service's message,
+ * which the form shows next to its buttons without losing the edits.
+ *
+ * @example
+ * openEditor(tr, memory, 12, (changes) => api.update(memory.id, changes), reload);
+ */
+export function openEditor(
+  tr: HTMLTableRowElement,
+  memory: Memory,
+  columns: number,
+  save: (changes: MemoryChanges) => Promise<void>,
+  done: (saved: boolean) => void,
+): void {
+  const error = h("p", { class: "error", role: "alert" });
+  const content = h("textarea", {
+    name: "content",
+    rows: "3",
+    required: true,
+    "aria-label": "Content",
+  });
+  content.value = memory.content;
+  const form = h(
+    "form",
+    { class: "editor", "aria-label": "Edit memory" },
+    content,
+    h(
+      "div",
+      { class: "filters" },
+      h("label", {}, "Type ", select("type", TYPES, memory.type)),
+      h("label", {}, "Scope ", select("scope", SCOPES, memory.scope)),
+      h("label", {}, "Project ", h("input", { name: "project", value: memory.project })),
+      h("label", {}, "Tags ", h("input", { name: "tags", value: memory.tags.join(", ") })),
+      h(
+        "label",
+        {},
+        "Confidence ",
+        h("input", {
+          name: "confidence",
+          type: "number",
+          min: "0",
+          max: "1",
+          step: "0.01",
+          value: String(memory.confidence),
+        }),
+      ),
+      h(
+        "label",
+        {},
+        "TTL seconds ",
+        h("input", {
+          name: "ttl_seconds",
+          type: "number",
+          min: "1",
+          step: "1",
+          placeholder: "keep",
+        }),
+      ),
+    ),
+    error,
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { type: "submit" }, "Save"),
+      h("button", { type: "button", class: "secondary", "data-action": "cancel" }, "Cancel"),
+    ),
+  );
+  const editRow = h("tr", { class: "editing" }, h("td", { colspan: String(columns) }, form));
+  const close = (saved: boolean) => {
+    editRow.remove();
+    tr.hidden = false;
+    done(saved);
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const changes = changesOf(form, memory);
+    if (Object.keys(changes).length === 0) return close(false);
+    error.textContent = "";
+    save(changes).then(
+      () => close(true),
+      (failure: unknown) => {
+        error.textContent = failure instanceof Error ? failure.message : String(failure);
+      },
+    );
+  });
+  form.querySelector('[data-action="cancel"]')?.addEventListener("click", () => close(false));
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") close(false);
+  });
+  tr.hidden = true;
+  tr.after(editRow);
+  content.focus();
+}
