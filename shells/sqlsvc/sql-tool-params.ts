@@ -45,19 +45,9 @@ const DIALECTS = SQL_DIALECTS.join(", ");
  * @example
  * v.object({ sql: sqlParam("…"), dialect: dialectParam });
  */
-export const dialectParam = v.optional(
-  v.pipe(
-    v.string((issue) => dialectMessage(issue.input)),
-    v.check(
-      (name) => toSqlDialect(name) !== undefined,
-      (issue) => dialectMessage(issue.input),
-    ),
-    v.metadata({ enum: [...SQL_DIALECTS] }),
-    v.description(
-      `SQL dialect whose grammar the statement must follow: ${DIALECTS} (case-insensitive). ` +
-        "Omit it (or use generic) to accept syntax valid in any of them.",
-    ),
-  ),
+export const dialectParam = optionalDialect(
+  `SQL dialect whose grammar the statement must follow: ${DIALECTS} (case-insensitive). ` +
+    "Omit it (or use generic) to accept syntax valid in any of them.",
 );
 
 /**
@@ -68,21 +58,26 @@ export const dialectParam = v.optional(
  * @example
  * v.object({ sql: sqlParam("…"), dialect: textDialectParam });
  */
-export const textDialectParam = v.optional(
-  v.pipe(
-    v.string((issue) => dialectMessage(issue.input)),
-    v.check(
-      (name) => toSqlDialect(name) !== undefined,
-      (issue) => dialectMessage(issue.input),
-    ),
-    v.metadata({ enum: [...SQL_DIALECTS] }),
-    v.description(
-      `SQL dialect of the text: ${DIALECTS} (case-insensitive). It decides how strings are read: ` +
-        "with mysql a backslash escapes the next character ('O\\'Reilly'). Default generic " +
-        "(standard SQL: only '' escapes a quote).",
-    ),
-  ),
+export const textDialectParam = optionalDialect(
+  `SQL dialect of the text: ${DIALECTS} (case-insensitive). It decides how strings are read: ` +
+    "with mysql a backslash escapes the next character ('O\\'Reilly'). Default generic " +
+    "(standard SQL: only '' escapes a quote).",
 );
+
+/** An optional dialect name in any letter case, advertised as an enum of the lower-case names. */
+function optionalDialect(description: string) {
+  return v.optional(
+    v.pipe(
+      v.string((issue) => dialectMessage(issue.input)),
+      v.check(
+        (name) => toSqlDialect(name) !== undefined,
+        (issue) => dialectMessage(issue.input),
+      ),
+      v.metadata({ enum: [...SQL_DIALECTS] }),
+      v.description(description),
+    ),
+  );
+}
 
 function dialectMessage(input: unknown): string {
   return `parameter 'dialect' must be one of ${DIALECTS} (any letter case), got ${shown(input)}`;
