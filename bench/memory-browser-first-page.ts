@@ -12,16 +12,12 @@
  *   npx tsx bench/memory-browser-first-page.ts [--n 10000] [--runs 10] [--data DIR]
  * `--data DIR` keeps the data directory and only adds what it lacks.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadavg } from "node:os";
 import { chromium, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/support/headless-chromium.js";
+import { cleanupMemsvc, startMemsvc } from "../tests/support/spawn-memsvc.js";
 import { seededRandom } from "./support/seeded-random.js";
 
-const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
 const TOKEN = "bench-token";
 
 function option(name: string, fallback: number): number {
@@ -34,7 +30,6 @@ const N = option("n", 10_000);
 const RUNS = option("runs", 10);
 const dataAt = process.argv.indexOf("--data");
 const keep = dataAt === -1 ? undefined : process.argv[dataAt + 1];
-const dir = keep ?? mkdtempSync(join(tmpdir(), "memsvc-ui-bench-"));
 
 const random = seededRandom(7);
 const WORDS = (
@@ -45,29 +40,6 @@ const WORDS = (
 const TYPES = ["rule", "fact", "episode", "procedure", "preference"];
 const phrase = (n: number) =>
   Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
-
-function startService(): Promise<{ base: string; stop: () => void }> {
-  const child = spawn(process.execPath, [BIN, "serve"], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      MEMSVC_API_LISTEN_ADDR: "127.0.0.1:0",
-      MEMSVC_API_AUTH_TOKEN: TOKEN,
-      MEMSVC_VECTOR_STORE_CHROMA_PATH: join(dir, "chroma"),
-      MEMSVC_LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ base: match[1] as string, stop: () => child.kill("SIGTERM") });
-    });
-    child.once("exit", (code) => reject(new Error(`memsvc exited with ${code}`)));
-  });
-}
 
 async function api(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -117,13 +89,18 @@ async function firstRow(page: Page): Promise<number> {
   return Number(await page.evaluate("window.__firstRowMs"));
 }
 
-const svc = await startService();
+// A kept data directory (--data) stays; a fresh one is a temp dir removed at the end.
+const svc = await startMemsvc({
+  ...(keep === undefined ? {} : { dataDir: keep }),
+  env: { MEMSVC_API_AUTH_TOKEN: TOKEN, MEMSVC_LOG_LEVEL: "warn" },
+});
+const base = svc.baseUrl;
 try {
-  await fill(svc.base);
+  await fill(base);
   const listMs: number[] = [];
   for (let i = 0; i < 50; i++) {
     const t = performance.now();
-    await api(svc.base, "GET", "/v1/memories?limit=50");
+    await api(base, "GET", "/v1/memories?limit=50");
     listMs.push(performance.now() - t);
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -135,7 +112,7 @@ try {
     await context.addInitScript(`sessionStorage.setItem("memsvc.token", ${JSON.stringify(TOKEN)})`);
     await context.addInitScript(FIRST_ROW_OBSERVER);
     const page = await context.newPage();
-    await page.goto(`${svc.base}/ui`);
+    await page.goto(`${base}/ui`);
     cold.push(await firstRow(page));
     await page.reload();
     warm.push(await firstRow(page));
@@ -152,7 +129,7 @@ try {
   }
   const version = browser.version();
   await browser.close();
-  const total = (await api(svc.base, "GET", "/v1/stats"))["total_memories"];
+  const total = (await api(base, "GET", "/v1/stats"))["total_memories"];
   console.log(`memory browser, ${String(total)} memories, Chromium ${version}`);
   console.log(`  first row, cold cache:   ${stat(cold)}`);
   console.log(`  first row, warm cache:   ${stat(warm)}`);
@@ -164,6 +141,6 @@ try {
       .join(" ")}`,
   );
 } finally {
-  svc.stop();
-  if (keep === undefined) setTimeout(() => rmSync(dir, { recursive: true, force: true }), 3000);
+  await svc.stop();
+  await cleanupMemsvc();
 }

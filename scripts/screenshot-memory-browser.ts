@@ -5,15 +5,11 @@
  *
  * Run (after `npm run build`): npx tsx scripts/screenshot-memory-browser.ts [OUT.png]
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/support/headless-chromium.js";
+import { cleanupMemsvc, startMemsvc } from "../tests/support/spawn-memsvc.js";
 
-const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
 const OUT =
   process.argv[2] ?? fileURLToPath(new URL("../docs/memory-browser.png", import.meta.url));
 const TOKEN = "screenshot-token";
@@ -92,28 +88,11 @@ const MEMORIES = [
   },
 ];
 
-const dir = mkdtempSync(join(tmpdir(), "memsvc-screenshot-"));
-const child = spawn(process.execPath, [BIN, "serve"], {
-  cwd: dir,
-  env: {
-    ...process.env,
-    MEMSVC_API_LISTEN_ADDR: "127.0.0.1:0",
-    MEMSVC_API_AUTH_TOKEN: TOKEN,
-    MEMSVC_VECTOR_STORE_CHROMA_PATH: join(dir, "chroma"),
-    MEMSVC_LOG_LEVEL: "warn",
-  },
-  stdio: ["ignore", "pipe", "inherit"],
+const svc = await startMemsvc({
+  env: { MEMSVC_API_AUTH_TOKEN: TOKEN, MEMSVC_LOG_LEVEL: "warn" },
 });
 try {
-  const base = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1] as string);
-    });
-    child.once("exit", (code) => reject(new Error(`memsvc exited with ${code}`)));
-  });
+  const base = svc.baseUrl;
   const stored = await fetch(`${base}/v1/remember/batch`, {
     method: "POST",
     headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
@@ -134,7 +113,6 @@ try {
   await browser.close();
   console.log(`wrote ${OUT}`);
 } finally {
-  child.kill("SIGTERM");
-  await new Promise((resolve) => child.once("exit", resolve));
-  rmSync(dir, { recursive: true, force: true });
+  await svc.stop();
+  await cleanupMemsvc();
 }
