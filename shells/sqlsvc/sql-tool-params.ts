@@ -64,14 +64,23 @@ export const textDialectParam = optionalDialect(
     "(standard SQL: only '' escapes a quote).",
 );
 
-/** An optional dialect name in any letter case, advertised as an enum of the lower-case names. */
-function optionalDialect(description: string) {
+/**
+ * An optional dialect name in any letter case, advertised as an enum of the lower-case names;
+ * `message` words the refusal of anything else (default: as a tool parameter).
+ *
+ * @example
+ * v.object({ dialect: optionalDialect("SQL dialect of the text") });
+ */
+export function optionalDialect(
+  description: string,
+  message: (input: unknown) => string = dialectMessage,
+) {
   return v.optional(
     v.pipe(
-      v.string((issue) => dialectMessage(issue.input)),
+      v.string((issue) => message(issue.input)),
       v.check(
         (name) => toSqlDialect(name) !== undefined,
-        (issue) => dialectMessage(issue.input),
+        (issue) => message(issue.input),
       ),
       v.metadata({ enum: [...SQL_DIALECTS] }),
       v.description(description),

@@ -6,6 +6,7 @@ import {
   LINT_SETTING_BOUNDS,
   type LintOptions,
 } from "../../../core/sql/lint/index.js";
+import { optionalDialect } from "../sql-tool-params.js";
 
 const RULE_NAME = "expected a rule code (L001-L010) or name (such as KeywordCase)";
 
@@ -137,16 +138,9 @@ export const ruleOptionsSchema = v.strictObject(
       : "expected an object keyed by rule code",
 );
 
-const dialect = v.optional(
-  v.pipe(
-    v.string((issue) => dialectMessage(issue.input)),
-    v.check(
-      (name) => toSqlDialect(name) !== undefined,
-      (issue) => dialectMessage(issue.input),
-    ),
-    v.metadata({ enum: [...SQL_DIALECTS] }),
-    v.description(`SQL dialect to read the text in: ${SQL_DIALECTS.join(", ")} (default generic).`),
-  ),
+const dialect = optionalDialect(
+  `SQL dialect to read the text in: ${SQL_DIALECTS.join(", ")} (default generic).`,
+  dialectMessage,
 );
 
 function dialectMessage(input: unknown): string {
