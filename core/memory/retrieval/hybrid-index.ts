@@ -97,7 +97,6 @@ class HybridIndex implements RetrievalIndex {
   #removed = 0;
   /** The acceptance mask of a query with a filter (reused). */
   #accepted = new Uint8Array(0);
-  #similarities = new Float64Array(0);
 
   constructor(options: HybridIndexOptions) {
     this.#fusion = options.fusion ?? "convex";
@@ -154,18 +153,14 @@ class HybridIndex implements RetrievalIndex {
   query(query: RetrievalQuery): RetrievalHit[] {
     const topK = Math.floor(query.topK);
     if (!(topK > 0) || this.#slotOf.size === 0) return [];
-    const vector = this.#vectors.queryVector(query.vector);
+    this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
     const accepted = this.#acceptedMask(slotCount, query.accept, query.candidates);
     const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
     try {
       const useVectors = this.#fusion === "rrf" || this.#vectorWeight > 0;
-      if (this.#similarities.length < slotCount) {
-        this.#similarities = new Float64Array(slotCount * 2);
-      }
-      const range = useVectors
-        ? this.#vectors.scan(vector, accepted, slotCount, this.#similarities)
-        : { min: 0, max: 0 };
+      const range = useVectors ? this.#vectors.scan(accepted, slotCount) : { min: 0, max: 0 };
+      const similarities = this.#vectors.similarities;
       const ranked =
         this.#fusion === "rrf"
           ? this.#rankByRrf(topK, lexical, slotCount, accepted)
@@ -177,9 +172,7 @@ class HybridIndex implements RetrievalIndex {
         .map((hit) => ({
           id: hit.id,
           relevance: hit.score / best,
-          similarity: useVectors
-            ? (this.#similarities[hit.slot] as number)
-            : this.#vectors.dot(hit.slot, vector),
+          similarity: useVectors ? (similarities[hit.slot] as number) : this.#vectors.dot(hit.slot),
         }));
     } finally {
       this.#postings.clear(lexical.touched);
@@ -232,7 +225,7 @@ class HybridIndex implements RetrievalIndex {
         this.#offer(best, slot, minMax(scores[slot] as number, 0, maxLexical));
       return best.sorted();
     }
-    const similarities = this.#similarities;
+    const similarities = this.#vectors.similarities;
     const w = this.#vectorWeight;
     for (let slot = 0; slot < slotCount; slot += 1) {
       if (accepted[slot] !== 1) continue;
@@ -255,8 +248,9 @@ class HybridIndex implements RetrievalIndex {
     const lexicalTop = new TopK(this.#rrfDepth);
     for (const slot of touched) this.#offer(lexicalTop, slot, scores[slot] as number);
     const vectorTop = new TopK(this.#rrfDepth);
+    const similarities = this.#vectors.similarities;
     for (let slot = 0; slot < slotCount; slot += 1) {
-      if (accepted[slot] === 1) this.#offer(vectorTop, slot, this.#similarities[slot] as number);
+      if (accepted[slot] === 1) this.#offer(vectorTop, slot, similarities[slot] as number);
     }
     const fused = new Map<number, number>();
     const addRanks = (ranked: readonly ScoredSlot[]) =>

@@ -60,10 +60,7 @@ export function referenceRanking(
       score += bm25Idf(df(term), n) * bm25TermWeight(tf, docTerms.length, averageLength, settings);
     }
     lexical.set(doc.id, score);
-    const v = Float32Array.from(doc.vector);
-    let dot = 0;
-    for (let j = 0; j < v.length; j += 1) dot += (v[j] as number) * (q[j] as number);
-    similarity.set(doc.id, dot);
+    similarity.set(doc.id, laneDot(Float32Array.from(doc.vector), q));
   }
 
   let fused: Scored[];
@@ -108,4 +105,20 @@ export function referenceRanking(
     relevance: s.score / best,
     similarity: similarity.get(s.id) ?? 0,
   }));
+}
+
+/**
+ * The kernel's documented dot product, computed one float32 operation at a time: four lanes,
+ * lane k summing the products of components j ≡ k (mod 4) in increasing j, then
+ * `(lane0 + lane1) + (lane2 + lane3)`; every sum and product rounded to float32.
+ */
+export function laneDot(a: Float32Array, b: Float32Array): number {
+  const f = Math.fround;
+  const lanes = [0, 0, 0, 0];
+  for (let j = 0; j < a.length; j += 1) {
+    const k = j % 4;
+    lanes[k] = f((lanes[k] as number) + f((a[j] as number) * (b[j] as number)));
+  }
+  const [l0, l1, l2, l3] = lanes as [number, number, number, number];
+  return f(f(l0 + l1) + f(l2 + l3));
 }

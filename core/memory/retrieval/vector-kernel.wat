@@ -1,0 +1,63 @@
+;; The vector kernel of the hybrid index: dot products of one query with many rows, four float32
+;; lanes at a time (WebAssembly SIMD). Compiled by `npx tsx scripts/build-vector-kernel.ts` into
+;; vector-kernel-wasm.ts; tests/unit/memory/retrieval/vector-kernel.test.ts checks the two agree.
+;;
+;; Summation order (the definition every caller and the tests' reference share): rows and the
+;; query are padded with zeros to a multiple of 4 floats; lane k accumulates the products of
+;; components j with j mod 4 = k, in float32, in increasing j; the dot product is
+;; (lane0 + lane1) + (lane2 + lane3), in float32.
+(module
+  (memory (export "memory") 1)
+  (global $min (export "min") (mut f32) (f32.const inf))
+  (global $max (export "max") (mut f32) (f32.const -inf))
+
+  ;; The dot product of the row at byte offset $row with the query at $query; $bytes is the
+  ;; padded row length in bytes (a multiple of 16).
+  (func $dot (export "dot") (param $row i32) (param $query i32) (param $bytes i32) (result f32)
+    (local $j i32)
+    (local $acc v128)
+    (block $end
+      (loop $next
+        (br_if $end (i32.ge_u (local.get $j) (local.get $bytes)))
+        (local.set $acc
+          (f32x4.add (local.get $acc)
+            (f32x4.mul
+              (v128.load (i32.add (local.get $row) (local.get $j)))
+              (v128.load (i32.add (local.get $query) (local.get $j))))))
+        (local.set $j (i32.add (local.get $j) (i32.const 16)))
+        (br $next)))
+    (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $acc)) (f32x4.extract_lane 1 (local.get $acc)))
+      (f32.add (f32x4.extract_lane 2 (local.get $acc)) (f32x4.extract_lane 3 (local.get $acc)))))
+
+  ;; For each row r < $rows whose mask byte is 1: out[r] = dot(row r, query); the globals min and
+  ;; max get the smallest and largest of them (inf / -inf when no row is accepted). Rows whose
+  ;; mask byte is not 1 leave out[r] untouched.
+  (func (export "scan")
+    (param $data i32) (param $query i32) (param $mask i32) (param $out i32)
+    (param $rows i32) (param $bytes i32)
+    (local $r i32)
+    (local $sum f32)
+    (local $low f32)
+    (local $high f32)
+    (local.set $low (f32.const inf))
+    (local.set $high (f32.const -inf))
+    (block $end
+      (loop $next
+        (br_if $end (i32.ge_u (local.get $r) (local.get $rows)))
+        (if (i32.eq (i32.load8_u (i32.add (local.get $mask) (local.get $r))) (i32.const 1))
+          (then
+            (local.set $sum
+              (call $dot
+                (i32.add (local.get $data) (i32.mul (local.get $r) (local.get $bytes)))
+                (local.get $query)
+                (local.get $bytes)))
+            (f32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+              (local.get $sum))
+            (local.set $low (f32.min (local.get $low) (local.get $sum)))
+            (local.set $high (f32.max (local.get $high) (local.get $sum)))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $next)))
+    (global.set $min (local.get $low))
+    (global.set $max (local.get $high)))
+)
