@@ -16,6 +16,7 @@ export type { ErrorCode } from "./errors.js";
 // Ports (implemented by the adapters, or by your own code)
 export type { Clock } from "./ports/clock.js";
 export type { Embedder } from "./ports/embedder.js";
+export type { EngineSnapshot, EngineSnapshots } from "./ports/engine-snapshots.js";
 export type {
   Metadata,
   MetadataValue,
@@ -35,7 +36,8 @@ export type {
 
 // Memory
 export { MemoryService } from "./memory/memory-service.js";
-export type { LoadProgress, MemoryServiceDeps } from "./memory/memory-service.js";
+export type { MemoryServiceDeps } from "./memory/memory-service.js";
+export type { LoadProgress, LoadSource } from "./memory/engine-load.js";
 export { reindexStore } from "./memory/reindex.js";
 export type { ReindexOptions } from "./memory/reindex.js";
 export { createBm25Index, createHybridIndex } from "./memory/retrieval/hybrid-index.js";

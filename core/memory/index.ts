@@ -63,10 +63,11 @@ export type {
   ParsedListInput,
   ParsedUpdateInput,
 } from "./admin-schemas.js";
-export { LOAD_PAGE_SIZE, MemoryService, SWEEP_BATCH } from "./memory-service.js";
+export { MemoryService, SWEEP_BATCH } from "./memory-service.js";
+export { LOAD_PAGE_SIZE, type LoadProgress, type LoadSource } from "./engine-load.js";
 export { reindexStore } from "./reindex.js";
 export type { ReindexOptions } from "./reindex.js";
-export type { LoadProgress, MemoryServiceDeps } from "./memory-service.js";
+export type { MemoryServiceDeps } from "./memory-service.js";
 export { MemoryEngine } from "./engine/memory-engine.js";
 export type { Awaitable, MemoryReadModel } from "./read-model.js";
 export { StoreQueryReadModel } from "./store-query-read-model.js";

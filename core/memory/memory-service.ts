@@ -1,12 +1,19 @@
 import { AgentServicesError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
+import type { EngineSnapshots } from "../ports/engine-snapshots.js";
 import type { VectorQuery } from "../ports/vector-query.js";
 import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { packContext } from "../tokens/pack-context.js";
 import { contentHash } from "./content-key.js";
 import { AccessWriteBehind } from "./engine/access-write-behind.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
+import {
+  loadEngine,
+  saveEngineSnapshot,
+  type LoadProgress,
+  type LoadSource,
+} from "./engine-load.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { deleteMatching, type DeleteMatchingResult } from "./delete-matching.js";
 import type { ListPage } from "./engine/list-page.js";
@@ -93,18 +100,14 @@ export interface MemoryServiceDeps {
    * Absent (the default): owner mode, the engine, this service the store's only writer.
    */
   readonly replicaQuery?: VectorQuery;
+  /**
+   * Where to keep a snapshot of the engine between clean runs (owner mode only): `init()` loads
+   * from it when the store still carries its mark, `saveSnapshot()` writes it at shutdown. Absent:
+   * every start reads the whole store.
+   */
+  readonly snapshots?: EngineSnapshots;
 }
 
-/** Progress of {@link MemoryService.init}'s load from the store. */
-export interface LoadProgress {
-  /** Records read so far. */
-  readonly loaded: number;
-  /** Records in the store when the load began. */
-  readonly total: number;
-}
-
-/** Records read per page when the engine is loaded at startup. */
-export const LOAD_PAGE_SIZE = 1000;
 /** Memories deleted per store call by the sweep. */
 export const SWEEP_BATCH = 1000;
 
@@ -153,6 +156,8 @@ export class MemoryService implements MemoryApi {
   readonly #accesses: AccessWriteBehind;
   /** What the use cases in their own files (list, update, delete by filter, export, import) use. */
   readonly #context: ServiceContext;
+  readonly #snapshots: EngineSnapshots | undefined;
+  #loadedFrom: LoadSource | undefined;
 
   constructor(deps: MemoryServiceDeps) {
     const options: MemoryServiceOptions = { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ...deps.options };
@@ -163,6 +168,7 @@ export class MemoryService implements MemoryApi {
     this.#embedder = deps.embedder;
     this.#clock = deps.clock;
     this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
+    this.#snapshots = deps.snapshots;
     const index = deps.index ?? createHybridIndex();
     if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
     this.#engine =
@@ -206,23 +212,36 @@ export class MemoryService implements MemoryApi {
       dimensions: this.#embedder.dimensions,
     });
     if (!this.#engine.loadsFromStore) return 0;
-    const total = await this.#store.count();
-    let loaded = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await this.#store.scan(cursor, LOAD_PAGE_SIZE);
-      for (const record of page.records) {
-        try {
-          this.#engine.load(record);
-        } catch (error) {
-          this.#warn(`skipped memory record ${record.id}: it cannot be read`, error);
-        }
-      }
-      loaded += page.records.length;
-      cursor = page.next;
-      onProgress?.({ loaded, total });
-    } while (cursor !== undefined);
+    this.#loadedFrom = await loadEngine(
+      {
+        store: this.#store,
+        engine: this.#engine,
+        snapshots: this.#snapshots,
+        skip: (record, error) =>
+          this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
+      },
+      onProgress,
+    );
     return this.#engine.size;
+  }
+
+  /** Where `init()` loaded the engine from (`undefined` before, or in replica mode). */
+  get loadedFrom(): LoadSource | undefined {
+    return this.#loadedFrom;
+  }
+
+  /**
+   * At shutdown, after the last write: lands the pending access updates, then saves the engine
+   * as a snapshot (when the service has `snapshots`) so the next start can load from it. Resolves
+   * with whether a snapshot was saved. No write may follow it.
+   */
+  async saveSnapshot(): Promise<boolean> {
+    await this.#accesses.flush();
+    if (this.#accesses.pending > 0) return false;
+    return saveEngineSnapshot(
+      { store: this.#store, engine: this.#engine, snapshots: this.#snapshots },
+      this.#newId(),
+    );
   }
 
   async remember(input: RememberInput): Promise<RememberResult> {

@@ -48,6 +48,11 @@ export interface MemoryReadModel {
   live(nowMs: number): Awaitable<Iterable<Memory>>;
   /** Live memories at `nowMs` by type and scope. */
   stats(nowMs: number): Awaitable<MemoryStats>;
+  /**
+   * Every memory held, as the store holds it (content, metadata, vector): what the engine
+   * snapshot saves. Nothing for a model that holds none.
+   */
+  records(): Iterable<VectorRecord>;
   /** Ids of memories expired at `nowMs` (what the sweep deletes). */
   expired(nowMs: number): Awaitable<string[]>;
 }

@@ -1,5 +1,5 @@
 import type { RecordFilter, VectorQuery } from "../ports/vector-query.js";
-import type { StoredRecord, VectorStore } from "../ports/vector-store.js";
+import type { StoredRecord, VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { normaliseContent } from "./content-key.js";
 import type { DuplicateKey, EngineHit, EngineQuery } from "./engine/memory-engine.js";
 import { compileMemoryFilter, type MemoryFilter } from "./engine/memory-filter.js";
@@ -177,6 +177,11 @@ export class StoreQueryReadModel implements MemoryReadModel {
         number
       >,
     };
+  }
+
+  /** Holds nothing: there is no engine to snapshot. */
+  records(): Iterable<VectorRecord> {
+    return [];
   }
 
   async expired(nowMs: number): Promise<string[]> {

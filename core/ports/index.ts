@@ -1,5 +1,6 @@
 export type { Clock } from "./clock.js";
 export type { Embedder } from "./embedder.js";
+export type { EngineSnapshot, EngineSnapshots } from "./engine-snapshots.js";
 export type {
   Metadata,
   MetadataValue,

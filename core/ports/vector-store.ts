@@ -83,6 +83,15 @@ export interface VectorStore {
   scan(cursor: string | undefined, limit: number): Promise<ScanPage>;
   /** Number of records. */
   count(): Promise<number>;
+  /**
+   * The snapshot mark (see `EngineSnapshots`): a short string the owner of the store writes
+   * after saving a snapshot of everything the store holds, and clears before its first write
+   * after loading one. `undefined` when none is set. Optional: a store without it never lets the
+   * service load from a snapshot.
+   */
+  readSnapshotMark?(): Promise<string | undefined>;
+  /** Sets (`undefined`: clears) the snapshot mark; durable once it resolves, like a write. */
+  writeSnapshotMark?(mark: string | undefined): Promise<void>;
   /** Resolves when the backend answers; throws `store_unavailable` otherwise. */
   ping(): Promise<void>;
   /** Releases resources (connections, child processes). Safe to call twice. */

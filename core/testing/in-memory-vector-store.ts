@@ -33,6 +33,7 @@ interface Entry {
 export class InMemoryVectorStore implements VectorStore, VectorQuery {
   readonly #entries = new Map<string, Entry>();
   #space: VectorSpace | undefined;
+  #snapshotMark: string | undefined;
   #failure: Error | undefined;
   #closed = false;
 
@@ -153,6 +154,16 @@ export class InMemoryVectorStore implements VectorStore, VectorQuery {
     return [...this.#entries].filter(
       ([, entry]) => filter === undefined || matchesRecordFilter(entry.metadata, filter),
     );
+  }
+
+  async readSnapshotMark(): Promise<string | undefined> {
+    this.#check();
+    return this.#snapshotMark;
+  }
+
+  async writeSnapshotMark(mark: string | undefined): Promise<void> {
+    this.#check();
+    this.#snapshotMark = mark;
   }
 
   async ping(): Promise<void> {

@@ -6,5 +6,6 @@
  */
 export { FakeEmbedder } from "./fake-embedder.js";
 export type { FakeEmbedderOptions } from "./fake-embedder.js";
+export { InMemoryEngineSnapshots } from "./in-memory-engine-snapshots.js";
 export { InMemoryVectorStore } from "./in-memory-vector-store.js";
 export { ManualClock } from "./manual-clock.js";

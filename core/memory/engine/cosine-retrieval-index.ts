@@ -52,6 +52,13 @@ export class CosineRetrievalIndex implements RetrievalIndex {
     for (let i = 0; i < dims; i++) this.#vectors[offset + i] = (document.vector[i] ?? 0) / norm;
   }
 
+  vectorOf(id: string): number[] | undefined {
+    const slot = this.#slots.get(id);
+    const dims = this.#dimensions;
+    if (slot === undefined || dims === undefined) return undefined;
+    return Array.from(this.#vectors.subarray(slot * dims, (slot + 1) * dims));
+  }
+
   remove(id: string): boolean {
     const slot = this.#slots.get(id);
     if (slot === undefined) return false;

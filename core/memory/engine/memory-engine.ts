@@ -1,7 +1,7 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
 import { normaliseContent } from "../content-key.js";
 import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../expiry.js";
-import { decodeMemory } from "../memory-metadata.js";
+import { decodeMemory, encodeMemoryMetadata } from "../memory-metadata.js";
 import { withAccess } from "../metadata-updates.js";
 import type { MemoryReadModel } from "../read-model.js";
 import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
@@ -97,6 +97,16 @@ export class MemoryEngine implements MemoryReadModel {
     const memory = decodeMemory(record);
     const hash = record.metadata["content_hash"];
     this.add(memory, typeof hash === "string" ? hash : "", record.vector);
+  }
+
+  /** Every held memory (expired ones not swept yet included) as the store holds it. */
+  *records(): Generator<VectorRecord> {
+    for (const [id, entry] of this.#entries) {
+      const vector = this.#index.vectorOf(id);
+      if (vector === undefined) continue;
+      const { memory, hash } = entry;
+      yield { id, vector, document: memory.content, metadata: encodeMemoryMetadata(memory, hash) };
+    }
   }
 
   /** Adds (or replaces) a memory the store has just acknowledged. */

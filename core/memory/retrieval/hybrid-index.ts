@@ -138,6 +138,11 @@ class HybridIndex implements RetrievalIndex {
     this.#postings.add(slot, terms);
   }
 
+  vectorOf(id: string): number[] | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : this.#vectors.row(slot);
+  }
+
   remove(id: string): boolean {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return false;

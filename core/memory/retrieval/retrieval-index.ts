@@ -58,6 +58,11 @@ export interface RetrievalIndex {
   readonly size: number;
   /** Indexes a document; an id already indexed is replaced. */
   add(document: IndexedDocument): void;
+  /**
+   * The vector held for a document, as the index keeps it (e.g. rounded to float32), or
+   * `undefined` when the id is not indexed. What the service saves in its engine snapshot.
+   */
+  vectorOf(id: string): number[] | undefined;
   /** Removes a document; false when the id was not indexed. */
   remove(id: string): boolean;
   /**

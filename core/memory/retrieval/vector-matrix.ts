@@ -87,6 +87,12 @@ export class VectorMatrix {
     this.#floats.fill(0, at + vector.length, at + this.#stride);
   }
 
+  /** A copy of a stored row (its float32 values, without the padding). */
+  row(row: number): number[] {
+    const at = row * this.#stride;
+    return Array.from(this.#floats.subarray(at, at + this.#dimensions));
+  }
+
   /**
    * A query vector in the rows' precision, placed where the kernel reads it (valid until the
    * next `queryVector`, `set` or `remap`); throws on a dimension mismatch.
