@@ -34,6 +34,8 @@ const CHROMA_MAX_BATCH = 5461;
 const SCAN_READ_AHEAD = 2;
 const EMBEDDER_ID_KEY = "embedder_id";
 const DIMENSIONS_KEY = "dimensions";
+/** Collection metadata key of the engine snapshot mark ("" when none). */
+const SNAPSHOT_MARK_KEY = "engine_snapshot_mark";
 
 /**
  * A {@link VectorStore} on a Chroma server (1.x, HTTP API v2) in cosine space. Chroma's own
@@ -190,6 +192,24 @@ export class ChromaVectorStore implements VectorStore {
     this.#assertOpen();
     this.#readAhead.clear();
     return this.#writes.delete(ids);
+  }
+
+  /** The mark kept in the collection's metadata (read afresh, not from a cached collection). */
+  async readSnapshotMark(): Promise<string | undefined> {
+    return this.#call(async () => {
+      const mark = (await this.#openCollection()).metadata?.[SNAPSHOT_MARK_KEY];
+      return typeof mark === "string" && mark !== "" ? mark : undefined;
+    });
+  }
+
+  async writeSnapshotMark(mark: string | undefined): Promise<void> {
+    this.#assertOpen();
+    await this.#call(async () => {
+      const collection = await this.#openCollection();
+      await collection.modify({
+        metadata: { ...collection.metadata, [SNAPSHOT_MARK_KEY]: mark ?? "" },
+      });
+    });
   }
 
   async count(): Promise<number> {

@@ -6,3 +6,5 @@
  * const clock = new SystemClock();
  */
 export { SystemClock } from "./system-clock.js";
+export { FileEngineSnapshots } from "./file-engine-snapshots.js";
+export type { FileEngineSnapshotsOptions } from "./file-engine-snapshots.js";

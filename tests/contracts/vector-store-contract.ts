@@ -180,5 +180,22 @@ export function describeVectorStoreContract(
     it("answers ping when it is up", async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });
+
+    it("keeps a snapshot mark until it is cleared, beside the bound embedder", async () => {
+      if (store.readSnapshotMark === undefined || store.writeSnapshotMark === undefined) {
+        throw new Error("this store keeps no snapshot mark");
+      }
+      expect(await store.readSnapshotMark()).toBeUndefined();
+      await store.writeSnapshotMark("mark-1");
+      await store.upsert([record("a", [1, 0, 0, 0])]);
+      expect(await store.readSnapshotMark()).toBe("mark-1");
+      await store.writeSnapshotMark(undefined);
+      expect(await store.readSnapshotMark()).toBeUndefined();
+      // The mark lives beside the binding and does not disturb it.
+      await expect(
+        store.bind({ embedderId: "contract-embedder", dimensions: DIMS }),
+      ).resolves.toBeUndefined();
+      await expect(store.bind({ embedderId: "other", dimensions: DIMS })).rejects.toThrow();
+    });
   });
 }

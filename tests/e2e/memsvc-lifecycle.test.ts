@@ -118,6 +118,37 @@ describe("memsvc lifecycle", () => {
     await second.stop("SIGTERM");
   });
 
+  it("restarts from its engine snapshot after SIGTERM, and from Chroma after kill -9", async () => {
+    const dataDir = makeTempDir();
+    const post = (base: string, path: string, body: unknown) =>
+      json(`${base}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const first = await startMemsvc({ dataDir });
+    const batch = await post(first.baseUrl, "/v1/remember/batch", {
+      memories: Array.from({ length: 30 }, (_, i) => ({ content: `snapshot note ${i}` })),
+    });
+    expect(batch.status).toBe(200);
+    expect(await first.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    expect(first.stderr()).toContain('"msg":"engine snapshot saved"');
+
+    const second = await startMemsvc({ dataDir });
+    expect(second.stderr()).toMatch(/"msg":"memories loaded".*"memories":30,"from":"snapshot"/);
+    const added = await post(second.baseUrl, "/v1/remember", { content: "written after the load" });
+    expect(added.status).toBe(200);
+    // A crash: no snapshot of this run, and the old one no longer matches the store.
+    await second.killHard();
+    expect(await waitUntilGone(second.chromaPid as number)).toBe(true);
+
+    const third = await startMemsvc({ dataDir });
+    expect(third.stderr()).toMatch(/"msg":"memories loaded".*"memories":31,"from":"store"/);
+    const found = await json(`${third.baseUrl}/v1/memories/${added.body.id as string}`);
+    expect(found.body.content).toBe("written after the load");
+    expect(await third.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+  }, 120_000);
+
   it("exits 0 on SIGINT too", async () => {
     const svc = await startMemsvc();
     expect(await svc.stop("SIGINT")).toEqual({ code: 0, signal: null });

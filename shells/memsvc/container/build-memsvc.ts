@@ -12,7 +12,7 @@ import { CohereEmbedder } from "../../../adapters/cohere/index.js";
 import { OllamaEmbedder } from "../../../adapters/ollama/index.js";
 import { OpenAiEmbedder } from "../../../adapters/openai/index.js";
 import { HashingEmbedder, WordVectorEmbedder } from "../../../adapters/local/index.js";
-import { SystemClock } from "../../../adapters/system/index.js";
+import { FileEngineSnapshots, SystemClock } from "../../../adapters/system/index.js";
 import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
 import type { Logger } from "../../common/logger.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
@@ -152,6 +152,13 @@ export async function buildMemsvc(
   metrics?: ServiceMetrics,
 ): Promise<MemsvcRuntime> {
   const { location, chroma, lock } = await locateStore(config, logger);
+  // The engine snapshot lives in the embedded store's data directory (none with a Chroma URL).
+  const snapshots =
+    config.vectorStore.kind === "chroma-url"
+      ? undefined
+      : new FileEngineSnapshots(join(config.vectorStore.path, ENGINE_SNAPSHOT_FILE), {
+          warn: (message) => logger.warn(message),
+        });
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
@@ -189,6 +196,7 @@ export async function buildMemsvc(
           // Recall's access counts reach the store at most this late (and a crash loses at most
           // this much of them); every recall in the interval shares one write.
           accessWriteDelay: () => sleep(ACCESS_WRITE_INTERVAL_MS),
+          ...(snapshots === undefined ? {} : { snapshots }),
           ...(c.resolve(TOKENS.config).memoryMode === "replica"
             ? {
                 replicaQuery: new ChromaVectorQuery({
@@ -203,15 +211,13 @@ export async function buildMemsvc(
 
   const store = container.resolve(TOKENS.vectorStore);
   let memoryBuilt: MemoryService | undefined;
+  let loaded = false;
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
-      // Recall writes access metadata behind its answer: land those writes before the store goes.
-      await memoryBuilt
-        ?.flushAccessUpdates()
-        .catch((error: unknown) =>
-          logger.warn("flushing access updates failed", { error: String(error) }),
-        );
+      // Recall writes access metadata behind its answer: land those writes before the store
+      // goes, then (after a complete load only) save the engine for the next start.
+      if (memoryBuilt !== undefined) await closeMemory(memoryBuilt, loaded, logger);
       await store
         .close()
         .catch((error: unknown) =>
@@ -225,17 +231,19 @@ export async function buildMemsvc(
     memoryBuilt = memory;
     const started = performance.now();
     let lastLogged = started;
-    const loaded = await memory.init(({ loaded, total }) => {
+    const memories = await memory.init(({ loaded, total }) => {
       const now = performance.now();
       if (now - lastLogged < LOAD_LOG_INTERVAL_MS) return;
       lastLogged = now;
       logger.info("loading memories", { loaded, total });
     });
+    loaded = true;
     if (config.memoryMode === "replica") {
       logger.info("replica mode: every read queries Chroma, nothing loaded");
     } else {
       logger.info("memories loaded", {
-        memories: loaded,
+        memories,
+        from: memory.loadedFrom,
         ms: Math.round(performance.now() - started),
       });
     }
@@ -257,6 +265,32 @@ export async function buildMemsvc(
   }
 }
 
+/**
+ * At shutdown: lands recall's pending access writes and, when the startup load completed, saves
+ * the engine snapshot (a failure only costs the next start a full load from the store).
+ */
+async function closeMemory(memory: MemoryService, loaded: boolean, logger: Logger): Promise<void> {
+  try {
+    if (!loaded) {
+      await memory.flushAccessUpdates();
+      return;
+    }
+    const started = performance.now();
+    if (await memory.saveSnapshot()) {
+      logger.info("engine snapshot saved", {
+        memories: memory.loadedMemories,
+        ms: Math.round(performance.now() - started),
+      });
+    }
+  } catch (error) {
+    logger.warn("saving the engine snapshot failed; the next start reads the whole store", {
+      error: String(error),
+    });
+  }
+}
+
+/** The engine snapshot's file in the embedded store's data directory. */
+const ENGINE_SNAPSHOT_FILE = "engine.snapshot";
 /** How long recall's access counts may wait to be written (see docs/memory-model.md). */
 const ACCESS_WRITE_INTERVAL_MS = 1_000;
 /** Progress of the startup load is logged at most this often. */
