@@ -1,5 +1,5 @@
 import { BM25_B, BM25_DELTA, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
-import { convexFusion, minMax, reciprocalRank, RRF_K } from "./fusion.js";
+import { minMax, reciprocalRank, RRF_K } from "./fusion.js";
 import { lexicalTerms } from "./lexical-terms.js";
 import { LexicalPostings } from "./lexical-postings.js";
 import type {
@@ -217,41 +217,58 @@ class HybridIndex implements RetrievalIndex {
 
   #rankByConvex(
     topK: number,
-    { touched, scores }: { touched: readonly number[]; scores: Float64Array },
+    { touched, scores }: { touched: Int32Array; scores: Float64Array },
     slotCount: number,
     accepted: Uint8Array,
     range: { min: number; max: number } | undefined,
   ): ScoredSlot[] {
     let maxLexical = 0;
-    for (const slot of touched) maxLexical = Math.max(maxLexical, scores[slot] as number);
+    for (let i = 0; i < touched.length; i += 1) {
+      maxLexical = Math.max(maxLexical, scores[touched[i] as number] as number);
+    }
     const best = new TopK(topK);
     if (range === undefined) {
-      for (const slot of touched)
+      for (let i = 0; i < touched.length; i += 1) {
+        const slot = touched[i] as number;
         this.#offer(best, slot, minMax(scores[slot] as number, 0, maxLexical));
+      }
       return best.sorted();
     }
+    // The hot loop of a query (every accepted slot): minMax and convexFusion written out, with
+    // the same float operations in the same order, so the scores are theirs to the last bit.
     const similarities = this.#vectors.similarities;
     const w = this.#vectorWeight;
+    const lexicalWeight = 1 - w;
+    const { min, max } = range;
+    const spread = max - min;
+    const vectorRange = max > min;
+    const lexicalRange = maxLexical > 0;
+    let floor = best.floor();
     for (let slot = 0; slot < slotCount; slot += 1) {
       if (accepted[slot] !== 1) continue;
-      const fused = convexFusion(
-        minMax(scores[slot] as number, 0, maxLexical),
-        minMax(similarities[slot] as number, range.min, range.max),
-        w,
-      );
-      if (best.admits(fused)) this.#offer(best, slot, fused);
+      const lexicalScore = scores[slot] as number;
+      const similarity = similarities[slot] as number;
+      const lexical = lexicalRange ? lexicalScore / maxLexical : lexicalScore > 0 ? 1 : 0;
+      const vector = vectorRange ? (similarity - min) / spread : similarity > 0 ? 1 : 0;
+      const fused = lexicalWeight * lexical + w * vector;
+      if (fused < floor) continue;
+      this.#offer(best, slot, fused);
+      floor = best.floor();
     }
     return best.sorted();
   }
 
   #rankByRrf(
     topK: number,
-    { touched, scores }: { touched: readonly number[]; scores: Float64Array },
+    { touched, scores }: { touched: Int32Array; scores: Float64Array },
     slotCount: number,
     accepted: Uint8Array,
   ): ScoredSlot[] {
     const lexicalTop = new TopK(this.#rrfDepth);
-    for (const slot of touched) this.#offer(lexicalTop, slot, scores[slot] as number);
+    for (let i = 0; i < touched.length; i += 1) {
+      const slot = touched[i] as number;
+      this.#offer(lexicalTop, slot, scores[slot] as number);
+    }
     const vectorTop = new TopK(this.#rrfDepth);
     const similarities = this.#vectors.similarities;
     for (let slot = 0; slot < slotCount; slot += 1) {

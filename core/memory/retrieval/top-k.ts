@@ -37,6 +37,15 @@ export class TopK {
     return this.#heap.length < this.#k || (worst !== undefined && score >= worst.score);
   }
 
+  /**
+   * The lowest score that may still enter: `-Infinity` until `k` candidates are kept, then the
+   * worst kept one's (equal scores enter when their id ranks first).
+   */
+  floor(): number {
+    const worst = this.#heap[0];
+    return this.#heap.length < this.#k || worst === undefined ? -Infinity : worst.score;
+  }
+
   offer(candidate: ScoredSlot): void {
     const heap = this.#heap;
     if (heap.length < this.#k) {
