@@ -223,13 +223,10 @@ class HybridIndex implements RetrievalIndex {
     range: { min: number; max: number } | undefined,
   ): ScoredSlot[] {
     let maxLexical = 0;
-    for (let i = 0; i < touched.length; i += 1) {
-      maxLexical = Math.max(maxLexical, scores[touched[i] as number] as number);
-    }
+    for (const slot of touched) maxLexical = Math.max(maxLexical, scores[slot] as number);
     const best = new TopK(topK);
     if (range === undefined) {
-      for (let i = 0; i < touched.length; i += 1) {
-        const slot = touched[i] as number;
+      for (const slot of touched) {
         this.#offer(best, slot, minMax(scores[slot] as number, 0, maxLexical));
       }
       return best.sorted();
@@ -265,10 +262,7 @@ class HybridIndex implements RetrievalIndex {
     accepted: Uint8Array,
   ): ScoredSlot[] {
     const lexicalTop = new TopK(this.#rrfDepth);
-    for (let i = 0; i < touched.length; i += 1) {
-      const slot = touched[i] as number;
-      this.#offer(lexicalTop, slot, scores[slot] as number);
-    }
+    for (const slot of touched) this.#offer(lexicalTop, slot, scores[slot] as number);
     const vectorTop = new TopK(this.#rrfDepth);
     const similarities = this.#vectors.similarities;
     for (let slot = 0; slot < slotCount; slot += 1) {

@@ -169,7 +169,7 @@ export class LexicalPostings {
   /** Zeroes the scores a {@link score} call left (call after reading them). */
   clear(touched: Int32Array): void {
     const scores = this.#scores;
-    for (let i = 0; i < touched.length; i += 1) scores[touched[i] as number] = 0;
+    for (const slot of touched) scores[slot] = 0;
   }
 }
 
