@@ -26,6 +26,7 @@ export class CosineRetrievalIndex implements RetrievalIndex {
   #vectors = new Float32Array(0);
   #ids: (string | undefined)[] = [];
   readonly #slots = new Map<string, number>();
+  readonly #groups = new Map<string, readonly string[]>();
   readonly #free: number[] = [];
 
   get size(): number {
@@ -47,6 +48,7 @@ export class CosineRetrievalIndex implements RetrievalIndex {
       this.#slots.set(document.id, slot);
       this.#ids[slot] = document.id;
     }
+    this.#groups.set(document.id, document.groups ?? []);
     const norm = Math.hypot(...document.vector) || 1;
     const offset = slot * dims;
     for (let i = 0; i < dims; i++) this.#vectors[offset + i] = (document.vector[i] ?? 0) / norm;
@@ -63,6 +65,7 @@ export class CosineRetrievalIndex implements RetrievalIndex {
     const slot = this.#slots.get(id);
     if (slot === undefined) return false;
     this.#slots.delete(id);
+    this.#groups.delete(id);
     this.#ids[slot] = undefined;
     this.#free.push(slot);
     return true;
@@ -83,6 +86,10 @@ export class CosineRetrievalIndex implements RetrievalIndex {
     for (let slot = 0; slot < ids.length; slot++) {
       const id = ids[slot];
       if (id === undefined || (candidates !== undefined && !candidates.has(id))) continue;
+      const groups = query.groups;
+      if (groups !== undefined && !(this.#groups.get(id) ?? []).some((g) => groups.includes(g))) {
+        continue;
+      }
       if (query.accept !== undefined && !query.accept(id)) continue;
       let dot = 0;
       const offset = slot * dims;

@@ -66,9 +66,6 @@ export class MemoryEngine implements MemoryReadModel {
   readonly #options: ExpiryOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #byHash = new Map<string, Set<string>>();
-  /** Ids of the held memories per non-empty project, and of the permanent ones (any project). */
-  readonly #byProject = new Map<string, Set<string>>();
-  readonly #permanent = new Set<string>();
   /** Bumped by every change of which memories are held or of their type, scope or expiry. */
   #version = 0;
   /** Every held memory is live before this instant (a lower bound; `undefined`: unknown). */
@@ -119,8 +116,7 @@ export class MemoryEngine implements MemoryReadModel {
     }
     this.#entries.set(memory.id, { memory, hash, expiresAtMs });
     addTo(this.#byHash, hash, memory.id);
-    this.#placeInProject(memory);
-    this.#index.add({ id: memory.id, text: memory.content, vector });
+    this.#index.add({ id: memory.id, text: memory.content, vector, groups: groupsOf(memory) });
   }
 
   /** Forgets a memory the store has deleted; false when it was not held. */
@@ -130,19 +126,8 @@ export class MemoryEngine implements MemoryReadModel {
     this.#version += 1;
     this.#entries.delete(id);
     removeFrom(this.#byHash, entry.hash, id);
-    this.#takeFromProject(entry.memory);
     this.#index.remove(id);
     return true;
-  }
-
-  #placeInProject(memory: Memory): void {
-    if (memory.scope === "permanent") this.#permanent.add(memory.id);
-    if (memory.project !== "") addTo(this.#byProject, memory.project, memory.id);
-  }
-
-  #takeFromProject(memory: Memory): void {
-    this.#permanent.delete(memory.id);
-    if (memory.project !== "") removeFrom(this.#byProject, memory.project, memory.id);
   }
 
   /** The memory if it is held and live at `nowMs`. */
@@ -159,9 +144,15 @@ export class MemoryEngine implements MemoryReadModel {
     const entry = this.#entries.get(memory.id);
     if (entry === undefined) return false;
     this.#version += 1;
-    this.#takeFromProject(entry.memory);
-    entry.memory = { ...memory, content: entry.memory.content };
-    this.#placeInProject(entry.memory);
+    const before = entry.memory;
+    entry.memory = { ...memory, content: before.content };
+    if (before.project !== memory.project || before.scope !== memory.scope) {
+      // Its groups changed: index it again (same text and vector) under the new ones.
+      const vector = this.#index.vectorOf(memory.id);
+      if (vector !== undefined) {
+        this.#index.add({ id: memory.id, text: before.content, vector, groups: groupsOf(memory) });
+      }
+    }
     entry.expiresAtMs = expiryOf(entry.memory);
     this.#allLiveBeforeMs = undefined;
     return true;
@@ -211,8 +202,8 @@ export class MemoryEngine implements MemoryReadModel {
 
   /**
    * The `topK` most relevant live memories that pass the filter, most relevant first. A project
-   * query ranks only that project's memories and the permanent ones (kept per project here, so
-   * the other projects cost nothing); when nothing held is expired and the filter has no clause
+   * query ranks only that project's memories and the permanent ones (index groups, so the other
+   * projects cost nothing); when nothing held is expired and the filter has no clause
    * beyond the project, the index ranks without a per-memory check.
    */
   query(query: EngineQuery): EngineHit[] {
@@ -227,9 +218,7 @@ export class MemoryEngine implements MemoryReadModel {
       text: query.text,
       vector: query.vector,
       topK: query.topK,
-      ...(project === ""
-        ? {}
-        : { candidates: [this.#byProject.get(project) ?? NO_IDS, this.#permanent] }),
+      ...(project === "" ? {} : { groups: [projectGroup(project), PERMANENT_GROUP] }),
       ...(unchecked
         ? {}
         : {
@@ -332,7 +321,21 @@ export class MemoryEngine implements MemoryReadModel {
   }
 }
 
-const NO_IDS: ReadonlySet<string> = new Set();
+/** The index group of the permanent memories (any project). */
+const PERMANENT_GROUP = "permanent";
+
+/** The index group of a project's memories (prefixed: a project may be named "permanent"). */
+function projectGroup(project: string): string {
+  return `project:${project}`;
+}
+
+/** The index groups a memory belongs to: its project's, and the permanent one. */
+function groupsOf(memory: Memory): string[] {
+  const groups: string[] = [];
+  if (memory.project !== "") groups.push(projectGroup(memory.project));
+  if (memory.scope === "permanent") groups.push(PERMANENT_GROUP);
+  return groups;
+}
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
   let ids = map.get(key);

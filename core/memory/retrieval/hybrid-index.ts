@@ -8,6 +8,7 @@ import type {
   RetrievalIndex,
   RetrievalQuery,
 } from "./retrieval-index.js";
+import { SlotGroups } from "./slot-groups.js";
 import { TopK, type ScoredSlot } from "./top-k.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
@@ -91,6 +92,7 @@ class HybridIndex implements RetrievalIndex {
   readonly #postings = new LexicalPostings();
   readonly #vectors = new VectorMatrix();
   readonly #slotOf = new Map<string, number>();
+  readonly #groups = new SlotGroups();
   #ids: (string | undefined)[] = [];
   /** 1 for a live slot, 0 for a removed one: the acceptance mask of a query without a filter. */
   #alive = new Uint8Array(64);
@@ -136,6 +138,7 @@ class HybridIndex implements RetrievalIndex {
     }
     this.#alive[slot] = 1;
     this.#postings.add(slot, terms);
+    if (document.groups !== undefined) this.#groups.add(slot, document.groups);
   }
 
   vectorOf(id: string): number[] | undefined {
@@ -160,7 +163,7 @@ class HybridIndex implements RetrievalIndex {
     if (!(topK > 0) || this.#slotOf.size === 0) return [];
     this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
-    const accepted = this.#acceptedMask(slotCount, query.accept, query.candidates);
+    const accepted = this.#acceptedMask(slotCount, query);
     const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
     try {
       const useVectors = this.#fusion === "rrf" || this.#vectorWeight > 0;
@@ -185,32 +188,43 @@ class HybridIndex implements RetrievalIndex {
   }
 
   /**
-   * 1 for each live slot the filter accepts (asked once per slot, or once per candidate when the
-   * caller names its candidates), else 0.
+   * 1 for each live slot the query admits, else 0: in one of its `groups` (marked from the
+   * groups' slot lists), among its `candidates` (one id lookup each), and accepted by `accept`
+   * (asked once per remaining slot). Each stage raises the mark of the slots that pass it.
    */
-  #acceptedMask(
-    slotCount: number,
-    accept: ((id: string) => boolean) | undefined,
-    candidates: readonly Iterable<string>[] | undefined,
-  ): Uint8Array {
-    if (accept === undefined && candidates === undefined) return this.#alive;
+  #acceptedMask(slotCount: number, query: RetrievalQuery): Uint8Array {
+    const { accept, candidates, groups } = query;
+    if (accept === undefined && candidates === undefined && groups === undefined) {
+      return this.#alive;
+    }
     if (this.#accepted.length < slotCount) this.#accepted = new Uint8Array(this.#alive.length);
     const mask = this.#accepted;
-    if (candidates !== undefined) {
-      mask.fill(0, 0, slotCount);
-      const slotOf = this.#slotOf;
-      for (const group of candidates) {
-        for (const id of group) {
-          const slot = slotOf.get(id);
-          if (slot !== undefined && (accept === undefined || accept(id))) mask[slot] = 1;
-        }
+    const ids = this.#ids;
+    if (candidates === undefined && groups === undefined) {
+      for (let slot = 0; slot < slotCount; slot += 1) {
+        const id = ids[slot];
+        mask[slot] = id !== undefined && accept?.(id) === true ? 1 : 0;
       }
       return mask;
     }
-    const ids = this.#ids;
+    mask.fill(0, 0, slotCount);
+    let level = 0;
+    if (groups !== undefined) this.#groups.mark(groups, this.#alive, mask, level, ++level);
+    if (candidates !== undefined) {
+      const slotOf = this.#slotOf;
+      const from = level++;
+      for (const group of candidates) {
+        for (const id of group) {
+          const slot = slotOf.get(id);
+          if (slot !== undefined && mask[slot] === from) mask[slot] = level;
+        }
+      }
+    }
+    if (level === 1 && accept === undefined) return mask;
     for (let slot = 0; slot < slotCount; slot += 1) {
       const id = ids[slot];
-      mask[slot] = id !== undefined && accept !== undefined && accept(id) ? 1 : 0;
+      mask[slot] =
+        mask[slot] === level && id !== undefined && (accept === undefined || accept(id)) ? 1 : 0;
     }
     return mask;
   }
@@ -296,6 +310,7 @@ class HybridIndex implements RetrievalIndex {
     });
     this.#postings.remap(newSlot, ids.length);
     this.#vectors.remap(newSlot, ids.length);
+    this.#groups.remap(newSlot);
     this.#ids = ids;
     this.#alive = new Uint8Array(Math.max(64, ids.length * 2));
     this.#alive.fill(1, 0, ids.length);

@@ -11,6 +11,11 @@ export interface IndexedDocument {
   readonly text: string;
   /** The embedder's L2-normalised vector of `text`. */
   readonly vector: readonly number[];
+  /**
+   * Named groups the document belongs to (the engine's project and "permanent"), so a query can
+   * rank one group's documents without naming them one by one ({@link RetrievalQuery.groups}).
+   */
+  readonly groups?: readonly string[];
 }
 
 /** A ranked query over the indexed documents. */
@@ -32,6 +37,12 @@ export interface RetrievalQuery {
    * memories per project) thus skips every other document without a call per document.
    */
   readonly candidates?: readonly Iterable<string>[];
+  /**
+   * When present, only documents in at least one of these groups ({@link IndexedDocument.groups})
+   * are ranked, each still subject to `accept` and `candidates`. The cheap way to restrict a
+   * query to a project: the index keeps each group's documents.
+   */
+  readonly groups?: readonly string[];
 }
 
 /** One ranked document. */

@@ -47,6 +47,24 @@ describe("update (PATCH)", () => {
     expect(embedder.calls).toEqual([]);
   });
 
+  it("moves a memory between project searches when its project or scope changes", async () => {
+    const { service } = await memoryFixture({}, undefined, "default");
+    const { id } = await service.remember({ content: "kettle descaling schedule", project: "a" });
+    const found = async (project: string) =>
+      (await service.search({ message: "kettle descaling", project })).results.map(
+        (r) => r.memory.id,
+      );
+    expect(await found("a")).toEqual([id]);
+    await service.update(id, { project: "b" });
+    expect(await found("a")).toEqual([]);
+    expect(await found("b")).toEqual([id]);
+    await service.update(id, { scope: "permanent" });
+    expect(await found("a")).toEqual([id]);
+    await service.update(id, { scope: "project" });
+    expect(await found("a")).toEqual([]);
+    expect(await found("b")).toEqual([id]);
+  });
+
   it("merges into an identical live memory and reports it", async () => {
     const { service } = await memoryFixture();
     const { id: keep } = await service.remember({

@@ -33,6 +33,7 @@ const WORDS = [
   "backup",
 ];
 const DIMENSIONS = 4;
+const GROUPS = ["project:a", "project:b", "permanent"];
 
 const textArb = fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }).map((w) => w.join(" "));
 /** Small integers keep exact ties frequent, which is what the tie rule needs to be tested on. */
@@ -49,6 +50,7 @@ const operationArb = fc.oneof(
       id: idArb,
       text: textArb,
       vector: vectorArb,
+      groups: fc.subarray(GROUPS),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), id: idArb }) },
@@ -58,6 +60,7 @@ const queryArb = fc.record({
   vector: vectorArb,
   topK: fc.integer({ min: 1, max: 12 }),
   acceptedIds: fc.option(fc.uniqueArray(idArb, { maxLength: 15 })),
+  groups: fc.subarray(GROUPS),
 });
 const settingsArb = fc.record({
   fusion: fc.constantFrom("convex" as const, "rrf" as const),
@@ -105,6 +108,16 @@ describe("createHybridIndex", () => {
             const query = toQuery(q);
             const want = referenceRanking(live, query, settings);
             expect(index.query(query)).toEqual(want);
+            // Restricted to groups: the same as accepting only the groups' members.
+            const inGroups = (id: string) =>
+              (live.get(id)?.groups ?? []).some((g) => q.groups.includes(g));
+            expect(index.query({ ...query, groups: q.groups })).toEqual(
+              referenceRanking(
+                live,
+                { ...query, accept: (id) => inGroups(id) && (query.accept?.(id) ?? true) },
+                settings,
+              ),
+            );
             if (q.acceptedIds === null) continue;
             // The same set as candidate groups (unknown ids ignored), or as candidates and accept.
             const half = Math.floor(q.acceptedIds.length / 2);
@@ -127,6 +140,7 @@ describe("createHybridIndex", () => {
         id: `m${i % 1700}`,
         text: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} note ${i % 50}`,
         vector: [Math.sin(i), Math.cos(i), (i % 5) - 2, 1],
+        groups: [GROUPS[i % 3] as string],
       };
       index.add(doc);
       live.set(doc.id, doc);
@@ -142,6 +156,10 @@ describe("createHybridIndex", () => {
     const query = { text: "deploy note 7 getUserName", vector: [0.5, -0.5, 1, 0], topK: 20 };
     expect(index.query(query)).toEqual(referenceRanking(live, query, DEFAULTS));
     expect(index.query(query).length).toBeGreaterThan(0);
+    const inB = (id: string) => live.get(id)?.groups?.includes("project:b") === true;
+    const grouped = index.query({ ...query, groups: ["project:b"] });
+    expect(grouped).toEqual(referenceRanking(live, { ...query, accept: inB }, DEFAULTS));
+    expect(grouped.length).toBeGreaterThan(0);
   });
 
   it("finds a document by its exact content first, with relevance 1", () => {
