@@ -292,7 +292,7 @@ async function closeMemory(memory: MemoryService, loaded: boolean, logger: Logge
 /** The engine snapshot's file in the embedded store's data directory. */
 const ENGINE_SNAPSHOT_FILE = "engine.snapshot";
 /** How long recall's access counts may wait to be written (see docs/memory-model.md). */
-const ACCESS_WRITE_INTERVAL_MS = 1_000;
+const ACCESS_WRITE_INTERVAL_MS = 5_000;
 /** Progress of the startup load is logged at most this often. */
 const LOAD_LOG_INTERVAL_MS = 2_000;
 
