@@ -93,19 +93,25 @@ const stat = (xs: number[]) =>
  * Installed before the page's scripts run: notes, by the page's own clock, when the first page of
  * rows is in the table while the table is visible (`shown`), and when the frame that draws it
  * has been painted (`painted`: a task queued from the next animation frame runs after that
- * frame's style, layout and paint). Reading `performance.now()` after Playwright's
- * `waitForSelector` instead added its polling and round trips: 220-300 ms on this machine.
+ * frame's style, layout and paint), then resolves `window.__firstPage.done`. Visible means no
+ * ancestor with the `hidden` attribute, the page's only way of hiding: a DOM walk, because
+ * `checkVisibility()` or `getClientRects()` would force the table's layout inside the observer.
+ * The bench awaits the promise rather than polling (Playwright's `waitForFunction` polls every
+ * animation frame, which is work on the page's main thread while it loads); reading
+ * `performance.now()` after `waitForSelector` added 220-300 ms of polling and round trips.
  */
 const FIRST_PAGE_OBSERVER = `(() => {
   const marks = (window.__firstPage = {});
-  const observer = new MutationObserver(() => {
-    const row = document.querySelector("#memories tbody tr");
-    if (row === null || row.getClientRects().length === 0) return;
-    marks.shown = performance.now();
-    observer.disconnect();
-    requestAnimationFrame(() => setTimeout(() => (marks.painted = performance.now())));
+  marks.done = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      const row = document.querySelector("#memories tbody tr");
+      if (row === null || row.closest("[hidden]") !== null) return;
+      marks.shown = performance.now();
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve((marks.painted = performance.now()))));
+    });
+    observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
   });
-  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
 })();`;
 
 /** One page load as the page's clock saw it, in ms from navigation start. */
@@ -133,9 +139,7 @@ const READ_LOAD = `(() => {
 })()`;
 
 async function firstPage(page: Page): Promise<Load> {
-  await page.waitForFunction(
-    () => (globalThis as { __firstPage?: { painted?: number } }).__firstPage?.painted !== undefined,
-  );
+  await page.evaluate("window.__firstPage.done");
   return (await page.evaluate(READ_LOAD)) as Load;
 }
 
@@ -151,10 +155,8 @@ const svc = await startMemsvc({
   env: {
     MEMSVC_API_AUTH_TOKEN: TOKEN,
     MEMSVC_LOG_LEVEL: "warn",
-    ...(cpuProfDir === undefined
-      ? {}
-      : { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` }),
   },
+  ...(cpuProfDir === undefined ? {} : { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] }),
 });
 const base = svc.baseUrl;
 try {
