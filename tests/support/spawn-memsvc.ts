@@ -47,6 +47,8 @@ export interface StartMemsvcOptions {
   readonly env?: Record<string, string>;
   /** Extra arguments after `serve`. */
   readonly args?: readonly string[];
+  /** Node options before the entry point, e.g. `["--cpu-prof", "--cpu-prof-dir", dir]` (benches). */
+  readonly nodeArgs?: readonly string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -130,7 +132,8 @@ export function isAlive(pid: number): boolean {
  */
 export function startMemsvc(options: StartMemsvcOptions = {}): Promise<MemsvcProcess> {
   const dataDir = options.dataDir ?? makeTempDir();
-  const child = spawn(process.execPath, [MEMSVC_BIN, "serve", ...(options.args ?? [])], {
+  const argv = [...(options.nodeArgs ?? []), MEMSVC_BIN, "serve", ...(options.args ?? [])];
+  const child = spawn(process.execPath, argv, {
     cwd: dataDir,
     env: memsvcEnv(dataDir, options.env),
     stdio: ["ignore", "pipe", "pipe"],

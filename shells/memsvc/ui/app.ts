@@ -264,18 +264,29 @@ function showGate(message = ""): void {
 
 /**
  * Opens the browser. The first page and the stats are asked for together (one round trip, not
- * two); the stats answer decides: shown on success, rejected (401: ask for a token) otherwise.
+ * two), and the browser shows at the first answer that accepts the token, usually the list's: it
+ * does not wait for the stats to draw the rows. Rejects (401: ask for a token) only when both
+ * fail; a failure of one alone is shown in the status line.
  */
 function open(): Promise<void> {
   view = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
-  void load().catch((error: unknown) => {
-    if (!(error instanceof ApiError && error.status === 401)) fail(error);
-  });
-  return refreshStats().then(() => {
-    byId("gate").hidden = true;
-    byId("browser").hidden = false;
-    byId("sign-out").hidden = tokenStore.read() === null;
-  });
+  const calls = [load(), refreshStats()];
+  for (const call of calls) {
+    call.catch((error: unknown) => {
+      if (!(error instanceof ApiError && error.status === 401)) fail(error);
+    });
+  }
+  return Promise.any(calls).then(
+    () => {
+      byId("gate").hidden = true;
+      byId("browser").hidden = false;
+      byId("sign-out").hidden = tokenStore.read() === null;
+    },
+    (failed: AggregateError) => {
+      const errors = failed.errors as unknown[];
+      throw errors.find((e) => e instanceof ApiError && e.status === 401) ?? errors[0];
+    },
+  );
 }
 
 byId<HTMLFormElement>("token-form").addEventListener("submit", (event) => {
