@@ -11,7 +11,7 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { CosineRetrievalIndex, MemoryEngine } from "../core/memory/index.js";
 import { compileListFilter } from "../core/memory/engine/list-filter.js";
-import { listPage } from "../core/memory/engine/list-page.js";
+import { listPosition, takePage } from "../core/memory/engine/list-page.js";
 import type { Memory } from "../core/memory/types.js";
 
 const { values } = parseArgs({
@@ -57,8 +57,14 @@ function walk(label: string, accept: (m: Memory) => boolean): void {
   let pages = 0;
   for (; pages < PAGES; pages += 1) {
     const started = performance.now();
-    const live = [...engine.live(nowMs)].filter(accept);
-    const page = listPage(live, { limit: LIMIT, order: "newest", cursor });
+    // What `listMemories` does: the engine's creation order from the cursor, filtered, taken.
+    const ordered = engine.liveInOrder(nowMs, "newest", listPosition(cursor, "newest"));
+    const page = takePage(
+      (function* () {
+        for (const memory of ordered) if (accept(memory)) yield memory;
+      })(),
+      { limit: LIMIT, order: "newest" },
+    );
     wall.push(performance.now() - started);
     if (page.next_cursor === null) break;
     cursor = page.next_cursor;

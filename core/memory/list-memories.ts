@@ -1,14 +1,15 @@
 import { listInputSchema } from "./admin-schemas.js";
 import type { ParsedDeleteMatchingInput, ParsedListInput } from "./admin-schemas.js";
 import { compileListFilter, type ListFilter } from "./engine/list-filter.js";
-import { listPage, type ListPage } from "./engine/list-page.js";
+import { listPosition, takePage, type ListPage } from "./engine/list-page.js";
 import { parseInput } from "./parse-input.js";
 import type { ServiceContext } from "./service-context.js";
 
 /**
  * `GET /v1/memories`: one page of the live memories that pass the filters, newest first (or
- * oldest first), from the engine. See {@link listPage} for why the cursor is stable while
- * memories are added and deleted.
+ * oldest first), from the engine's creation order (a page reads what it returns plus what the
+ * filter skips). See `listPage` for why the cursor is stable while memories are added and
+ * deleted.
  *
  * @example
  * const { memories, next_cursor } = await listMemories(context, { project: "billing", limit: 100 });
@@ -17,11 +18,9 @@ export async function listMemories(context: ServiceContext, input: unknown): Pro
   const body = parseInput(listInputSchema, input);
   const accept = compileListFilter(toListFilter(body));
   const nowMs = context.nowMs();
-  return listPage(filtered(await context.engine.live(nowMs), accept), {
-    limit: body.limit,
-    order: body.order,
-    cursor: body.cursor,
-  });
+  const after = listPosition(body.cursor, body.order);
+  const ordered = await context.engine.liveInOrder(nowMs, body.order, after);
+  return takePage(filtered(ordered, accept), { limit: body.limit, order: body.order });
 }
 
 /**

@@ -46,6 +46,15 @@ export interface MemoryReadModel {
    * engine walks what it holds; the replica model reads the whole store, page by page.
    */
   live(nowMs: number): Awaitable<Iterable<Memory>>;
+  /**
+   * The memories live at `nowMs` by (`created_at`, id), newest or oldest first, strictly after
+   * `after` (a listing's cursor position) when given.
+   */
+  liveInOrder(
+    nowMs: number,
+    order: "newest" | "oldest",
+    after?: { readonly createdMs: number; readonly id: string },
+  ): Awaitable<Iterable<Memory>>;
   /** Live memories at `nowMs` by type and scope. */
   stats(nowMs: number): Awaitable<MemoryStats>;
   /**

@@ -85,6 +85,26 @@ export class StoreQueryReadModel implements MemoryReadModel {
     return memory !== undefined && isLive(expiryOf(memory), nowMs) ? memory : undefined;
   }
 
+  /** {@link live}, sorted: a full scan and a sort per listing page. */
+  async liveInOrder(
+    nowMs: number,
+    order: "newest" | "oldest",
+    after?: { readonly createdMs: number; readonly id: string },
+  ): Promise<Memory[]> {
+    const keyed = (await this.live(nowMs)).map((memory) => ({
+      memory,
+      createdMs: Date.parse(memory.created_at),
+    }));
+    const sign = order === "oldest" ? 1 : -1;
+    const compare = (a: { createdMs: number; id: string }, b: { createdMs: number; id: string }) =>
+      sign * (a.createdMs - b.createdMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed
+      .map(({ memory, createdMs }) => ({ memory, createdMs, id: memory.id }))
+      .filter((item) => after === undefined || compare(item, after) > 0)
+      .sort(compare)
+      .map(({ memory }) => memory);
+  }
+
   /** Reads the whole store (a full scan per call: list, delete by filter and export cost O(n)). */
   async live(nowMs: number): Promise<Memory[]> {
     const memories: Memory[] = [];

@@ -68,6 +68,45 @@ export function listPage(
   };
 }
 
+/**
+ * Where a listing resumes: the position encoded in `cursor` (a previous page's `next_cursor`), or
+ * `undefined` for the first page. Throws `invalid_input` naming `cursor` when it is not one.
+ */
+export function listPosition(
+  cursor: string | undefined,
+  order: ListOrder,
+): { readonly createdMs: number; readonly id: string } | undefined {
+  return cursor === undefined ? undefined : decodeCursor(cursor, order);
+}
+
+/**
+ * One page from memories already in listing `order` and after the cursor's position (the
+ * engine's `liveInOrder`, filtered): the first `limit`, and a cursor when more follow. Reads at
+ * most `limit + 1` of them.
+ *
+ * @example
+ * const page = takePage(engine.liveInOrder(nowMs, "newest", listPosition(cursor, "newest")), { limit: 50, order: "newest" });
+ */
+export function takePage(
+  ordered: Iterable<Memory>,
+  query: { readonly limit: number; readonly order: ListOrder },
+): ListPage {
+  const taken: Memory[] = [];
+  for (const memory of ordered) {
+    taken.push(memory);
+    if (taken.length > query.limit) break;
+  }
+  const page = taken.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    memories: page,
+    next_cursor:
+      taken.length > query.limit && last !== undefined
+        ? encodeCursor({ order: query.order, createdMs: Date.parse(last.created_at), id: last.id })
+        : null,
+  };
+}
+
 function isAfter(ms: number, id: string, position: Position): boolean {
   return position.order === "newest"
     ? ms < position.createdMs || (ms === position.createdMs && id < position.id)

@@ -7,12 +7,18 @@ import type { MemoryReadModel } from "../read-model.js";
 import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../types.js";
 import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
+import { CreatedOrder, type OrderPosition } from "./created-order.js";
 import { compileMemoryFilter, type MemoryFilter } from "./memory-filter.js";
 
 interface Entry {
+  readonly id: string;
   memory: Memory;
   readonly hash: string;
   expiresAtMs: number;
+  /** `created_at` as epoch ms (the listing order). */
+  readonly createdMs: number;
+  /** Set when the entry leaves the engine (the listing order skips it). */
+  gone: boolean;
 }
 
 /** What makes two memories duplicates: normalised content (and its hash), type, scope, project. */
@@ -66,6 +72,8 @@ export class MemoryEngine implements MemoryReadModel {
   readonly #options: ExpiryOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #byHash = new Map<string, Set<string>>();
+  /** The entries by creation, for listing pages without a pass over every memory. */
+  readonly #order = new CreatedOrder<Entry>();
   /** Bumped by every change of which memories are held or of their type, scope or expiry. */
   #version = 0;
   /** Every held memory is live before this instant (a lower bound; `undefined`: unknown). */
@@ -114,7 +122,16 @@ export class MemoryEngine implements MemoryReadModel {
     if (this.#allLiveBeforeMs !== undefined && expiresAtMs < this.#allLiveBeforeMs) {
       this.#allLiveBeforeMs = expiresAtMs;
     }
-    this.#entries.set(memory.id, { memory, hash, expiresAtMs });
+    const entry: Entry = {
+      id: memory.id,
+      memory,
+      hash,
+      expiresAtMs,
+      createdMs: Date.parse(memory.created_at),
+      gone: false,
+    };
+    this.#entries.set(memory.id, entry);
+    this.#order.add(entry);
     addTo(this.#byHash, hash, memory.id);
     this.#index.add({ id: memory.id, text: memory.content, vector, groups: groupsOf(memory) });
   }
@@ -125,6 +142,7 @@ export class MemoryEngine implements MemoryReadModel {
     if (entry === undefined) return false;
     this.#version += 1;
     this.#entries.delete(id);
+    this.#order.remove(entry);
     removeFrom(this.#byHash, entry.hash, id);
     this.#index.remove(id);
     return true;
@@ -141,11 +159,18 @@ export class MemoryEngine implements MemoryReadModel {
    * acknowledged, e.g. a duplicate merge); false when it is not held.
    */
   update(memory: Memory): boolean {
-    const entry = this.#entries.get(memory.id);
+    let entry = this.#entries.get(memory.id);
     if (entry === undefined) return false;
     this.#version += 1;
     const before = entry.memory;
     entry.memory = { ...memory, content: before.content };
+    if (before.created_at !== memory.created_at) {
+      // Its place in the listing order moves: a new entry there, the old one gone.
+      this.#order.remove(entry);
+      entry = { ...entry, createdMs: Date.parse(memory.created_at), gone: false };
+      this.#entries.set(memory.id, entry);
+      this.#order.add(entry);
+    }
     if (before.project !== memory.project || before.scope !== memory.scope) {
       // Its groups changed: index it again (same text and vector) under the new ones.
       const vector = this.#index.vectorOf(memory.id);
@@ -311,6 +336,20 @@ export class MemoryEngine implements MemoryReadModel {
    */
   *live(nowMs: number): IterableIterator<Memory> {
     for (const entry of this.#entries.values()) {
+      if (isLive(entry.expiresAtMs, nowMs)) yield entry.memory;
+    }
+  }
+
+  /**
+   * The memories live at `nowMs` by `created_at` then id, newest or oldest first, strictly after
+   * `after` when given: a listing page reads only what it returns (plus what its filter skips).
+   */
+  *liveInOrder(
+    nowMs: number,
+    order: "newest" | "oldest",
+    after?: OrderPosition,
+  ): IterableIterator<Memory> {
+    for (const entry of this.#order.walk(order, after)) {
       if (isLive(entry.expiresAtMs, nowMs)) yield entry.memory;
     }
   }

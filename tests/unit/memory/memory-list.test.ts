@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ListPage, Memory } from "../../../core/memory/index.js";
-import { HOUR, memoryFixture } from "./memory-fixture.js";
+import { HOUR, memoryFixture, T0 } from "./memory-fixture.js";
 
 async function seed(service: Awaited<ReturnType<typeof memoryFixture>>["service"]) {
   await service.remember({
@@ -91,6 +91,39 @@ describe("list", () => {
     ).rejects.toMatchObject({
       message: 'cursor: it continues a listing in order "newest", not "oldest"',
     });
+  });
+
+  it("pages in (created_at, id) order when memories arrive out of creation order and some are deleted", async () => {
+    const { service, clock } = await memoryFixture();
+    const ids: string[] = [];
+    // Creation instants out of order, with ties (as an import with old created_at gives).
+    for (let i = 0; i < 300; i += 1) {
+      clock.set(Date.parse(T0) + ((i * 7919) % 97) * 1000);
+      ids.push((await service.remember({ content: `note ${i}`, scope: "permanent" })).id);
+    }
+    for (const id of ids.filter((_, i) => i % 5 === 0)) await service.delete(id);
+    const live = await Promise.all(ids.filter((_, i) => i % 5 !== 0).map((id) => service.get(id)));
+    const expected = live
+      .sort(
+        (a, b) =>
+          Date.parse(a.created_at) - Date.parse(b.created_at) ||
+          (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      )
+      .map((m) => m.id);
+    for (const order of ["oldest", "newest"] as const) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: ListPage = await service.list({
+          limit: 7,
+          order,
+          ...(cursor === null ? {} : { cursor }),
+        });
+        seen.push(...page.memories.map((m) => m.id));
+        cursor = page.next_cursor;
+      } while (cursor !== null);
+      expect(seen).toEqual(order === "oldest" ? expected : [...expected].reverse());
+    }
   });
 
   it("pages through 2,500 memories and gets each exactly once while others are added and deleted (cursor stability)", async () => {
