@@ -15,6 +15,7 @@ import {
   type LoadSource,
 } from "./engine-load.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { WriteGate } from "./write-gate.js";
 import { deleteMatching, type DeleteMatchingResult } from "./delete-matching.js";
 import type { ListPage } from "./engine/list-page.js";
 import type { MemoryFilter } from "./engine/memory-filter.js";
@@ -151,6 +152,8 @@ export class MemoryService implements MemoryApi {
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #lock = new KeyedLock();
+  /** Every write passes it; `saveSnapshot()` closes it first. */
+  readonly #writes = new WriteGate();
   /** The engine (owner mode) or the store's own queries (replica mode). */
   readonly #engine: MemoryReadModel;
   readonly #accesses: AccessWriteBehind;
@@ -233,9 +236,11 @@ export class MemoryService implements MemoryApi {
   /**
    * At shutdown, after the last write: lands the pending access updates, then saves the engine
    * as a snapshot (when the service has `snapshots`) so the next start can load from it. Resolves
-   * with whether a snapshot was saved. No write may follow it.
+   * with whether a snapshot was saved. It first refuses every new write (`store_unavailable`) and
+   * waits for those in flight, so the snapshot holds exactly what the store holds.
    */
   async saveSnapshot(): Promise<boolean> {
+    await this.#writes.close();
     await this.#accesses.flush();
     if (this.#accesses.pending > 0) return false;
     return saveEngineSnapshot(
@@ -245,6 +250,10 @@ export class MemoryService implements MemoryApi {
   }
 
   async remember(input: RememberInput): Promise<RememberResult> {
+    return this.#writes.run(() => this.#remember(input));
+  }
+
+  async #remember(input: RememberInput): Promise<RememberResult> {
     const body = parseInput(rememberInputSchema, input);
     checkTtl(body, "");
     const [item] = await this.#rememberAll([{ body, hash: await contentHash(body.content) }]);
@@ -255,6 +264,10 @@ export class MemoryService implements MemoryApi {
   }
 
   async rememberBatch(input: RememberBatchInput): Promise<RememberBatchResult> {
+    return this.#writes.run(() => this.#rememberBatch(input));
+  }
+
+  async #rememberBatch(input: RememberBatchInput): Promise<RememberBatchResult> {
     const { memories } = parseInput(rememberBatchInputSchema, input);
     memories.forEach((body, i) => checkTtl(body, `memories[${i}].`));
     const planned = await Promise.all(
@@ -341,6 +354,10 @@ export class MemoryService implements MemoryApi {
 
   async delete(id: string): Promise<{ deleted: true }> {
     const memoryId = parseMemoryId(id);
+    return this.#writes.run(() => this.#delete(memoryId));
+  }
+
+  async #delete(memoryId: string): Promise<{ deleted: true }> {
     return this.#lock.run(idLockKey(memoryId), async () => {
       if ((await this.#engine.get(memoryId, this.#nowMs())) === undefined) {
         throw notFound(memoryId);
@@ -356,11 +373,11 @@ export class MemoryService implements MemoryApi {
   }
 
   async update(id: string, input: UpdateInput): Promise<UpdateResult> {
-    return updateMemory(this.#context, id, input);
+    return this.#writes.run(() => updateMemory(this.#context, id, input));
   }
 
   async deleteMatching(input: DeleteMatchingInput): Promise<DeleteMatchingResult> {
-    return deleteMatching(this.#context, input);
+    return this.#writes.run(() => deleteMatching(this.#context, input));
   }
 
   exportMemories(options: { readonly vectors?: boolean } = {}): AsyncIterable<ExportedMemory> {
@@ -370,7 +387,7 @@ export class MemoryService implements MemoryApi {
   async importMemories(
     lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>,
   ): Promise<ImportResult> {
-    return importMemories(this.#context, lines);
+    return this.#writes.run(() => importMemories(this.#context, lines));
   }
 
   async stats(): Promise<MemoryStats> {
@@ -378,6 +395,10 @@ export class MemoryService implements MemoryApi {
   }
 
   async sweepExpired(): Promise<number> {
+    return this.#writes.run(() => this.#sweepExpired());
+  }
+
+  async #sweepExpired(): Promise<number> {
     const nowMs = this.#nowMs();
     const expired = await this.#engine.expired(nowMs);
     let deleted = 0;

@@ -118,6 +118,32 @@ describe("engine snapshots", () => {
     expect((await second.get(id ?? ""))?.access_count).toBe(counted);
   });
 
+  it("waits for the writes in flight before saving, and refuses writes after", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    class SlowStore extends InMemoryVectorStore {
+      override async upsert(records: Parameters<InMemoryVectorStore["upsert"]>[0]) {
+        await held;
+        return super.upsert(records);
+      }
+    }
+    const store = new SlowStore();
+    const snapshots = new InMemoryEngineSnapshots();
+    const first = await start(store, snapshots);
+    const inFlight = first.remember({ content: "written while shutting down" });
+    const saving = first.saveSnapshot();
+    await expect(first.remember({ content: "too late" })).rejects.toMatchObject({
+      code: "store_unavailable",
+    });
+    release();
+    const { id } = await inFlight;
+    expect(await saving).toBe(true);
+    const second = await start(store, snapshots);
+    expect(second.loadedFrom).toBe("snapshot");
+    expect((await second.get(id)).content).toBe("written while shutting down");
+    expect(second.loadedMemories).toBe(1);
+  });
+
   it("saves nothing without a place for snapshots, and loads from the store", async () => {
     const store = new InMemoryVectorStore();
     const first = await start(store, undefined);
