@@ -1,21 +1,9 @@
-import type { LintResult } from "../results.js";
+import type { FixResult } from "../results.js";
 import type { LintOptions } from "./lint-options.js";
 import { lintTokens } from "./lint-tokens.js";
 import { lintWithFixes } from "./lint-sql.js";
 import { sameMeaning } from "./same-meaning.js";
 import { applyEdits } from "./text-edit.js";
-
-/** What `fixSql` did. */
-export interface FixResult {
-  /** The SQL with every safe fix applied (the input when nothing was fixable). */
-  fixed_sql: string;
-  /** True when `fixed_sql` differs from the input. */
-  changed: boolean;
-  /** How many violations the fixes removed (those before minus those left, at least 0). */
-  fixed_count: number;
-  /** The violations left in `fixed_sql`: rules without a fix, or fixes that were not safe. */
-  remaining: LintResult;
-}
 
 /** Passes over the text; each pass applies every fix that does not clash with another. */
 const MAX_PASSES = 10;
