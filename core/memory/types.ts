@@ -45,8 +45,8 @@ export interface RememberInput {
   readonly tags?: readonly string[];
   readonly project?: string;
   readonly confidence?: number;
-  /** Overrides `ttl_hours` for a `ttl` memory. Positive integer. */
-  readonly ttl_seconds?: number;
+  /** Overrides `ttl_hours` for a `ttl` memory. Positive integer. Absent and undefined are alike. */
+  readonly ttl_seconds?: number | undefined;
 }
 
 /** Output of `remember`. */

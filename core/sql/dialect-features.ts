@@ -2,7 +2,7 @@ import type { SqlSyntaxError } from "../ports/sql-parser.js";
 import type { SqlDialect } from "./dialects.js";
 import { findMissingOperand } from "./missing-operand.js";
 import { findNonStatement } from "./statement-start.js";
-import type { Token } from "./token.js";
+import { isSignificant, type Token } from "./token.js";
 
 /** Display names for messages. */
 const DIALECT_NAME: Record<SqlDialect, string> = {
@@ -84,18 +84,25 @@ function findFeatureViolation(
   // in as an opaque token (else `SELECT a,\n#t.b FROM #t` would show a trailing comma).
   const hashIsCode = dialect !== "mysql";
   const sig = tokens.filter((t) => isSignificant(t) || (hashIsCode && isHashComment(t)));
-  // The multi-dialect parser accepts an unclosed `/*` (it rejects unclosed strings itself).
-  for (const t of tokens) {
-    if (t.kind === "block_comment" && t.unterminated === true) {
-      return at(t, "unterminated block comment");
-    }
-  }
   const structural = earliest(
     trailingComma(sig, dialect === "generic" || dialect === "sqlserver"),
     findMissingOperand(sig, dialect),
   );
-  if (dialect === "generic") return structural;
-  return earliest(findFeature(sig, dialect), structural);
+  const found =
+    dialect === "generic" ? structural : earliest(findFeature(sig, dialect), structural);
+  return earliest(found, unclosedComment(tokens));
+}
+
+/**
+ * The multi-dialect parser accepts an unclosed `/*` (it rejects unclosed strings itself). Such a
+ * comment runs to the end of the input, so it is the last token, and the last violation: every
+ * check still runs before it, whatever the input's end looks like, so the work of this pass
+ * does not depend on whether the text happens to end inside a comment.
+ */
+function unclosedComment(tokens: readonly Token[]): SqlSyntaxError | undefined {
+  const last = tokens[tokens.length - 1];
+  if (last?.kind !== "block_comment" || last.unterminated !== true) return undefined;
+  return at(last, "unterminated block comment");
 }
 
 function findFeature(sig: readonly Token[], dialect: SqlDialect): SqlSyntaxError | undefined {
@@ -243,22 +250,6 @@ function atStatementStart(sig: readonly Token[], i: number): boolean {
 
 function isHashComment(t: Token): boolean {
   return t.kind === "line_comment" && t.text.startsWith("#");
-}
-
-/**
- * A local copy of `isSignificant` from ./token.ts (as in statement-start.ts), kept on purpose for
- * now: the shared one reads `kind` once instead of up to four times, which lowers this pass's
- * linear work enough that
- * tests/unit/sql/linear-work-tools.test.ts (4 KiB vs 8 KiB of "comment closers", whose outcome
- * shifts with size) reports a growth of 4x. To be replaced once that test compares like with like.
- */
-function isSignificant(t: Token): boolean {
-  return (
-    t.kind !== "whitespace" &&
-    t.kind !== "newline" &&
-    t.kind !== "line_comment" &&
-    t.kind !== "block_comment"
-  );
 }
 
 /** `SELECT TOP`, `SELECT DISTINCT TOP`, `DELETE TOP`, `UPDATE TOP`, `INSERT TOP`. */

@@ -1,4 +1,3 @@
-import type { FixResult } from "./lint/fix-sql.js";
 import type { LintOptions } from "./lint/lint-options.js";
 
 /**
@@ -121,7 +120,18 @@ export interface ToolSuccess<T> {
  * the linter's `LintOptions` in `./lint/lint-options.ts`.
  */
 export type { LintOptions } from "./lint/lint-options.js";
-export type { FixResult } from "./lint/fix-sql.js";
+
+/** What `fixSql` (`./lint/fix-sql.ts`) did. */
+export interface FixResult {
+  /** The SQL with every safe fix applied (the input when nothing was fixable). */
+  fixed_sql: string;
+  /** True when `fixed_sql` differs from the input. */
+  changed: boolean;
+  /** How many violations the fixes removed (those before minus those left, at least 0). */
+  fixed_count: number;
+  /** The violations left in `fixed_sql`: rules without a fix, or fixes that were not safe. */
+  remaining: LintResult;
+}
 
 /**
  * The seven SQL tools over already-validated parameters (the shell validates `sql` is a non-empty

@@ -1,6 +1,6 @@
 import type { SqlSyntaxError } from "../ports/sql-parser.js";
 import type { SqlDialect } from "./dialects.js";
-import type { Token } from "./token.js";
+import { isSignificant, type Token } from "./token.js";
 
 type StatementDialect = Exclude<SqlDialect, "generic">;
 
@@ -154,7 +154,7 @@ function* statements(tokens: readonly Token[]): Generator<Token[]> {
   let current: Token[] = [];
   let depth = 0;
   for (const t of tokens) {
-    if (!isCode(t)) continue;
+    if (!isSignificant(t)) continue;
     if (t.kind === "punctuation") {
       if (t.text === "(") depth++;
       else if (t.text === ")" && depth > 0) depth--;
@@ -167,14 +167,4 @@ function* statements(tokens: readonly Token[]): Generator<Token[]> {
     current.push(t);
   }
   if (current.length > 0) yield current;
-}
-
-/** A local copy of `isSignificant` (./token.ts), for the reason given in dialect-features.ts. */
-function isCode(t: Token): boolean {
-  return (
-    t.kind !== "whitespace" &&
-    t.kind !== "newline" &&
-    t.kind !== "line_comment" &&
-    t.kind !== "block_comment"
-  );
 }

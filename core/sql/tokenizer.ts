@@ -1,3 +1,4 @@
+import * as ch from "./char-codes.js";
 import { SQL_KEYWORDS } from "./keywords.js";
 import { endsOperand, isSignificant, type Token, type TokenKind } from "./token.js";
 
@@ -34,6 +35,7 @@ const TEMP_TABLE_CONTEXT: ReadonlySet<string> = new Set([
   "TRUNCATE",
 ]);
 
+const SINGLE_CHAR_OPERATORS: ReadonlySet<string> = new Set("=<>+-*/%^&|~!@:");
 const OPERATORS_3: ReadonlySet<string> = new Set(["->>", "#>>", "<=>", "!~*", "<->"]);
 const OPERATORS_2: ReadonlySet<string> = new Set([
   "<>", "!=", "<=", ">=", "||", "::", "->", "#>", "#-", "<<", ">>", "&&", "@>", "<@", "~*", "!~",
@@ -46,36 +48,68 @@ export interface TokenizeOptions {
   readonly backslashEscapes?: boolean;
 }
 
+/** A space that is not a line break (newlines are tokens of their own). */
 function isSpace(c: number): boolean {
   return (
-    c === 32 ||
-    c === 9 ||
-    c === 11 ||
-    c === 12 ||
-    c === 0xa0 ||
-    c === 0xfeff ||
-    c === 0x3000 ||
-    c === 0x85 ||
-    (c >= 0x2000 && c <= 0x200b) ||
-    c === 0x2028 ||
-    c === 0x2029
+    c === ch.SPACE ||
+    c === ch.TAB ||
+    c === ch.VERTICAL_TAB ||
+    c === ch.FORM_FEED ||
+    c === ch.NO_BREAK_SPACE ||
+    c === ch.BYTE_ORDER_MARK ||
+    c === ch.IDEOGRAPHIC_SPACE ||
+    c === ch.NEXT_LINE ||
+    (c >= ch.EN_QUAD && c <= ch.ZERO_WIDTH_SPACE) ||
+    c === ch.LINE_SEPARATOR ||
+    c === ch.PARAGRAPH_SEPARATOR
   );
 }
 
+function isLineBreak(c: number): boolean {
+  return c === ch.LINE_FEED || c === ch.CARRIAGE_RETURN;
+}
+
 function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
+  return c >= ch.DIGIT_0 && c <= ch.DIGIT_9;
 }
 
 function isHexDigit(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+  return isDigit(c) || (c >= ch.UPPER_A && c <= ch.UPPER_F) || (c >= ch.LOWER_A && c <= ch.LOWER_F);
 }
 
 function isIdentStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (c >= 0x80 && !isSpace(c));
+  return (
+    (c >= ch.UPPER_A && c <= ch.UPPER_Z) ||
+    (c >= ch.LOWER_A && c <= ch.LOWER_Z) ||
+    c === ch.UNDERSCORE ||
+    (c >= ch.FIRST_NON_ASCII && !isSpace(c))
+  );
 }
 
 function isIdentPart(c: number): boolean {
-  return isIdentStart(c) || isDigit(c) || c === 36;
+  return isIdentStart(c) || isDigit(c) || c === ch.DOLLAR;
+}
+
+/** `N'…'` (national), `E'…'` (escapes), `X'…'` (hex) and `B'…'` (bits), either case. */
+function isStringPrefix(c: number): boolean {
+  const lower = c | ch.ASCII_CASE_BIT;
+  return (
+    lower === ch.LOWER_N || lower === ch.LOWER_E || lower === ch.LOWER_X || lower === ch.LOWER_B
+  );
+}
+
+function isPunctuation(c: number): boolean {
+  return (
+    c === ch.COMMA ||
+    c === ch.SEMICOLON ||
+    c === ch.OPEN_PAREN ||
+    c === ch.CLOSE_PAREN ||
+    c === ch.DOT ||
+    c === ch.OPEN_BRACKET ||
+    c === ch.CLOSE_BRACKET ||
+    c === ch.OPEN_BRACE ||
+    c === ch.CLOSE_BRACE
+  );
 }
 
 /** End offset of a quoted run starting after the opening quote, and whether it was closed. */
@@ -84,7 +118,7 @@ function scanQuoted(sql: string, from: number, quote: number, backslash: boolean
   let i = from;
   while (i < n) {
     const c = sql.charCodeAt(i);
-    if (backslash && c === 92) {
+    if (backslash && c === ch.BACKSLASH) {
       i += 2;
       continue;
     }
@@ -132,93 +166,81 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
     let end: number;
     let unterminated = false;
 
-    if (c === 10 || c === 13) {
+    if (isLineBreak(c)) {
       kind = "newline";
-      end = c === 13 && next === 10 ? i + 2 : i + 1;
+      end = c === ch.CARRIAGE_RETURN && next === ch.LINE_FEED ? i + 2 : i + 1;
     } else if (isSpace(c)) {
       kind = "whitespace";
       end = i + 1;
       while (end < n && isSpace(sql.charCodeAt(end))) end++;
-    } else if (c === 39) {
+    } else if (c === ch.SINGLE_QUOTE) {
       kind = "string";
-      end = scanQuoted(sql, i + 1, 39, backslash);
-    } else if (
-      (c === 78 ||
-        c === 110 ||
-        c === 69 ||
-        c === 101 ||
-        c === 88 ||
-        c === 120 ||
-        c === 66 ||
-        c === 98) &&
-      next === 39
-    ) {
+      end = scanQuoted(sql, i + 1, ch.SINGLE_QUOTE, backslash);
+    } else if (next === ch.SINGLE_QUOTE && isStringPrefix(c)) {
       kind = "string";
-      end = scanQuoted(sql, i + 2, 39, c === 69 || c === 101);
+      const escapes = (c | ch.ASCII_CASE_BIT) === ch.LOWER_E;
+      end = scanQuoted(sql, i + 2, ch.SINGLE_QUOTE, escapes);
     } else if (isIdentStart(c)) {
       end = i + 1;
       while (end < n && isIdentPart(sql.charCodeAt(end))) end++;
       kind = "identifier";
     } else if (
       isDigit(c) ||
-      (c === 46 && isDigit(next) && !(i > 0 && isIdentPart(sql.charCodeAt(i - 1))))
+      (c === ch.DOT && isDigit(next) && !(i > 0 && isIdentPart(sql.charCodeAt(i - 1))))
     ) {
       kind = "number";
       end = scanNumber(sql, i);
-    } else if (c === 34 || c === 96) {
+    } else if (c === ch.DOUBLE_QUOTE || c === ch.BACKTICK) {
       kind = "quoted_identifier";
-      end = scanQuoted(sql, i + 1, c, backslash && c === 34);
-    } else if (c === 91 && next !== 93 && !endsOperand(prev) && prev?.upper !== "ARRAY") {
+      end = scanQuoted(sql, i + 1, c, backslash && c === ch.DOUBLE_QUOTE);
+    } else if (
+      c === ch.OPEN_BRACKET &&
+      next !== ch.CLOSE_BRACKET &&
+      !endsOperand(prev) &&
+      prev?.upper !== "ARRAY"
+    ) {
       kind = "quoted_identifier";
-      end = scanQuoted(sql, i + 1, 93, false);
-    } else if (c === 45 && next === 45) {
+      end = scanQuoted(sql, i + 1, ch.CLOSE_BRACKET, false);
+    } else if (c === ch.MINUS && next === ch.MINUS) {
       kind = "line_comment";
       end = lineEnd(sql, i + 2);
-    } else if (c === 47 && next === 42) {
+    } else if (c === ch.SLASH && next === ch.ASTERISK) {
       kind = "block_comment";
       const close = sql.indexOf("*/", i + 2);
       end = close === -1 ? -1 : close + 2;
-    } else if (c === 35) {
-      if (next === 62 || next === 45) {
+    } else if (c === ch.HASH) {
+      if (next === ch.GREATER_THAN || next === ch.MINUS) {
         kind = "operator";
         end = sql.startsWith("#>>", i) ? i + 3 : i + 2;
       } else if (
-        (isIdentStart(next) || next === 35) &&
+        (isIdentStart(next) || next === ch.HASH) &&
         prev !== undefined &&
         prev.kind === "keyword" &&
         TEMP_TABLE_CONTEXT.has(prev.upper)
       ) {
         kind = "identifier";
         end = i + 1;
-        while (end < n && (isIdentPart(sql.charCodeAt(end)) || sql.charCodeAt(end) === 35)) end++;
+        while (end < n && (isIdentPart(sql.charCodeAt(end)) || sql.charCodeAt(end) === ch.HASH)) {
+          end++;
+        }
       } else {
         kind = "line_comment";
         end = lineEnd(sql, i + 1);
       }
-    } else if (c === 36) {
+    } else if (c === ch.DOLLAR) {
       [kind, end] = scanDollar(sql, i);
-    } else if (c === 63) {
+    } else if (c === ch.QUESTION_MARK) {
       kind = "parameter";
       end = i + 1;
-    } else if (c === 64 && (isIdentStart(next) || next === 64)) {
+    } else if (c === ch.AT_SIGN && (isIdentStart(next) || next === ch.AT_SIGN)) {
       kind = "parameter";
-      end = i + (next === 64 ? 2 : 1);
+      end = i + (next === ch.AT_SIGN ? 2 : 1);
       while (end < n && isIdentPart(sql.charCodeAt(end))) end++;
-    } else if (c === 58 && (isIdentStart(next) || isDigit(next))) {
+    } else if (c === ch.COLON && (isIdentStart(next) || isDigit(next))) {
       kind = "parameter";
       end = i + 2;
       while (end < n && isIdentPart(sql.charCodeAt(end))) end++;
-    } else if (
-      c === 44 ||
-      c === 59 ||
-      c === 40 ||
-      c === 41 ||
-      c === 46 ||
-      c === 91 ||
-      c === 93 ||
-      c === 123 ||
-      c === 125
-    ) {
+    } else if (isPunctuation(c)) {
       kind = "punctuation";
       end = i + 1;
     } else {
@@ -229,7 +251,7 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
       } else {
         kind = "unknown";
         // Keep a surrogate pair together so a token never splits a code point.
-        end = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? i + 2 : i + 1;
+        end = isHighSurrogate(c) && isLowSurrogate(next) ? i + 2 : i + 1;
       }
     }
 
@@ -269,21 +291,16 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
       continue;
     }
     for (let k = start; k < end; k++) {
-      const ch = sql.charCodeAt(k);
-      if (ch === 10) {
+      const unit = sql.charCodeAt(k);
+      if (unit === ch.LINE_FEED) {
         line++;
         column = 1;
-      } else if (ch === 13) {
-        if (sql.charCodeAt(k + 1) !== 10) {
+      } else if (unit === ch.CARRIAGE_RETURN) {
+        if (sql.charCodeAt(k + 1) !== ch.LINE_FEED) {
           line++;
           column = 1;
         }
-      } else if (!(
-        ch >= 0xdc00 &&
-        ch <= 0xdfff &&
-        k > 0 &&
-        isHighSurrogate(sql.charCodeAt(k - 1))
-      )) {
+      } else if (!(isLowSurrogate(unit) && k > 0 && isHighSurrogate(sql.charCodeAt(k - 1)))) {
         column++;
       }
     }
@@ -293,15 +310,18 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
 }
 
 function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
+  return c >= ch.HIGH_SURROGATE_FIRST && c <= ch.HIGH_SURROGATE_LAST;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= ch.LOW_SURROGATE_FIRST && c <= ch.LOW_SURROGATE_LAST;
 }
 
 function lineEnd(sql: string, from: number): number {
   const n = sql.length;
   let i = from;
   while (i < n) {
-    const c = sql.charCodeAt(i);
-    if (c === 10 || c === 13) break;
+    if (isLineBreak(sql.charCodeAt(i))) break;
     i++;
   }
   return i;
@@ -311,8 +331,8 @@ function scanNumber(sql: string, from: number): number {
   const n = sql.length;
   let i = from;
   if (
-    sql.charCodeAt(i) === 48 &&
-    (sql.charCodeAt(i + 1) | 32) === 120 &&
+    sql.charCodeAt(i) === ch.DIGIT_0 &&
+    (sql.charCodeAt(i + 1) | ch.ASCII_CASE_BIT) === ch.LOWER_X &&
     isHexDigit(sql.charCodeAt(i + 2))
   ) {
     i += 2;
@@ -320,14 +340,14 @@ function scanNumber(sql: string, from: number): number {
     return i;
   }
   while (i < n && isDigit(sql.charCodeAt(i))) i++;
-  if (sql.charCodeAt(i) === 46 && isDigit(sql.charCodeAt(i + 1))) {
+  if (sql.charCodeAt(i) === ch.DOT && isDigit(sql.charCodeAt(i + 1))) {
     i++;
     while (i < n && isDigit(sql.charCodeAt(i))) i++;
   }
-  if ((sql.charCodeAt(i) | 32) === 101) {
+  if ((sql.charCodeAt(i) | ch.ASCII_CASE_BIT) === ch.LOWER_E) {
     let j = i + 1;
     const sign = sql.charCodeAt(j);
-    if (sign === 43 || sign === 45) j++;
+    if (sign === ch.PLUS || sign === ch.MINUS) j++;
     if (isDigit(sql.charCodeAt(j))) {
       i = j;
       while (i < n && isDigit(sql.charCodeAt(i))) i++;
@@ -346,14 +366,14 @@ function scanDollar(sql: string, from: number): [TokenKind, number] {
     return ["parameter", i];
   }
   let tagEnd = from + 1;
-  if (next !== 36) {
+  if (next !== ch.DOLLAR) {
     if (!isIdentStart(next)) return ["unknown", from + 1];
     while (tagEnd < n) {
       const c = sql.charCodeAt(tagEnd);
       if (!(isIdentStart(c) || isDigit(c))) break;
       tagEnd++;
     }
-    if (sql.charCodeAt(tagEnd) !== 36) return ["parameter", tagEnd];
+    if (sql.charCodeAt(tagEnd) !== ch.DOLLAR) return ["parameter", tagEnd];
   }
   const delimiter = sql.slice(from, tagEnd + 1);
   const close = sql.indexOf(delimiter, tagEnd + 1);
@@ -369,28 +389,9 @@ function scanOperator(sql: string, from: number): number {
     // `x<@id` in SQL Server compares with a variable; only treat `<@` as containment otherwise.
     if (
       two !== "<@" ||
-      !(isIdentStart(sql.charCodeAt(from + 2)) || sql.charCodeAt(from + 2) === 64)
+      !(isIdentStart(sql.charCodeAt(from + 2)) || sql.charCodeAt(from + 2) === ch.AT_SIGN)
     )
       return 2;
   }
-  switch (sql.charCodeAt(from)) {
-    case 61: // =
-    case 60: // <
-    case 62: // >
-    case 43: // +
-    case 45: // -
-    case 42: // *
-    case 47: // /
-    case 37: // %
-    case 94: // ^
-    case 38: // &
-    case 124: // |
-    case 126: // ~
-    case 33: // !
-    case 64: // @
-    case 58: // :
-      return 1;
-    default:
-      return 0;
-  }
+  return SINGLE_CHAR_OPERATORS.has(sql.charAt(from)) ? 1 : 0;
 }

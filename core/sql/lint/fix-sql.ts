@@ -1,21 +1,9 @@
-import type { LintResult } from "../results.js";
+import type { FixResult, LintViolation } from "../results.js";
 import type { LintOptions } from "./lint-options.js";
 import { lintTokens } from "./lint-tokens.js";
 import { lintWithFixes } from "./lint-sql.js";
 import { sameMeaning } from "./same-meaning.js";
 import { applyEdits } from "./text-edit.js";
-
-/** What `fixSql` did. */
-export interface FixResult {
-  /** The SQL with every safe fix applied (the input when nothing was fixable). */
-  fixed_sql: string;
-  /** True when `fixed_sql` differs from the input. */
-  changed: boolean;
-  /** How many violations the fixes removed (those before minus those left, at least 0). */
-  fixed_count: number;
-  /** The violations left in `fixed_sql`: rules without a fix, or fixes that were not safe. */
-  remaining: LintResult;
-}
 
 /** Passes over the text; each pass applies every fix that does not clash with another. */
 const MAX_PASSES = 10;
@@ -42,13 +30,7 @@ export function fixSql(sql: string, options: LintOptions = {}): FixResult {
     before ??= found.length;
     const groups = found.flatMap((v) => (v.fix === undefined ? [] : [v.fix]));
     if (groups.length === 0 || pass === MAX_PASSES) {
-      const violations = found.map((v) => v.violation);
-      return {
-        fixed_sql: text,
-        changed: text !== sql,
-        fixed_count: Math.max(0, before - violations.length),
-        remaining: { violation_count: violations.length, violations },
-      };
+      return outcome(sql, text, before, found);
     }
     const next = applyEdits(text, groups);
     const nextTokens = lintTokens(next.text, dialect);
@@ -59,15 +41,25 @@ export function fixSql(sql: string, options: LintOptions = {}): FixResult {
     }
     if (next.text === text) {
       // Every fix was a no-op: report what is left rather than loop.
-      const violations = found.map((v) => v.violation);
-      return {
-        fixed_sql: text,
-        changed: text !== sql,
-        fixed_count: Math.max(0, before - violations.length),
-        remaining: { violation_count: violations.length, violations },
-      };
+      return outcome(sql, text, before, found);
     }
     text = next.text;
     tokens = nextTokens;
   }
+}
+
+/** The answer once fixing stops: what changed, and the violations left in `text`. */
+function outcome(
+  sql: string,
+  text: string,
+  before: number,
+  found: readonly { readonly violation: LintViolation }[],
+): FixResult {
+  const violations = found.map((v) => v.violation);
+  return {
+    fixed_sql: text,
+    changed: text !== sql,
+    fixed_count: Math.max(0, before - violations.length),
+    remaining: { violation_count: violations.length, violations },
+  };
 }

@@ -10,7 +10,7 @@
 export { lintSql, lintWithFixes } from "./lint-sql.js";
 export type { LintViolationWithFix } from "./lint-sql.js";
 export { fixSql } from "./fix-sql.js";
-export type { FixResult } from "./fix-sql.js";
+export type { FixResult } from "../results.js";
 export { LINT_RULES } from "./lint-rules.js";
 export { findLintRule, selectLintRules } from "./select-rules.js";
 export { DEFAULT_LINT_SETTINGS, LINT_SETTING_BOUNDS, resolveLintSettings } from "./lint-options.js";

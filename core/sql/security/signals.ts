@@ -125,17 +125,34 @@ export function hasTruncation(ctx: ScanContext): boolean {
   return ctx.memo.truncation;
 }
 
+/**
+ * Index of the last token that is not whitespace or a newline (a comment counts), or -1.
+ *
+ * @example
+ * lastNonBlankIndex(tokenize("SELECT 1 --\n")); // 2, the comment
+ */
+export function lastNonBlankIndex(tokens: readonly Token[]): number {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const kind = (tokens[i] as Token).kind;
+    if (kind !== "whitespace" && kind !== "newline") return i;
+  }
+  return -1;
+}
+
+/**
+ * The text of a line comment after its `--` or `#`.
+ *
+ * @example
+ * lineCommentBody(tokenize("-- x")[0]); // " x"
+ */
+export function lineCommentBody(t: Token): string {
+  return t.text.startsWith("#") ? t.text.slice(1) : t.text.slice(2);
+}
+
 function findTruncation(ctx: ScanContext): boolean {
   const tokens = ctx.tokens;
   let codeOnLine = false;
-  let last = -1;
-  for (let i = tokens.length - 1; i >= 0; i--) {
-    const kind = (tokens[i] as Token).kind;
-    if (kind !== "whitespace" && kind !== "newline") {
-      last = i;
-      break;
-    }
-  }
+  const last = lastNonBlankIndex(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (t.kind === "newline") {
@@ -144,7 +161,7 @@ function findTruncation(ctx: ScanContext): boolean {
     }
     if (t.kind === "whitespace") continue;
     if (t.kind === "line_comment") {
-      const body = t.text.startsWith("#") ? t.text.slice(1) : t.text.slice(2);
+      const body = lineCommentBody(t);
       if (codeOnLine && orphanedQueryEnd(body)) return true;
       if (i === last && codeOnLine && body.trim() === "") return true;
       continue;
@@ -184,7 +201,13 @@ export function matchingParen(
 
 const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "<", ">", "<=", ">=", "LIKE"]);
 
-function isComparisonToken(t: Token | undefined): boolean {
+/**
+ * True for a comparison operator (`=`, `<>`, `!=`, `<`, `>`, `<=`, `>=`) or the keyword `LIKE`.
+ *
+ * @example
+ * isComparisonToken(tokenize("<=")[0]); // true
+ */
+export function isComparisonToken(t: Token | undefined): boolean {
   return t !== undefined && COMPARISONS.has(t.kind === "keyword" ? t.upper : t.text);
 }
 

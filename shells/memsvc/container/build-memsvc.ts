@@ -1,25 +1,47 @@
 import { join } from "node:path";
-import { container as rootContainer, instanceCachingFactory } from "tsyringe";
+import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
 import { MemoryService } from "../../../core/memory/index.js";
+import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
+import type { VectorStore } from "../../../core/ports/vector-store.js";
 import { ChromaVectorQuery, ChromaVectorStore } from "../../../adapters/chroma/index.js";
 import {
   startSupervisedChroma,
   type ChromaEvent,
   type SupervisedChroma,
 } from "../../../adapters/chroma/chroma-supervisor.js";
-import { CohereEmbedder } from "../../../adapters/cohere/index.js";
-import { OllamaEmbedder } from "../../../adapters/ollama/index.js";
-import { OpenAiEmbedder } from "../../../adapters/openai/index.js";
-import { HashingEmbedder, WordVectorEmbedder } from "../../../adapters/local/index.js";
 import { FileEngineSnapshots, SystemClock } from "../../../adapters/system/index.js";
-import type { EmbedderConfig, MemsvcConfig } from "../config/memsvc-config.js";
+import type { MemsvcConfig } from "../config/memsvc-config.js";
+import { makeEmbedder } from "./make-embedder.js";
 import type { Logger } from "../../common/logger.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
 import { createReadinessCheck } from "./readiness-check.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
-import { TOKENS, type StoreLocation } from "./tokens.js";
+
+/** Where the vector store lives, resolved before the container is built (Chroma starts async). */
+interface StoreLocation {
+  /** Chroma base URL (the embedded server's or the configured one). */
+  readonly url: string;
+  /** For the startup line: `embedded Chroma at <path>` or `Chroma at <url>`. */
+  readonly description: string;
+}
+
+/**
+ * The typed tokens of the composition root, private to this module: tsyringe is not seen
+ * outside it (issue 9: the container is one module's business, handlers and the CLI get built
+ * services). Symbols, so two registrations can never collide by name; typed, so
+ * `container.resolve(TOKENS.memory)` is a `MemoryService`.
+ */
+const TOKENS = {
+  config: Symbol("MemsvcConfig") as InjectionToken<MemsvcConfig>,
+  logger: Symbol("Logger") as InjectionToken<Logger>,
+  storeLocation: Symbol("StoreLocation") as InjectionToken<StoreLocation>,
+  clock: Symbol("Clock") as InjectionToken<Clock>,
+  embedder: Symbol("Embedder") as InjectionToken<Embedder>,
+  vectorStore: Symbol("VectorStore") as InjectionToken<VectorStore>,
+  memory: Symbol("MemoryService") as InjectionToken<MemoryService>,
+} as const;
 
 /** The built service and what the CLI needs around it. */
 export interface MemsvcRuntime {
@@ -32,41 +54,6 @@ export interface MemsvcRuntime {
   readonly embedderDescription: string;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
   close(): Promise<void>;
-}
-
-/** The configured embedder (also used by `memsvc reindex`). */
-export function makeEmbedder(config: EmbedderConfig): Embedder {
-  if (config.provider === "local") {
-    if (config.model === "hashing") return new HashingEmbedder({ dimensions: config.dimensions });
-    const embedder = new WordVectorEmbedder();
-    embedder.load(); // a missing or damaged asset is a startup error, not a failed request
-    return embedder;
-  }
-  if (config.provider !== "cohere") {
-    const options = {
-      baseUrl: config.baseUrl,
-      model: config.model,
-      dimensions: config.dimensions,
-      requestDimensions: config.requestDimensions,
-      timeoutMs: config.timeoutMs,
-      maxRetries: config.maxRetries,
-      batchSize: config.batchSize,
-    };
-    return config.provider === "ollama"
-      ? new OllamaEmbedder(options)
-      : new OpenAiEmbedder({
-          ...options,
-          ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
-        });
-  }
-  return new CohereEmbedder({
-    apiKey: config.apiKey,
-    ...(config.baseUrl === undefined ? {} : { baseUrl: config.baseUrl }),
-    model: config.model,
-    dimensions: config.dimensions,
-    timeoutMs: config.timeoutMs,
-    maxRetries: config.maxRetries,
-  });
 }
 
 interface LocatedStore {

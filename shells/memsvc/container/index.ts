@@ -1,5 +1,6 @@
 /**
- * The memsvc composition root (tsyringe lives only in shells/).
+ * The memsvc composition root. tsyringe lives in one module, build-memsvc.ts, and is not
+ * exported: what leaves it is built services.
  *
  * @example
  * import "reflect-metadata";
@@ -10,7 +11,5 @@ export { buildMemsvc } from "./build-memsvc.js";
 export type { MemsvcRuntime } from "./build-memsvc.js";
 export { createReadinessCheck } from "./readiness-check.js";
 export type { ReadinessCheckOptions } from "./readiness-check.js";
-export { TOKENS } from "./tokens.js";
-export type { StoreLocation } from "./tokens.js";
 export { startPeriodicSweep } from "./periodic-sweep.js";
 export type { PeriodicSweep } from "./periodic-sweep.js";

@@ -8,7 +8,7 @@ import {
 import { reindexStore } from "../../../core/memory/index.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
 import type { Logger } from "../../common/logger.js";
-import { makeEmbedder } from "./build-memsvc.js";
+import { makeEmbedder } from "./make-embedder.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
 
 /** What `memsvc reindex` did. */

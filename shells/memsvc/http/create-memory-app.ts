@@ -1,19 +1,21 @@
 import { Hono, type Context } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import type {
-  MemoryApi,
-  RecallInput,
-  RememberBatchInput,
-  RememberInput,
-  SearchInput,
-} from "../../../core/memory/types.js";
+import {
+  recallInputSchema,
+  rememberBatchInputSchema,
+  rememberInputSchema,
+  searchInputSchema,
+} from "../../../core/memory/index.js";
+import type { MemoryApi } from "../../../core/memory/types.js";
 import { bearerAuth } from "../../common/bearer-auth.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorAnswer } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
 import { mountMemoryAdminRoutes } from "./memory-admin-routes.js";
-import { buildOpenApiDocument } from "./openapi-document.js";
-import { MAX_BODY_BYTES, readJsonObject } from "./read-json-object.js";
+import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
+import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
+import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
+import { validJson, validMemoryId } from "./valid-input.js";
 import { currentRequestId, requestId } from "../../common/request-id.js";
 import { requestLog } from "../../common/request-log.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
@@ -55,7 +57,7 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   const logger = options.logger ?? SILENT_LOGGER;
   const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const readiness = options.readiness ?? (() => Promise.resolve());
-  let openapi: ReturnType<typeof buildOpenApiDocument> | undefined;
+  let openapi: Promise<OpenApiDocument> | undefined;
   const app = new Hono();
   const onError = (error: Error, c: Context) => {
     const answer = toErrorAnswer(error, withFields(logger, { request_id: currentRequestId() }));
@@ -76,7 +78,9 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
       }),
     );
   }
-  if (options.metrics !== undefined) app.get("/metrics", metricsHandler(options.metrics));
+  if (options.metrics !== undefined) {
+    app.get("/metrics", doc.getMetrics, metricsHandler(options.metrics));
+  }
   app.use(
     "*",
     methodNotAllowed({
@@ -94,8 +98,8 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     }),
   );
 
-  app.get("/healthz", (c) => c.json({ status: "ok" }));
-  app.get("/readyz", async (c) => {
+  app.get("/healthz", doc.getHealth, (c) => c.json({ status: "ok" }));
+  app.get("/readyz", doc.getReadiness, async (c) => {
     try {
       await readiness();
       return c.json({ status: "ready" });
@@ -104,28 +108,36 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
       return c.json({ error: error instanceof Error ? error.message : "not ready" }, 503);
     }
   });
-  app.get("/openapi.json", (c) => c.json((openapi ??= buildOpenApiDocument(options.version))));
+  app.get("/openapi.json", doc.getOpenApi, async (c) =>
+    c.json(await (openapi ??= buildOpenApiDocument(app, options.version))),
+  );
 
-  app.post("/v1/remember", async (c) => {
-    const body = await readJsonObject(c.req.raw, maxBytes);
-    return c.json(await memory.remember(body as unknown as RememberInput));
-  });
-  app.post("/v1/remember/batch", async (c) => {
-    const body = await readJsonObject(c.req.raw, maxBytes);
-    return c.json(await memory.rememberBatch(body as unknown as RememberBatchInput));
-  });
-  app.post("/v1/recall", async (c) => {
-    const body = await readJsonObject(c.req.raw, maxBytes);
-    return c.json(await memory.recall(body as unknown as RecallInput));
-  });
-  app.post("/v1/search", async (c) => {
-    const body = await readJsonObject(c.req.raw, maxBytes);
-    return c.json(await memory.search(body as unknown as SearchInput));
-  });
-  app.get("/v1/memories/:id", async (c) => c.json(await memory.get(c.req.param("id"))));
-  app.delete("/v1/memories/:id", async (c) => c.json(await memory.delete(c.req.param("id"))));
-  app.get("/v1/stats", async (c) => c.json(await memory.stats()));
-  mountMemoryAdminRoutes(app, memory, maxBytes);
+  const body = jsonObjectBody(maxBytes);
+  const remember = validJson(rememberInputSchema, "RememberRequest");
+  app.post("/v1/remember", doc.remember, body, remember, async (c) =>
+    c.json(await memory.remember(c.req.valid("json"))),
+  );
+  const batch = validJson(rememberBatchInputSchema, "RememberBatchRequest");
+  app.post("/v1/remember/batch", doc.rememberBatch, body, batch, async (c) =>
+    c.json(await memory.rememberBatch(c.req.valid("json"))),
+  );
+  const recall = validJson(recallInputSchema, "RecallRequest");
+  app.post("/v1/recall", doc.recall, body, recall, async (c) =>
+    c.json(await memory.recall(c.req.valid("json"))),
+  );
+  const search = validJson(searchInputSchema, "SearchRequest");
+  app.post("/v1/search", doc.search, body, search, async (c) =>
+    c.json(await memory.search(c.req.valid("json"))),
+  );
+  const id = validMemoryId();
+  app.get("/v1/memories/:id", doc.getMemory, id, async (c) =>
+    c.json(await memory.get(c.req.valid("param").id)),
+  );
+  app.delete("/v1/memories/:id", doc.deleteMemory, id, async (c) =>
+    c.json(await memory.delete(c.req.valid("param").id)),
+  );
+  app.get("/v1/stats", doc.getStats, async (c) => c.json(await memory.stats()));
+  mountMemoryAdminRoutes(app, memory, body);
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.
@@ -152,13 +164,16 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     sub.onError(onError);
     return sub;
   };
-  app.all("/mcp", async (c) => {
+  const mcp = async (c: Context) => {
     mcpApp ??= loadMcpApp().catch((error: unknown) => {
       mcpApp = undefined;
       throw error;
     });
     return (await mcpApp).fetch(c.req.raw);
-  });
+  };
+  // POST is the protocol (and the documented operation); other methods get the SDK's answer.
+  app.post("/mcp", doc.mcp, mcp);
+  app.all("/mcp", mcp);
 
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
   app.onError(onError);

@@ -1,14 +1,11 @@
-import type { Hono } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
+import { deleteMatchingInputSchema, updateInputSchema } from "../../../core/memory/index.js";
 import { ndjsonLines } from "../../../core/memory/ndjson-lines.js";
 import { unknownFieldMessage } from "../../../core/memory/suggest-field.js";
-import type {
-  DeleteMatchingInput,
-  ListInput,
-  MemoryApi,
-  UpdateInput,
-} from "../../../core/memory/types.js";
+import type { ListInput, MemoryApi } from "../../../core/memory/types.js";
 import { HttpError } from "./http-error.js";
-import { readJsonObject } from "./read-json-object.js";
+import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
+import { validJson, validMemoryId } from "./valid-input.js";
 
 /** Largest line of an import: 1 MB, the limit of every other body. */
 export const MAX_IMPORT_LINE_BYTES = 1_048_576;
@@ -21,22 +18,30 @@ const EXPORT_CHUNK_LINES = 256;
  * The management routes of the memory API: `GET /v1/memories` (list), `PATCH /v1/memories/:id`,
  * `POST /v1/memories/delete`, `GET /v1/export` (NDJSON) and `POST /v1/import` (NDJSON). Thin:
  * they turn the request into the core's input (query strings into a list input, the body into
- * lines) and the answer into JSON or a stream; the core validates and names the fields.
+ * lines) and the answer into JSON or a stream. JSON bodies pass `body` (the JSON object reader)
+ * and the core's schema; query strings are validated by the core, which names the fields.
  *
  * @example
- * mountMemoryAdminRoutes(app, service, MAX_BODY_BYTES);
+ * mountMemoryAdminRoutes(app, service, jsonObjectBody(MAX_BODY_BYTES));
  */
-export function mountMemoryAdminRoutes(app: Hono, memory: MemoryApi, maxBytes: number): void {
-  app.get("/v1/memories", async (c) => c.json(await memory.list(listInputOf(c.req.queries()))));
-  app.patch("/v1/memories/:id", async (c) => {
-    const body = await readJsonObject(c.req.raw, maxBytes);
-    return c.json(await memory.update(c.req.param("id"), body as UpdateInput));
-  });
-  app.post("/v1/memories/delete", async (c) => {
-    const body = await readJsonObject(c.req.raw, maxBytes);
-    return c.json(await memory.deleteMatching(body as DeleteMatchingInput));
-  });
-  app.get("/v1/export", async (c) => {
+export function mountMemoryAdminRoutes(
+  app: Hono,
+  memory: MemoryApi,
+  body: MiddlewareHandler,
+): void {
+  app.get("/v1/memories", doc.listMemories, async (c) =>
+    c.json(await memory.list(listInputOf(c.req.queries()))),
+  );
+  const update = validJson(updateInputSchema, "UpdateMemoryRequest");
+  // The body's shape first, then the id, then the fields: the order the core reports them in.
+  app.patch("/v1/memories/:id", doc.updateMemory, body, validMemoryId(), update, async (c) =>
+    c.json(await memory.update(c.req.valid("param").id, c.req.valid("json"))),
+  );
+  const deleteMatching = validJson(deleteMatchingInputSchema, "DeleteMemoriesRequest");
+  app.post("/v1/memories/delete", doc.deleteMemories, body, deleteMatching, async (c) =>
+    c.json(await memory.deleteMatching(c.req.valid("json"))),
+  );
+  app.get("/v1/export", doc.exportMemories, async (c) => {
     const vectors = exportVectorsOf(c.req.queries());
     const iterator = memory.exportMemories({ vectors })[Symbol.asyncIterator]();
     // The first memory is read before answering, so a failing store is a clean 500.
@@ -45,7 +50,7 @@ export function mountMemoryAdminRoutes(app: Hono, memory: MemoryApi, maxBytes: n
       headers: { "content-type": "application/x-ndjson; charset=utf-8" },
     });
   });
-  app.post("/v1/import", async (c) => {
+  app.post("/v1/import", doc.importMemories, async (c) => {
     const request = c.req.raw;
     const type = request.headers.get("content-type") ?? "";
     if (!/^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i.test(type)) {

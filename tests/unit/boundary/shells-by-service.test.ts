@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { relativeImports, sourceFiles } from "../../support/source-imports.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const shells = join(root, "shells");
@@ -10,20 +11,6 @@ const shells = join(root, "shells");
 function serviceOf(path: string): string | undefined {
   const rel = relative(shells, path);
   return rel.startsWith("..") ? undefined : rel.split(/[\\/]/)[0];
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Relative specifiers of static imports, re-exports and dynamic `import()` calls. */
-function relativeImports(source: string): string[] {
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)"(\.{1,2}\/[^"]+)"/g;
-  return [...source.matchAll(pattern)].map((match) => match[1] ?? "");
 }
 
 /** Which shell folders may import which (ESLint checks static imports; this also sees import()). */

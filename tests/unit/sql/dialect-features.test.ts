@@ -107,6 +107,17 @@ describe("findDialectViolation", () => {
     }
   });
 
+  it("reports a violation before an unclosed comment first, as the first in the text (issue 9)", () => {
+    expect(violation("SELECT TOP 1 a FROM t /* open", "mysql")).toMatchObject({
+      line: 1,
+      column: 8,
+    });
+    expect(violation("SELECT a,\nFROM t /* open", "generic")).toMatchObject({
+      line: 2,
+      column: 1,
+    });
+  });
+
   it("rejects a statement that starts with no statement word, in every dialect, at that word", () => {
     for (const dialect of SQL_DIALECTS) {
       expect(violation("SELEC * FRM t", dialect), dialect).toEqual({

@@ -6,6 +6,7 @@ import { makeFinding } from "../patterns.js";
 import { spanText } from "../scan-context.js";
 import {
   fingerprintComparison,
+  isComparisonToken,
   isFingerprintAt,
   isSensitiveAt,
   isSystemTableAt,
@@ -18,7 +19,6 @@ const PROBES: ReadonlySet<string> = new Set([
   "LEFT", "RIGHT", "BIT_LENGTH", "INSTR", "LOCATE", "IF", "IIF",
 ]); // prettier-ignore
 const CONSTANT_KINDS: ReadonlySet<string> = new Set(["number", "string"]);
-const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "<", ">", "<=", ">=", "LIKE"]);
 const SCAN_LIMIT = 256;
 
 function hasSignal(sig: readonly Token[], from: number, to: number, sensitive: boolean): boolean {
@@ -27,10 +27,6 @@ function hasSignal(sig: readonly Token[], from: number, to: number, sensitive: b
       return true;
   }
   return false;
-}
-
-function isComparison(t: Token | undefined): boolean {
-  return t !== undefined && COMPARISONS.has(t.kind === "keyword" ? t.upper : t.text);
 }
 
 /**
@@ -130,13 +126,13 @@ export const booleanBasedDetector: Detector = {
           }
         } else if (
           sig[k + 2]?.upper === "SELECT" &&
-          (isComparison(t) || t.upper === "AND" || t.upper === "OR")
+          (isComparisonToken(t) || t.upper === "AND" || t.upper === "OR")
         ) {
           const close = matchingParen(sig, depth, k + 1, SCAN_LIMIT);
           if (close < 0) continue;
           const comparedWithConstant =
-            (isComparison(sig[close + 1]) && CONSTANT_KINDS.has(sig[close + 2]?.kind ?? "")) ||
-            (isComparison(t) && CONSTANT_KINDS.has(sig[k - 1]?.kind ?? ""));
+            (isComparisonToken(sig[close + 1]) && CONSTANT_KINDS.has(sig[close + 2]?.kind ?? "")) ||
+            (isComparisonToken(t) && CONSTANT_KINDS.has(sig[k - 1]?.kind ?? ""));
           if (comparedWithConstant && hasSignal(sig, k + 2, close, true)) {
             emit(
               makeFinding(
@@ -182,7 +178,7 @@ function existenceProbeEnd(ctx: ScanContext, statementFrom: number, k: number): 
     if (!catalogBefore && isSystemTableAt(sig, j)) return close;
     if (
       isSensitiveAt(sig, j) &&
-      isComparison(sig[j + 1]) &&
+      isComparisonToken(sig[j + 1]) &&
       CONSTANT_KINDS.has(sig[j + 2]?.kind ?? "")
     ) {
       return close;

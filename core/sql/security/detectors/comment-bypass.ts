@@ -1,11 +1,7 @@
 import type { Token } from "../../token.js";
 import type { Detector } from "../detector.js";
 import { makeFinding } from "../patterns.js";
-import { orphanedQueryEnd } from "../signals.js";
-
-function lineCommentBody(t: Token): string {
-  return t.text.startsWith("#") ? t.text.slice(1) : t.text.slice(2);
-}
+import { lastNonBlankIndex, lineCommentBody, orphanedQueryEnd } from "../signals.js";
 
 /** True for a comment body with nothing but blanks and the `-`/`+` of `-- -` and `--+`. */
 function isFiller(body: string): boolean {
@@ -43,12 +39,7 @@ export const commentBypassDetector: Detector = {
   patterns: ["COMMENT_BYPASS"],
   detect(ctx, emit) {
     const tokens = ctx.tokens;
-    let last = tokens.length - 1;
-    while (
-      last >= 0 &&
-      ((tokens[last] as Token).kind === "whitespace" || (tokens[last] as Token).kind === "newline")
-    )
-      last--;
+    const last = lastNonBlankIndex(tokens);
     let codeOnLine = false;
     let previous: Token | undefined;
     for (let i = 0; i <= last; i++) {

@@ -87,6 +87,13 @@ function charCall(sig: readonly Token[], k: number): { text: string; next: numbe
   }
 }
 
+/** The hex digits of `0x1F` or `X'1F'`, else undefined. */
+function hexDigitsOf(t: Token): string | undefined {
+  if (t.kind === "number" && /^0x/i.test(t.text)) return t.text.slice(2);
+  if (t.kind === "string" && /^x'/i.test(t.text)) return t.text.slice(2, -1);
+  return undefined;
+}
+
 /**
  * Filter evasion: keywords split by inline comments (`UN/**\/ION`), short MySQL conditional
  * comments hiding SQL (`/*!50000UNION*\/`), comments used as whitespace (`UNION/**\/SELECT`), hex
@@ -184,26 +191,16 @@ export const obfuscationDetector: Detector = {
     for (let k = 0; k < sig.length; k++) {
       const t = sig[k] as Token;
       const d = ctx.depth[k] ?? 0;
-      if (t.kind === "number" && /^0x/i.test(t.text)) {
-        const text = decodeHex(t.text.slice(2));
-        if (text !== undefined)
-          emit(
-            makeFinding(
-              "OBFUSCATION",
-              "HIGH",
-              `Hex literal spells text: ${t.text.slice(0, 40)} ('${text.slice(0, 40)}')`,
-            ),
-          );
-      } else if (t.kind === "string" && /^x'/i.test(t.text)) {
-        const text = decodeHex(t.text.slice(2, -1));
-        if (text !== undefined)
-          emit(
-            makeFinding(
-              "OBFUSCATION",
-              "HIGH",
-              `Hex literal spells text: ${t.text.slice(0, 40)} ('${text.slice(0, 40)}')`,
-            ),
-          );
+      const digits = hexDigitsOf(t);
+      const text = digits === undefined ? undefined : decodeHex(digits);
+      if (text !== undefined) {
+        emit(
+          makeFinding(
+            "OBFUSCATION",
+            "HIGH",
+            `Hex literal spells text: ${t.text.slice(0, 40)} ('${text.slice(0, 40)}')`,
+          ),
+        );
       }
 
       const content = stringContent(t);
