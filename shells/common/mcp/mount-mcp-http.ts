@@ -1,10 +1,9 @@
 import type { Hono } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServerFactory } from "./create-mcp-server.js";
 import { jsonRpcErrorResponse } from "./json-rpc-error-response.js";
-import { tryFastPath } from "./mcp-fast-path.js";
+import { isSupportedVersion, tryFastPath } from "./mcp-fast-path.js";
 import type { McpServerInfo } from "./mcp-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -140,11 +139,6 @@ function invalidMessage(message: unknown): string | undefined {
   // A response (a client answering a server request) has an id and a result or an error.
   if ("id" in record && ("result" in record || "error" in record)) return undefined;
   return "Invalid Request: expected a 'method' (request or notification) or a response";
-}
-
-/** An absent header is fine; an unsupported one is left for the SDK to refuse (400). */
-function isSupportedVersion(version: string | null): boolean {
-  return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
 /**
