@@ -135,6 +135,25 @@ describe("mountMcpHttp", () => {
     expect(bodies.map((body) => body.id)).toEqual([1, 2]);
   });
 
+  it("answers many concurrent requests through the SDK, each with its own answers", async () => {
+    // The SDK servers behind the slow path are kept and reused between requests.
+    const batches = Array.from({ length: 24 }, (_, i) => [
+      call(i, "shout", { text: `n${i}` }),
+      { jsonrpc: "2.0", id: `p${i}`, method: "ping" },
+    ]);
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all(batches.map((batch) => post(sdk, batch)));
+      const bodies = (await Promise.all(answers.map((res) => res.json()))) as {
+        id: number | string;
+        result: { structuredContent?: { text: string } };
+      }[][];
+      bodies.forEach((body, i) => {
+        expect(body.map((answer) => answer.id)).toEqual([i, `p${i}`]);
+        expect(body[0]?.result.structuredContent?.text).toBe(`N${i}`);
+      });
+    }
+  });
+
   it("returns the result as structuredContent and as the same JSON in one text item", async () => {
     const res = await post(fast, call(1, "shout", { text: "hi" }));
     const { result } = (await res.json()) as {
