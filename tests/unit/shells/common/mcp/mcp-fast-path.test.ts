@@ -2,47 +2,11 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
-import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentServicesError } from "../../../../../core/errors.js";
 import { withMcpFastPath } from "../../../../../shells/common/mcp/mcp-fast-path.js";
-import { defineMcpTool, READ_ONLY_TOOL } from "../../../../../shells/common/mcp/mcp-tool.js";
 import { mountMcpHttp } from "../../../../../shells/common/mcp/mount-mcp-http.js";
 import { createToolCatalog } from "../../../../../shells/common/mcp/tool-catalog.js";
-import { currentRequestId } from "../../../../../shells/common/request-id.js";
-
-const tools = [
-  defineMcpTool({
-    name: "shout",
-    description: "Upper-cases text; 'fail' fails, 'crash' crashes, 'who' answers the request id.",
-    input: v.object({ text: v.string("parameter 'text' is required and must be a string") }),
-    annotations: READ_ONLY_TOOL,
-    handler: ({ text }) => {
-      if (text === "crash") throw new Error("bug at /srv/secret/path");
-      if (text === "fail") return { ok: false, error: "cannot shout that" };
-      if (text === "who") return { ok: true, result: { request_id: currentRequestId() ?? null } };
-      return {
-        ok: true,
-        result: {
-          text: text.toUpperCase(),
-          html: "<b>&</b>",
-          nested: { list: [1, "é", "\u2028"] },
-        },
-      };
-    },
-  }),
-  defineMcpTool({
-    name: "later",
-    description: "Async: 'ok' answers, anything else is refused as invalid input.",
-    input: v.object({ text: v.optional(v.string()) }),
-    annotations: READ_ONLY_TOOL,
-    handler: async ({ text }) => {
-      await Promise.resolve();
-      if (text === "ok") return { ok: true, result: { later: true } };
-      throw new AgentServicesError("invalid_input", "content: expected text");
-    },
-  }),
-];
+import { TEST_TOOLS } from "./test-tools.js";
 
 const MAX_BODY = 4096;
 
@@ -64,7 +28,7 @@ describe("the MCP fast path over real HTTP, against the SDK path", () => {
   let handedOver = 0;
 
   beforeAll(async () => {
-    const catalog = createToolCatalog(tools, { onServerFault: () => undefined });
+    const catalog = createToolCatalog(TEST_TOOLS, { onServerFault: () => undefined });
     const app = new Hono();
     mountMcpHttp(app, {
       info: { name: "test-mcp", version: "1.2.3" },
