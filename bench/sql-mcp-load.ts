@@ -11,6 +11,8 @@
  *   npx tsx bench/sql-mcp-load.ts
  *   BENCH_WARMUP_CALLS=800  (the first, global warm-up: calls per tool and query; default 800)
  *   BENCH_SECONDS=5 SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql npx tsx bench/sql-mcp-load.ts
+ *   BENCH_QUERIES=1,5  (only the 1- and 5-line queries; default 1,5,60)
+ *   BENCH_SQLSVC_BIN=/path/to/dist/shells/sqlsvc/cli/sqlsvc-mcp.js  (another build, to compare)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"  (Node options for the server processes)
  *
  * The load generator shares the machine with the server, so it is kept cheap: one process, one
@@ -27,7 +29,10 @@ import { fileURLToPath } from "node:url";
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3);
 const WARMUP_SECONDS = 0.5; // before each cell
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 8);
-const BIN = fileURLToPath(new URL("../dist/shells/sqlsvc/cli/sqlsvc-mcp.js", import.meta.url));
+/** The server under test; `BENCH_SQLSVC_BIN` points at another build (e.g. of main, to compare). */
+const BIN =
+  process.env["BENCH_SQLSVC_BIN"] ??
+  fileURLToPath(new URL("../dist/shells/sqlsvc/cli/sqlsvc-mcp.js", import.meta.url));
 
 /**
  * The three queries of the side-by-side benchmark against the Go original (the issue's table):
@@ -80,6 +85,9 @@ const TOOLS = (
   process.env["BENCH_TOOLS"] ??
   "validate_sql,format_sql,parse_sql,extract_metadata,security_scan,lint_sql,analyze_sql"
 ).split(",");
+
+/** Which queries are measured, by line count (`BENCH_QUERIES=1,5`); all three by default. */
+const MEASURED_QUERIES = (process.env["BENCH_QUERIES"] ?? "1,5,60").split(",");
 
 interface Cell {
   readonly tool: string;
@@ -353,6 +361,7 @@ async function main(): Promise<void> {
     }
     for (const tool of TOOLS) {
       for (const [index, [size, sql]] of Object.entries(QUERIES).entries()) {
+        if (!MEASURED_QUERIES.includes(size.split(" ")[0] ?? "")) continue;
         await checkAnswer(server.port, tool, sql);
         const body = callBody(tool, sql);
         const request = httpRequest(server.port, body);

@@ -37,8 +37,7 @@ export interface BearerAuthOptions {
  * app.use("*", bearerAuth({ token: "s3cret", body: (reason) => ({ error: `${reason} token` }) }));
  */
 export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
-  if (options.token === "") throw new Error("bearerAuth needs a non-empty token");
-  const expected = sha256(`Bearer ${options.token}`);
+  const matches = bearerTokenMatcher(options.token);
   const open = new Set(options.openPaths ?? []);
   return async (c, next) => {
     if (open.has(c.req.path) && (c.req.method === "GET" || c.req.method === "HEAD")) {
@@ -46,7 +45,7 @@ export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
       return;
     }
     const header = c.req.header("authorization");
-    if (header !== undefined && timingSafeEqual(sha256(header), expected)) {
+    if (matches(header)) {
       await next();
       return;
     }
@@ -56,6 +55,21 @@ export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
       headers: { "Content-Type": "application/json", "WWW-Authenticate": "Bearer" },
     });
   };
+}
+
+/**
+ * Whether an `Authorization` header value is exactly `Bearer <token>`, compared in constant time
+ * (see {@link bearerAuth}, which uses it; so does the MCP fast path, which answers without Hono).
+ *
+ * @example
+ * const matches = bearerTokenMatcher("s3cret");
+ * matches("Bearer s3cret"); // true
+ * matches("bearer s3cret"); // false
+ */
+export function bearerTokenMatcher(token: string): (header: string | undefined) => boolean {
+  if (token === "") throw new Error("bearerAuth needs a non-empty token");
+  const expected = sha256(`Bearer ${token}`);
+  return (header) => header !== undefined && timingSafeEqual(sha256(header), expected);
 }
 
 function sha256(text: string): Buffer {

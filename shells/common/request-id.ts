@@ -27,8 +27,7 @@ interface NodeBindings {
  */
 export function requestId(): MiddlewareHandler {
   return async (c, next) => {
-    const given = c.req.header("x-request-id");
-    const id = given !== undefined && ACCEPTED.test(given) ? given : randomUUID();
+    const id = requestIdFor(c.req.header("x-request-id"));
     const outgoing = (c.env as NodeBindings | undefined)?.outgoing;
     if (typeof outgoing?.setHeader === "function") {
       outgoing.setHeader("X-Request-Id", id);
@@ -44,6 +43,29 @@ export function requestId(): MiddlewareHandler {
       c.res.headers.set("X-Request-Id", id);
     }
   };
+}
+
+/**
+ * The id a request gets: the client's `X-Request-Id` value when it is sane, else a new UUID.
+ * Shared by {@link requestId} and the MCP fast path, which answers without Hono.
+ *
+ * @example
+ * requestIdFor("trace-42"); // "trace-42"
+ * requestIdFor("a b");      // a fresh UUID
+ */
+export function requestIdFor(given: string | undefined): string {
+  return given !== undefined && ACCEPTED.test(given) ? given : randomUUID();
+}
+
+/**
+ * Runs `work` as the request `id`: {@link currentRequestId} reads it there and in everything
+ * `work` starts (promises, timers).
+ *
+ * @example
+ * const answer = runWithRequestId("trace-42", () => catalog.call(name, args));
+ */
+export function runWithRequestId<T>(id: string, work: () => T): T {
+  return current.run(id, work);
 }
 
 /** The id of the request being handled, or undefined outside one. */

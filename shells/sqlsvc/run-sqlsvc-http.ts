@@ -1,7 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { answerClientErrors } from "../common/answer-client-errors.js";
 import { createBatchedWriter } from "../common/batched-writer.js";
@@ -9,7 +8,7 @@ import { drainServer } from "../common/drain-server.js";
 import { createJsonLogger } from "../common/logger.js";
 import { createServiceMetrics } from "../common/service-metrics.js";
 import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
-import { createSqlsvcApp } from "./sqlsvc-app.js";
+import { createSqlsvcListener } from "./sqlsvc-app.js";
 import type { SqlsvcConfig } from "./sqlsvc-config.js";
 
 /**
@@ -119,7 +118,7 @@ async function serve(
   process.once("exit", logLines.flush);
   // Calls on large texts run in a worker thread under the per-call budget (issue 8).
   const runner = new BudgetedSqlRunner({ inline: toolkit, budgetMs: config.callBudgetMs });
-  const app = createSqlsvcApp({
+  const listener = createSqlsvcListener({
     toolkit,
     runner,
     version: options.version,
@@ -127,7 +126,7 @@ async function serve(
     logger: createJsonLogger({ write: logLines.write }),
     metrics: createServiceMetrics("sqlsvc"),
   });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createServer(listener);
   // Parser-level refusals in the JSON-RPC error shape the app uses (see jsonRpcErrorResponse).
   answerClientErrors(server, {
     body: (_status, message) => ({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),

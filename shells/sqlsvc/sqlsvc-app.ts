@@ -1,10 +1,13 @@
+import type { RequestListener } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import type { SqlToolkit } from "../../core/sql/results.js";
-import { bearerAuth } from "../common/bearer-auth.js";
+import { bearerAuth, bearerTokenMatcher } from "../common/bearer-auth.js";
 import { jsonRpcErrorResponse } from "../common/mcp/json-rpc-error-response.js";
+import { withMcpFastPath } from "../common/mcp/mcp-fast-path.js";
 import type { McpServerInfo } from "../common/mcp/mcp-tool.js";
-import { mountMcpHttp } from "../common/mcp/mount-mcp-http.js";
-import { createToolCatalog } from "../common/mcp/tool-catalog.js";
+import { DEFAULT_MCP_MAX_BODY_BYTES, mountMcpHttp } from "../common/mcp/mount-mcp-http.js";
+import { createToolCatalog, type ToolCatalog } from "../common/mcp/tool-catalog.js";
 import type { SqlToolRunner } from "./sql-tool-call.js";
 import { observeToolCalls } from "../common/mcp/observe-tool-calls.js";
 import { SILENT_LOGGER, type Logger } from "../common/logger.js";
@@ -73,6 +76,41 @@ const UNAUTHORIZED = {
  *     params: { name: "validate_sql", arguments: { sql: "SELECT 1" } } }) });
  */
 export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
+  return buildSqlsvcApp(options).app;
+}
+
+/**
+ * The same application as a Node request listener (what the server runs): the MCP fast path
+ * answers plain `tools/call`, `tools/list` and `ping` requests in front of Hono (request id, log
+ * line, metrics and auth as in the app; see `withMcpFastPath`), and the Hono app of
+ * {@link createSqlsvcApp} answers everything else, with the same tool catalog.
+ *
+ * @example
+ * const server = createServer(createSqlsvcListener({ toolkit, version: "0.1.0", authToken: "" }));
+ */
+export function createSqlsvcListener(options: SqlsvcAppOptions): RequestListener {
+  const { app, catalog } = buildSqlsvcApp(options);
+  const fallback = getRequestListener(app.fetch);
+  if (options.fastPath === false) return fallback;
+  const { metrics } = options;
+  return withMcpFastPath(
+    {
+      catalog,
+      path: "/mcp",
+      maxBodyBytes: DEFAULT_MCP_MAX_BODY_BYTES,
+      ...(options.authToken === "" ? {} : { authorized: bearerTokenMatcher(options.authToken) }),
+      ...(metrics === undefined
+        ? {}
+        : {
+            onAnswered: (seconds: number) =>
+              metrics.observeRequest({ method: "POST", route: "/mcp", status: 200, seconds }),
+          }),
+    },
+    fallback,
+  );
+}
+
+function buildSqlsvcApp(options: SqlsvcAppOptions): { app: Hono; catalog: ToolCatalog } {
   const app = new Hono();
   const logger = options.logger ?? SILENT_LOGGER;
   const { metrics } = options;
@@ -86,7 +124,9 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
   const catalog = observeToolCalls(
     createToolCatalog(createSqlTools(options.toolkit, options.runner)),
     (call) => {
-      logger.info("tool call", { ...call, request_id: currentRequestId() });
+      // Named fields, not `...call`: spreading into a fresh literal cost ~2 µs a call, measured.
+      const { tool, outcome, ms } = call;
+      logger.info("tool call", { tool, outcome, ms, request_id: currentRequestId() });
       metrics?.observeToolCall({ tool: call.tool, outcome: call.outcome, seconds: call.ms / 1000 });
     },
   );
@@ -109,5 +149,5 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
     });
     return jsonRpcErrorResponse(500, -32603, "Internal error");
   });
-  return app;
+  return { app, catalog };
 }

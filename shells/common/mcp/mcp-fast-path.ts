@@ -1,5 +1,123 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { requestIdFor, runWithRequestId } from "../request-id.js";
 import { JSON_RPC, McpProtocolError } from "./mcp-protocol-error.js";
 import type { ToolCallOutcome, ToolCatalog } from "./tool-catalog.js";
+
+/**
+ * Options of {@link withMcpFastPath}.
+ *
+ * @example
+ * const options: McpFastPathOptions = { catalog, path: "/mcp", maxBodyBytes: 1024 * 1024 };
+ */
+export interface McpFastPathOptions {
+  readonly catalog: ToolCatalog;
+  /** The MCP route; default `/mcp`. */
+  readonly path?: string;
+  /** Bodies declared larger than this take the fallback (which answers 413). */
+  readonly maxBodyBytes: number;
+  /** Whether the `Authorization` header lets the request in; default: no auth. */
+  readonly authorized?: (header: string | undefined) => boolean;
+  /** Told about every request the fast path answered (for the request metrics). */
+  readonly onAnswered?: (seconds: number) => void;
+}
+
+/**
+ * A Node request listener answering the hot MCP requests ({@link tryFastPath}) on `POST <path>`
+ * without Hono or Web `Request`/`Response` objects, with everything else left to `fallback` (the
+ * service's Hono app). It answers only what it can answer exactly as the app would: an
+ * authorised POST with a JSON content type, a declared body within the limit, a supported
+ * protocol version (or none) and a message {@link tryFastPath} recognises. The request gets its
+ * id (`X-Request-Id`, readable with `currentRequestId()` during the call, as under the app's
+ * middleware) and the answer goes out in one `end()`. Anything else, refusals included, reaches
+ * the fallback, with the body already read handed over as `rawBody` (which `@hono/node-server`
+ * reads instead of the stream), so there is one implementation of every refusal.
+ *
+ * @example
+ * const server = createServer(withMcpFastPath({ catalog, maxBodyBytes }, getRequestListener(app.fetch)));
+ */
+export function withMcpFastPath(
+  options: McpFastPathOptions,
+  fallback: RequestListener,
+): RequestListener {
+  const path = options.path ?? "/mcp";
+  const { catalog, maxBodyBytes, authorized, onAnswered } = options;
+  return (req, res) => {
+    const headers = req.headers;
+    const declared = headers["content-length"];
+    if (
+      req.method !== "POST" ||
+      req.url !== path ||
+      declared === undefined ||
+      !(Number(declared) <= maxBodyBytes) ||
+      !isJsonContentType(headers["content-type"]) ||
+      (authorized !== undefined && !authorized(headers.authorization)) ||
+      // Node joins repeated headers other than Set-Cookie into one string, as fetch's Headers do.
+      !isSupportedVersion(headers["mcp-protocol-version"] as string | undefined)
+    ) {
+      fallback(req, res);
+      return;
+    }
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    // A client that goes away mid-body: nothing to answer.
+    req.on("error", () => undefined);
+    req.on("end", () => {
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const id = requestIdFor(headers["x-request-id"] as string | undefined);
+      const answer = runWithRequestId(id, () => answerBody(body, catalog));
+      if (answer === undefined) {
+        (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+        fallback(req, res);
+        return;
+      }
+      const send = (text: string): void => {
+        sendJson(res, id, text);
+        onAnswered?.((performance.now() - started) / 1000);
+      };
+      if (typeof answer === "string") send(answer);
+      else void answer.then(send);
+    });
+  };
+}
+
+/** The fast answer to a body, or undefined when it is not JSON or not a message we answer. */
+function answerBody(body: Buffer, catalog: ToolCatalog): string | Promise<string> | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString());
+  } catch {
+    return undefined;
+  }
+  return tryFastPath(message, catalog);
+}
+
+/** 200 with the JSON text, in one write of headers and body. */
+function sendJson(res: ServerResponse, id: string, text: string): void {
+  res.writeHead(200, [
+    "X-Request-Id",
+    id,
+    "Content-Type",
+    "application/json",
+    "Content-Length",
+    String(Buffer.byteLength(text)),
+  ]);
+  res.end(text);
+}
+
+/**
+ * Whether the `Mcp-Protocol-Version` header allows the fast path: absent, or a version the SDK
+ * supports (an unsupported one is left to the SDK, which refuses it with 400).
+ *
+ * @example
+ * isSupportedVersion(undefined);    // true
+ * isSupportedVersion("1999-01-01"); // false
+ */
+export function isSupportedVersion(version: string | null | undefined): boolean {
+  return version == null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+}
 
 type RequestId = string | number;
 

@@ -1,10 +1,10 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Hono } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServerFactory } from "./create-mcp-server.js";
 import { jsonRpcErrorResponse } from "./json-rpc-error-response.js";
-import { tryFastPath } from "./mcp-fast-path.js";
+import { isSupportedVersion, tryFastPath } from "./mcp-fast-path.js";
 import type { McpServerInfo } from "./mcp-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -36,6 +36,22 @@ export interface McpHttpOptions {
 const JSON_HEADERS = { "Content-Type": "application/json" };
 /** What the SDK transport insists on; we accept any Accept header and always answer JSON. */
 const SDK_ACCEPT = "application/json, text/event-stream";
+/** SDK servers kept between slow-path requests (more may be busy at once; they are dropped). */
+const MAX_IDLE_SERVERS = 16;
+
+/**
+ * The request as the SDK transport takes it. The transport answers 406 unless `Accept` lists
+ * both `application/json` and `text/event-stream`, where this endpoint's contract accepts any
+ * Accept header (it always answers JSON): a request that lists both (what SDK clients send) is
+ * passed on as it is, any other gets a copy whose Accept lists them.
+ */
+function sdkAcceptable(request: Request): Request {
+  const accept = request.headers.get("accept");
+  if (accept?.includes("application/json") && accept.includes("text/event-stream")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("accept", SDK_ACCEPT);
+  return new Request(request.url, { method: "POST", headers });
+}
 
 /**
  * Serves the catalog's tools as MCP over streamable HTTP on `POST <path>` of a Hono app, in
@@ -56,19 +72,21 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
   const makeServer = createMcpServerFactory(options.info, catalog);
   const tooLarge = `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
 
+  // The SDK's stateless transport serves one request only (it throws when reused), and an SDK
+  // server is connected to one transport at a time; a server is free again once closed, so
+  // servers are kept for the next requests instead of being built for each one.
+  const idleServers: Server[] = [];
+
   async function viaSdk(request: Request, message: unknown): Promise<Response> {
-    const headers = new Headers(request.headers);
-    headers.set("accept", SDK_ACCEPT);
-    const rewritten = new Request(request.url, { method: "POST", headers });
-    // Stateless mode (no session id generator) needs a fresh transport, so a fresh server, for
-    // every request.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = makeServer();
+    const server = idleServers.pop() ?? makeServer();
     await server.connect(transport);
     try {
-      return await transport.handleRequest(rewritten, { parsedBody: message });
+      return await transport.handleRequest(sdkAcceptable(request), { parsedBody: message });
     } finally {
-      void server.close();
+      void server.close().then(() => {
+        if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server);
+      });
     }
   }
 
@@ -140,11 +158,6 @@ function invalidMessage(message: unknown): string | undefined {
   // A response (a client answering a server request) has an id and a result or an error.
   if ("id" in record && ("result" in record || "error" in record)) return undefined;
   return "Invalid Request: expected a 'method' (request or notification) or a response";
-}
-
-/** An absent header is fine; an unsupported one is left for the SDK to refuse (400). */
-function isSupportedVersion(version: string | null): boolean {
-  return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
 /**

@@ -1,45 +1,16 @@
 import { Hono } from "hono";
-import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { AgentServicesError } from "../../../../../core/errors.js";
 import { bearerAuth } from "../../../../../shells/common/bearer-auth.js";
-import { defineMcpTool, READ_ONLY_TOOL } from "../../../../../shells/common/mcp/mcp-tool.js";
 import { mountMcpHttp } from "../../../../../shells/common/mcp/mount-mcp-http.js";
 import { createToolCatalog } from "../../../../../shells/common/mcp/tool-catalog.js";
-
-const tools = [
-  defineMcpTool({
-    name: "shout",
-    description: "Upper-cases text; 'fail' fails, 'crash' crashes.",
-    input: v.object({ text: v.string("parameter 'text' is required and must be a string") }),
-    annotations: READ_ONLY_TOOL,
-    handler: ({ text }) => {
-      if (text === "crash") throw new Error("bug");
-      if (text === "fail") return { ok: false, error: "cannot shout that" };
-      return {
-        ok: true,
-        result: { text: text.toUpperCase(), html: "<b>&</b>", nested: { list: [1, "é"] } },
-      };
-    },
-  }),
-  defineMcpTool({
-    name: "later",
-    description: "Async.",
-    input: v.object({}),
-    annotations: READ_ONLY_TOOL,
-    handler: async () => {
-      await Promise.resolve();
-      throw new AgentServicesError("invalid_input", "content: expected text");
-    },
-  }),
-];
+import { TEST_TOOLS } from "./test-tools.js";
 
 const UNAUTHORIZED = { jsonrpc: "2.0", error: { code: -32001, message: "Unauthorized" }, id: null };
 
 function makeApp(fastPath: boolean, token = ""): Hono {
   const app = new Hono();
   if (token !== "") app.use("*", bearerAuth({ token, body: () => UNAUTHORIZED }));
-  const catalog = createToolCatalog(tools, { onServerFault: () => undefined });
+  const catalog = createToolCatalog(TEST_TOOLS, { onServerFault: () => undefined });
   mountMcpHttp(app, {
     info: { name: "test-mcp", version: "1.2.3" },
     catalog,
@@ -133,6 +104,25 @@ describe("mountMcpHttp", () => {
     expect(res.status).toBe(200);
     const bodies = (await res.json()) as { id: number }[];
     expect(bodies.map((body) => body.id)).toEqual([1, 2]);
+  });
+
+  it("answers many concurrent requests through the SDK, each with its own answers", async () => {
+    // The SDK servers behind the slow path are kept and reused between requests.
+    const batches = Array.from({ length: 24 }, (_, i) => [
+      call(i, "shout", { text: `n${i}` }),
+      { jsonrpc: "2.0", id: `p${i}`, method: "ping" },
+    ]);
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all(batches.map((batch) => post(sdk, batch)));
+      const bodies = (await Promise.all(answers.map((res) => res.json()))) as {
+        id: number | string;
+        result: { structuredContent?: { text: string } };
+      }[][];
+      bodies.forEach((body, i) => {
+        expect(body.map((answer) => answer.id)).toEqual([i, `p${i}`]);
+        expect(body[0]?.result.structuredContent?.text).toBe(`N${i}`);
+      });
+    }
   });
 
   it("returns the result as structuredContent and as the same JSON in one text item", async () => {
