@@ -32,7 +32,7 @@ const PINNED: Record<string, string[]> = {
     "toSqlDialect",
     "tokenize",
   ],
-  "./testing": ["FakeEmbedder", "InMemoryVectorStore", "ManualClock"],
+  "./testing": ["FakeEmbedder", "InMemoryEngineSnapshots", "InMemoryVectorStore", "ManualClock"],
   "./adapters/chroma": [
     "ChromaVectorQuery",
     "ChromaVectorStore",
@@ -44,7 +44,7 @@ const PINNED: Record<string, string[]> = {
   "./adapters/ollama": ["OllamaEmbedder"],
   "./adapters/openai": ["OpenAiEmbedder"],
   "./adapters/local": ["HashingEmbedder", "WordVectorEmbedder", "defaultWordVectorPath"],
-  "./adapters/system": ["SystemClock"],
+  "./adapters/system": ["FileEngineSnapshots", "SystemClock"],
   "./adapters/sql": [
     "LibpgQuerySqlParser",
     "PolyglotSqlParser",
