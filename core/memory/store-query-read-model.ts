@@ -2,6 +2,7 @@ import type { RecordFilter, VectorQuery } from "../ports/vector-query.js";
 import type { StoredRecord, VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { normaliseContent } from "./content-key.js";
 import type { DuplicateKey, EngineHit, EngineQuery } from "./engine/memory-engine.js";
+import { CreatedOrder, type Ordered, type OrderPosition } from "./engine/created-order.js";
 import { compileMemoryFilter, type MemoryFilter } from "./engine/memory-filter.js";
 import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "./expiry.js";
 import { decodeMemory } from "./memory-metadata.js";
@@ -89,20 +90,14 @@ export class StoreQueryReadModel implements MemoryReadModel {
   async liveInOrder(
     nowMs: number,
     order: "newest" | "oldest",
-    after?: { readonly createdMs: number; readonly id: string },
+    after?: OrderPosition,
   ): Promise<Memory[]> {
-    const keyed = (await this.live(nowMs)).map((memory) => ({
-      memory,
-      createdMs: Date.parse(memory.created_at),
-    }));
-    const sign = order === "oldest" ? 1 : -1;
-    const compare = (a: { createdMs: number; id: string }, b: { createdMs: number; id: string }) =>
-      sign * (a.createdMs - b.createdMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed
-      .map(({ memory, createdMs }) => ({ memory, createdMs, id: memory.id }))
-      .filter((item) => after === undefined || compare(item, after) > 0)
-      .sort(compare)
-      .map(({ memory }) => memory);
+    // The engine's own ordering and cursor rule, over a full read.
+    const ordered = new CreatedOrder<Ordered & { readonly memory: Memory }>();
+    for (const memory of await this.live(nowMs)) {
+      ordered.add({ memory, id: memory.id, createdMs: Date.parse(memory.created_at), gone: false });
+    }
+    return [...ordered.walk(order, after)].map((item) => item.memory);
   }
 
   /** Reads the whole store (a full scan per call: list, delete by filter and export cost O(n)). */
