@@ -54,6 +54,18 @@ export async function inBatches(
 }
 
 /**
+ * The vector of a one-text call, whose answer was already checked to hold one vector per text.
+ *
+ * @example
+ * return onlyVector("OllamaEmbedder", this.#embed([text]));
+ */
+export async function onlyVector(owner: string, vectors: Promise<number[][]>): Promise<number[]> {
+  const [vector] = await vectors;
+  if (vector === undefined) throw new Error(`${owner}: a checked answer lost its vector`);
+  return vector;
+}
+
+/**
  * Checks the shared numeric options of an HTTP embedder; throws a RangeError naming the first
  * bad one (the config schema validates before this, so this guards library users).
  *

@@ -6,6 +6,7 @@ import {
 import {
   checkEmbedderNumbers,
   inBatches,
+  onlyVector,
   normalisedVectors,
 } from "../http-embedding/embedding-vectors.js";
 
@@ -62,10 +63,8 @@ export class OllamaEmbedder implements Embedder {
     return inBatches(texts, this.#batchSize, (batch) => this.#embed(batch));
   }
 
-  async embedQuery(text: string): Promise<number[]> {
-    const [vector] = await this.#embed([text]);
-    if (vector === undefined) throw new Error("OllamaEmbedder: a checked answer lost its vector");
-    return vector;
+  embedQuery(text: string): Promise<number[]> {
+    return onlyVector("OllamaEmbedder", this.#embed([text]));
   }
 
   #embed(texts: readonly string[]): Promise<number[][]> {

@@ -6,6 +6,7 @@ import {
 import {
   checkEmbedderNumbers,
   inBatches,
+  onlyVector,
   MalformedEmbeddingAnswer,
   normalisedVectors,
 } from "../http-embedding/embedding-vectors.js";
@@ -68,10 +69,8 @@ export class OpenAiEmbedder implements Embedder {
     return inBatches(texts, this.#batchSize, (batch) => this.#embed(batch));
   }
 
-  async embedQuery(text: string): Promise<number[]> {
-    const [vector] = await this.#embed([text]);
-    if (vector === undefined) throw new Error("OpenAiEmbedder: a checked answer lost its vector");
-    return vector;
+  embedQuery(text: string): Promise<number[]> {
+    return onlyVector("OpenAiEmbedder", this.#embed([text]));
   }
 
   #embed(texts: readonly string[]): Promise<number[][]> {
