@@ -20,7 +20,7 @@ export async function listMemories(context: ServiceContext, input: unknown): Pro
   const nowMs = context.nowMs();
   const after = listPosition(body.cursor, body.order);
   const ordered = await context.engine.liveInOrder(nowMs, body.order, after);
-  return takePage(filtered(ordered, accept), { limit: body.limit, order: body.order });
+  return takePage(ordered, { limit: body.limit, order: body.order, accept });
 }
 
 /**
@@ -40,8 +40,4 @@ export function toListFilter(body: ParsedListInput | ParsedDeleteMatchingInput):
       body.created_before === undefined ? undefined : Date.parse(body.created_before),
     q: body.q,
   };
-}
-
-function* filtered<T>(items: Iterable<T>, accept: (item: T) => boolean): Iterable<T> {
-  for (const item of items) if (accept(item)) yield item;
 }

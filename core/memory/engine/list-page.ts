@@ -81,18 +81,24 @@ export function listPosition(
 
 /**
  * One page from memories already in listing `order` and after the cursor's position (the
- * engine's `liveInOrder`, filtered): the first `limit`, and a cursor when more follow. Reads at
- * most `limit + 1` of them.
+ * engine's `liveInOrder`): the first `limit` that `accept` admits (all when omitted), and a
+ * cursor when more follow. Stops at the `limit + 1`-th admitted one.
  *
  * @example
  * const page = takePage(engine.liveInOrder(nowMs, "newest", listPosition(cursor, "newest")), { limit: 50, order: "newest" });
  */
 export function takePage(
   ordered: Iterable<Memory>,
-  query: { readonly limit: number; readonly order: ListOrder },
+  query: {
+    readonly limit: number;
+    readonly order: ListOrder;
+    readonly accept?: (memory: Memory) => boolean;
+  },
 ): ListPage {
+  const { accept } = query;
   const taken: Memory[] = [];
   for (const memory of ordered) {
+    if (accept !== undefined && !accept(memory)) continue;
     taken.push(memory);
     if (taken.length > query.limit) break;
   }
