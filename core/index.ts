@@ -27,6 +27,7 @@ export type {
   VectorStore,
 } from "./ports/vector-store.js";
 export type { NearestRecord, RecordFilter, VectorQuery } from "./ports/vector-query.js";
+export type { JournalEntry, WriteJournal } from "./ports/write-journal.js";
 export type {
   ParsedStatement,
   SqlParseResult,
@@ -39,6 +40,11 @@ export { MemoryService } from "./memory/memory-service.js";
 export type { MemoryServiceDeps } from "./memory/memory-service.js";
 export type { LoadProgress, LoadSource } from "./memory/engine-load.js";
 export { reindexStore } from "./memory/reindex.js";
+export { JournaledVectorStore } from "./memory/journal/journaled-vector-store.js";
+export type {
+  JournalEvent,
+  JournaledVectorStoreOptions,
+} from "./memory/journal/journaled-vector-store.js";
 export type { ReindexOptions } from "./memory/reindex.js";
 export { createBm25Index, createHybridIndex } from "./memory/retrieval/hybrid-index.js";
 export type { FusionMethod, HybridIndexOptions } from "./memory/retrieval/hybrid-index.js";

@@ -1,7 +1,7 @@
-import { constants } from "node:fs";
 import { open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { crc32 } from "node:zlib";
+import { syncDirectory } from "./sync-directory.js";
 import type { EngineSnapshot, EngineSnapshots, Metadata, VectorRecord } from "../../core/index.js";
 
 const MAGIC = Buffer.from("MEMSNAP1", "latin1");
@@ -181,13 +181,4 @@ function readLittleEndianFloats(bytes: Buffer): Float32Array {
   const copy = new Uint8Array(bytes);
   if (!LITTLE_ENDIAN) Buffer.from(copy.buffer).swap32();
   return new Float32Array(copy.buffer);
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, constants.O_RDONLY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

@@ -8,3 +8,5 @@
 export { SystemClock } from "./system-clock.js";
 export { FileEngineSnapshots } from "./file-engine-snapshots.js";
 export type { FileEngineSnapshotsOptions } from "./file-engine-snapshots.js";
+export { FileWriteJournal } from "./file-write-journal.js";
+export type { FileWriteJournalOptions } from "./file-write-journal.js";

@@ -11,3 +11,4 @@ export type {
   VectorStore,
 } from "./vector-store.js";
 export type { NearestRecord, RecordFilter, VectorQuery } from "./vector-query.js";
+export type { JournalEntry, WriteJournal } from "./write-journal.js";

@@ -8,4 +8,5 @@ export { FakeEmbedder } from "./fake-embedder.js";
 export type { FakeEmbedderOptions } from "./fake-embedder.js";
 export { InMemoryEngineSnapshots } from "./in-memory-engine-snapshots.js";
 export { InMemoryVectorStore } from "./in-memory-vector-store.js";
+export { InMemoryWriteJournal } from "./in-memory-write-journal.js";
 export { ManualClock } from "./manual-clock.js";

@@ -15,6 +15,7 @@ const PINNED: Record<string, string[]> = {
     "DEFAULT_FORMAT_OPTIONS",
     "DEFAULT_MEMORY_SERVICE_OPTIONS",
     "DEFAULT_RECALL_WEIGHTS",
+    "JournaledVectorStore",
     "MEMORY_SCOPES",
     "MEMORY_TYPES",
     "MemoryService",
@@ -32,7 +33,13 @@ const PINNED: Record<string, string[]> = {
     "toSqlDialect",
     "tokenize",
   ],
-  "./testing": ["FakeEmbedder", "InMemoryEngineSnapshots", "InMemoryVectorStore", "ManualClock"],
+  "./testing": [
+    "FakeEmbedder",
+    "InMemoryEngineSnapshots",
+    "InMemoryVectorStore",
+    "InMemoryWriteJournal",
+    "ManualClock",
+  ],
   "./adapters/chroma": [
     "ChromaVectorQuery",
     "ChromaVectorStore",
@@ -44,7 +51,7 @@ const PINNED: Record<string, string[]> = {
   "./adapters/ollama": ["OllamaEmbedder"],
   "./adapters/openai": ["OpenAiEmbedder"],
   "./adapters/local": ["HashingEmbedder", "WordVectorEmbedder", "defaultWordVectorPath"],
-  "./adapters/system": ["FileEngineSnapshots", "SystemClock"],
+  "./adapters/system": ["FileEngineSnapshots", "FileWriteJournal", "SystemClock"],
   "./adapters/sql": [
     "LibpgQuerySqlParser",
     "PolyglotSqlParser",

@@ -18,6 +18,7 @@ import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock
 import { createReadinessCheck } from "./readiness-check.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
+import { journaledStore } from "./journaled-store.js";
 
 /** Where the vector store lives, resolved before the container is built (Chroma starts async). */
 interface StoreLocation {
@@ -157,16 +158,22 @@ export async function buildMemsvc(
     ),
   });
   container.register(TOKENS.vectorStore, {
-    useFactory: instanceCachingFactory((c) =>
-      timeCalls(
+    useFactory: instanceCachingFactory((c) => {
+      const chromaStore = timeCalls(
         new ChromaVectorStore({
           url: c.resolve(TOKENS.storeLocation).url,
           collection: c.resolve(TOKENS.config).vectorStore.collection,
         }),
         "vector_store",
         metrics,
-      ),
-    ),
+      );
+      // The owner of an embedded store acknowledges writes from its journal; replicas (and a
+      // Chroma URL, which has no data directory here) write to Chroma directly.
+      const { vectorStore, memoryMode } = c.resolve(TOKENS.config);
+      return vectorStore.kind === "chroma-url" || memoryMode === "replica"
+        ? chromaStore
+        : journaledStore(chromaStore, vectorStore.path, logger);
+    }),
   });
   container.register(TOKENS.memory, {
     useFactory: instanceCachingFactory(

@@ -9,6 +9,7 @@ import { reindexStore } from "../../../core/memory/index.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
 import type { Logger } from "../../common/logger.js";
 import { makeEmbedder } from "./make-embedder.js";
+import { journaledStore } from "./journaled-store.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
 
 /** What `memsvc reindex` did. */
@@ -48,7 +49,10 @@ export async function reindexMemsvc(config: MemsvcConfig, logger: Logger): Promi
     }
     const embedder = makeEmbedder(config.embedder);
     const replacement = `${store.collection}-reindex-${Date.now()}`;
-    const source = new ChromaVectorStore({ url, collection: store.collection });
+    // Embedded: what a crash left in the write journal reaches Chroma before it is copied.
+    const chromaSource = new ChromaVectorStore({ url, collection: store.collection });
+    const source =
+      store.kind === "chroma-url" ? chromaSource : journaledStore(chromaSource, store.path, logger);
     const target = new ChromaVectorStore({ url, collection: replacement });
     let lastLogged = 0;
     const memories = await reindexStore({

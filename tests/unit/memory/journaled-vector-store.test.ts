@@ -1,0 +1,305 @@
+import { describe, expect, it } from "vitest";
+import { AgentServicesError } from "../../../core/errors.js";
+import {
+  JournaledVectorStore,
+  type JournalEvent,
+  type JournaledVectorStoreOptions,
+} from "../../../core/memory/journal/journaled-vector-store.js";
+import { mergeEntries } from "../../../core/memory/journal/journal-batches.js";
+import type { VectorRecord, VectorStore } from "../../../core/ports/vector-store.js";
+import type { JournalEntry } from "../../../core/ports/write-journal.js";
+import { InMemoryVectorStore, InMemoryWriteJournal } from "../../../core/testing/index.js";
+import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
+
+describeVectorStoreContract("JournaledVectorStore over InMemoryVectorStore", async () => {
+  const store = new JournaledVectorStore(new InMemoryVectorStore(), new InMemoryWriteJournal(), {
+    retryDelay: async () => undefined,
+  });
+  return { store, cleanup: () => store.close() };
+});
+
+const SPACE = { embedderId: "test", dimensions: 2 };
+
+function record(id: string, metadata: VectorRecord["metadata"] = {}): VectorRecord {
+  return { id, vector: [1, 0], document: `doc ${id}`, metadata };
+}
+
+/** Resolves the next time `release()` is called (a gate a test opens by hand). */
+function gate(): { wait: () => Promise<void>; release: () => void } {
+  let open: (() => void)[] = [];
+  return {
+    wait: () => new Promise<void>((resolve) => open.push(resolve)),
+    release: () => {
+      for (const resolve of open) resolve();
+      open = [];
+    },
+  };
+}
+
+/**
+ * An in-memory store whose writes can be held (they wait until released), made to fail (as if
+ * the server were down: `ping` fails too), or made to refuse one id (a value it rejects while it
+ * answers). Counts its write calls.
+ */
+class ControlledStore extends InMemoryVectorStore {
+  down = false;
+  refuse = new Set<string>();
+  held: ReturnType<typeof gate> | undefined;
+  writeCalls = 0;
+
+  async #writeCall(ids: readonly string[]): Promise<void> {
+    this.writeCalls += 1;
+    if (this.held !== undefined) await this.held.wait();
+    if (this.down) throw new AgentServicesError("store_unavailable", "down");
+    const refused = ids.find((id) => this.refuse.has(id));
+    if (refused !== undefined)
+      throw new AgentServicesError("store_unavailable", `refused ${refused}`);
+  }
+  override async upsert(records: readonly VectorRecord[]): Promise<void> {
+    await this.#writeCall(records.map((r) => r.id));
+    return super.upsert(records);
+  }
+  override async updateMetadata(
+    updates: readonly { id: string; metadata: VectorRecord["metadata"] }[],
+  ) {
+    await this.#writeCall(updates.map((u) => u.id));
+    return super.updateMetadata(updates);
+  }
+  override async delete(ids: readonly string[]): Promise<number> {
+    await this.#writeCall(ids);
+    return super.delete(ids);
+  }
+  override async ping(): Promise<void> {
+    if (this.down) throw new AgentServicesError("store_unavailable", "down");
+  }
+  /** Closing only records it, so a test can still look inside. */
+  closed = false;
+  override async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+function journaled(
+  inner: VectorStore,
+  journal = new InMemoryWriteJournal(),
+  options: Partial<JournaledVectorStoreOptions> = {},
+) {
+  const events: JournalEvent[] = [];
+  const store = new JournaledVectorStore(inner, journal, {
+    retryDelay: async () => new Promise((resolve) => setTimeout(resolve, 1)),
+    onEvent: (event) => events.push(event),
+    ...options,
+  });
+  return { store, journal, events };
+}
+
+describe("JournaledVectorStore", () => {
+  it("acknowledges a write once the journal holds it, before the store does", async () => {
+    const inner = new ControlledStore();
+    const { store, journal } = journaled(inner);
+    await store.bind(SPACE);
+    inner.held = gate();
+    await store.upsert([record("a")]);
+    expect(journal.kept).toEqual([{ op: "upsert", records: [record("a")] }]);
+    expect(await inner.count()).toBe(0);
+    // A read of that id waits until the store has it: read-your-writes.
+    const read = store.get(["a"]);
+    inner.held.release();
+    inner.held = undefined;
+    expect((await read).map((r) => r.id)).toEqual(["a"]);
+    expect(await inner.count()).toBe(1);
+  });
+
+  it("merges the writes that wait into few store calls, in order, and empties the journal", async () => {
+    const inner = new ControlledStore();
+    const { store, journal } = journaled(inner);
+    await store.bind(SPACE);
+    inner.held = gate();
+    await store.upsert([record("first")]); // its store call is now held
+    const writes = [
+      store.upsert([record("a", { n: 1 })]),
+      store.upsert([record("b")]),
+      store.updateMetadata([{ id: "a", metadata: { tag: "x" } }]),
+      store.delete(["b"]),
+      store.upsert([record("a", { n: 2 })]),
+    ];
+    await Promise.all(writes);
+    inner.held.release();
+    inner.held = undefined;
+    expect(await store.count()).toBe(2);
+    // first; then [a, b] upserts, one update, one delete, one upsert.
+    expect(inner.writeCalls).toBe(5);
+    const [a] = await store.get(["a"]);
+    expect(a?.metadata).toEqual({ n: 2, tag: "x" });
+    expect(await store.get(["b"])).toEqual([]);
+    expect(journal.kept).toEqual([]);
+  });
+
+  it("counts what a delete removed from pending writes and from the store", async () => {
+    const inner = new ControlledStore();
+    const { store } = journaled(inner);
+    await store.bind(SPACE);
+    await store.upsert([record("stored")]);
+    await store.count(); // landed
+    inner.held = gate();
+    await store.upsert([record("pending")]);
+    const removed = store.delete(["stored", "pending", "never", "pending"]);
+    inner.held.release();
+    inner.held = undefined;
+    expect(await removed).toBe(2);
+    expect(await store.delete(["pending"])).toBe(0);
+  });
+
+  it("after a crash, writes what the journal kept to the store before anything else", async () => {
+    const inner = new ControlledStore();
+    const first = journaled(inner);
+    await first.store.bind(SPACE);
+    inner.down = true; // nothing reaches the store; the process then "crashes"
+    await first.store.upsert([record("a")]);
+    await first.store.updateMetadata([{ id: "a", metadata: { seen: true } }]);
+    await expect.poll(() => first.events.some((e) => e.kind === "store_down")).toBe(true);
+    inner.down = false;
+
+    const again = journaled(inner, first.journal.reopen());
+    await again.store.bind(SPACE);
+    expect(again.events).toContainEqual({ kind: "replayed", entries: 2, ids: 2 });
+    const [a] = await inner.get(["a"]);
+    expect(a?.metadata).toEqual({ seen: true });
+    expect(again.journal.kept).toEqual([]);
+  });
+
+  it("refuses writes fast while the store is down, keeps what it acknowledged, and recovers", async () => {
+    const inner = new ControlledStore();
+    const { store, events } = journaled(inner);
+    await store.bind(SPACE);
+    inner.down = true;
+    await store.upsert([record("acknowledged")]);
+    await expect.poll(() => events.some((e) => e.kind === "store_down")).toBe(true);
+    await expect(store.upsert([record("refused")])).rejects.toMatchObject({
+      code: "store_unavailable",
+    });
+    await expect(store.count()).rejects.toMatchObject({ code: "store_unavailable" });
+    inner.down = false;
+    await expect.poll(() => events.some((e) => e.kind === "store_up")).toBe(true);
+    await store.upsert([record("after")]);
+    expect((await store.get(["acknowledged", "refused", "after"])).map((r) => r.id)).toEqual([
+      "acknowledged",
+      "after",
+    ]);
+  });
+
+  it("gives up only the entry the store refuses while it answers; the others land", async () => {
+    const inner = new ControlledStore();
+    const { store, events, journal } = journaled(inner);
+    await store.bind(SPACE);
+    inner.held = gate();
+    await store.upsert([record("first")]);
+    inner.refuse.add("bad");
+    await Promise.all([
+      store.upsert([record("good1")]),
+      store.upsert([record("bad")]),
+      store.upsert([record("good2")]),
+    ]);
+    inner.held.release();
+    inner.held = undefined;
+    expect((await store.get(["good1", "bad", "good2"])).map((r) => r.id)).toEqual([
+      "good1",
+      "good2",
+    ]);
+    expect(events.filter((e) => e.kind === "dropped").map((e) => "ids" in e && e.ids)).toEqual([
+      ["bad"],
+    ]);
+    expect(journal.kept).toEqual([]);
+  });
+
+  it("holds writers back when too many ids wait for the store", async () => {
+    const inner = new ControlledStore();
+    const { store } = journaled(inner, undefined, { maxPendingIds: 3 });
+    await store.bind(SPACE);
+    inner.held = gate();
+    await store.upsert([record("a"), record("b"), record("c")]);
+    let done = false;
+    const blocked = store.upsert([record("d")]).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(done).toBe(false);
+    expect(store.pendingIds).toBe(3);
+    inner.held.release();
+    inner.held = undefined;
+    await blocked;
+    expect(await store.count()).toBe(4);
+  });
+
+  it("gathers writes for batchDelay, cut short by a reader", async () => {
+    const inner = new ControlledStore();
+    const delay = gate();
+    const { store } = journaled(inner, undefined, { batchDelay: delay.wait });
+    await store.bind(SPACE);
+    await Promise.all([store.upsert([record("a")]), store.upsert([record("b")])]);
+    await store.upsert([record("c")]);
+    expect(inner.writeCalls).toBe(0);
+    delay.release();
+    await expect.poll(() => inner.writeCalls).toBe(1);
+    await store.upsert([record("d")]);
+    // Nobody releases the delay this time: the read hurries the write.
+    expect((await store.get(["d"])).map((r) => r.id)).toEqual(["d"]);
+    expect(inner.writeCalls).toBe(2);
+  });
+
+  it("lands everything at close and refuses writes after it", async () => {
+    const inner = new ControlledStore();
+    const { store, journal } = journaled(inner, undefined, {
+      batchDelay: () => new Promise(() => undefined),
+    });
+    await store.bind(SPACE);
+    await store.upsert([record("a"), record("b")]);
+    await store.close();
+    expect(inner.closed).toBe(true);
+    expect(await inner.count()).toBe(2);
+    expect(journal.kept).toEqual([]);
+    await expect(store.upsert([record("c")])).rejects.toMatchObject({ code: "store_unavailable" });
+  });
+});
+
+describe("mergeEntries", () => {
+  it("has the effect of applying the entries one after another", async () => {
+    const entries: JournalEntry[] = [
+      { op: "upsert", records: [record("a", { x: 1, y: 1 }), record("b")] },
+      { op: "upsert", records: [record("a", { y: 2 })] },
+      { op: "update", updates: [{ id: "a", metadata: { z: 1 } }] },
+      {
+        op: "update",
+        updates: [
+          { id: "a", metadata: { z: 2 } },
+          { id: "b", metadata: { k: 0 } },
+        ],
+      },
+      { op: "delete", ids: ["b"] },
+      { op: "delete", ids: ["b", "c"] },
+      { op: "upsert", records: [record("b", { again: true })] },
+    ];
+    const oneByOne = new InMemoryVectorStore();
+    const merged = new InMemoryVectorStore();
+    const apply = async (store: VectorStore, entry: JournalEntry) => {
+      if (entry.op === "upsert") await store.upsert(entry.records);
+      else if (entry.op === "update") await store.updateMetadata(entry.updates);
+      else await store.delete(entry.ids);
+    };
+    for (const entry of entries) await apply(oneByOne, entry);
+    const batches = mergeEntries(entries, 1000);
+    expect(batches.map((b) => b.op)).toEqual(["upsert", "update", "delete", "upsert"]);
+    for (const entry of batches) await apply(merged, entry);
+    expect(await merged.get(["a", "b", "c"])).toEqual(await oneByOne.get(["a", "b", "c"]));
+  });
+
+  it("splits a run that would exceed maxIds", () => {
+    const entries: JournalEntry[] = [
+      { op: "delete", ids: ["a", "b"] },
+      { op: "delete", ids: ["c", "d"] },
+      { op: "delete", ids: ["e"] },
+    ];
+    expect(mergeEntries(entries, 4)).toEqual([
+      { op: "delete", ids: ["a", "b", "c", "d"] },
+      { op: "delete", ids: ["e"] },
+    ]);
+  });
+});
