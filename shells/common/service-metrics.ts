@@ -8,7 +8,8 @@ export type ToolCallResult = "ok" | "tool_error" | "invalid_params" | "fault";
  * The Prometheus metrics of one service, in its own registry (prefix `memsvc_` or `sqlsvc_`):
  * HTTP requests by method, route and status (count and latency histogram), MCP tool calls by
  * tool and outcome, timings of the vector store and the embedder by operation, the number of
- * stored memories (read when scraped), and Node's process metrics.
+ * stored memories and of writes waiting in the write journal (read when scraped), and Node's
+ * process metrics.
  *
  * @example
  * const metrics = createServiceMetrics("memsvc");
@@ -27,6 +28,8 @@ export interface ServiceMetrics {
   }): void;
   /** Where the `<prefix>_memories` gauge reads its value when scraped. */
   countMemoriesWith(read: () => Promise<number>): void;
+  /** Where the `<prefix>_journal_pending_ids` gauge reads its value when scraped. */
+  countPendingWritesWith(read: () => number): void;
 }
 
 /** Latency buckets in seconds: 0.5 ms to 10 s. */
@@ -83,6 +86,15 @@ export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetric
       }
     },
   });
+  let readPendingWrites: (() => number) | undefined;
+  new Gauge({
+    name: `${prefix}_journal_pending_ids`,
+    help: "Ids whose writes are acknowledged from the write journal and not yet in the store.",
+    registers: [registry],
+    collect() {
+      if (readPendingWrites !== undefined) this.set(readPendingWrites());
+    },
+  });
   return {
     registry,
     observeRequest({ method, route, status, seconds }) {
@@ -99,6 +111,9 @@ export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetric
     },
     countMemoriesWith(read) {
       readMemoryCount = read;
+    },
+    countPendingWritesWith(read) {
+      readPendingWrites = read;
     },
   };
 }

@@ -185,6 +185,7 @@ async function serve(configPath: string | undefined): Promise<void> {
   const ui = memoryBrowser(config);
   const runtime = await build(config, logger, metrics);
   metrics.countMemoriesWith(async () => (await runtime.memory.stats()).total_memories);
+  metrics.countPendingWritesWith(runtime.pendingWrites);
   await abortIfSignalled(signals, runtime, logger);
   const app = createMemoryApp({
     metrics,

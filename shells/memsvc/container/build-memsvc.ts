@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
 import { MemoryService } from "../../../core/memory/index.js";
+import { JournaledVectorStore } from "../../../core/memory/journal/journaled-vector-store.js";
 import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";
@@ -53,6 +54,8 @@ export interface MemsvcRuntime {
   readonly storeDescription: string;
   /** `local-glove-sif-v1:100 (100 dimensions)` or `cohere:embed-v4.0 (1024 dimensions)`. */
   readonly embedderDescription: string;
+  /** Ids acknowledged from the write journal and not yet in Chroma (0 without a journal). */
+  readonly pendingWrites: () => number;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
   close(): Promise<void>;
 }
@@ -250,6 +253,7 @@ export async function buildMemsvc(
         ...(chroma === undefined ? {} : { storeDown: () => !chroma.up }),
       }),
       storeDescription: location.description,
+      pendingWrites: () => (store instanceof JournaledVectorStore ? store.pendingIds : 0),
       embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
       close,
     };

@@ -43,6 +43,7 @@ describe("memsvc metrics", () => {
   it("serves Prometheus text on GET /metrics behind the token, counted by route pattern", async () => {
     const metrics = createServiceMetrics("memsvc");
     metrics.countMemoriesWith(() => Promise.resolve(7));
+    metrics.countPendingWritesWith(() => 3);
     const { app } = await makeApp({ metrics, authToken: "tok" });
     const auth = { Authorization: "Bearer tok" };
     expect((await app.request("/metrics")).status).toBe(401);
@@ -64,6 +65,7 @@ describe("memsvc metrics", () => {
     );
     expect(text).toContain('memsvc_http_request_duration_seconds_bucket{le="0.0005",method="POST"');
     expect(text).toContain("memsvc_memories 7");
+    expect(text).toContain("memsvc_journal_pending_ids 3");
     expect(text).toContain("memsvc_process_cpu_seconds_total");
   });
 
