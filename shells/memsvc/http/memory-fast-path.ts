@@ -95,19 +95,22 @@ export function withMemoryFastPath(
         const ms = performance.now() - started;
         logRequest(logger, metrics, { method: "POST", path, route: path, status, ms });
       };
-      runWithRequestId(id, () =>
-        call(body).then(
-          (answer) => send(200, JSON_TYPE, JSON.stringify(answer)),
-          (error: unknown) => {
-            if (isAgentServicesError(error, "invalid_input")) {
-              handOver();
-              return;
-            }
-            const failed = toErrorJson(error, withFields(logger, { request_id: id }));
-            send(failed.status, failed.headers, failed.text);
-          },
-        ),
-      );
+      void runWithRequestId(id, async () => {
+        let text: string;
+        try {
+          text = JSON.stringify(await call(body));
+        } catch (error) {
+          // Refused by the core's validation, before the call did anything: the app refuses it.
+          if (isAgentServicesError(error, "invalid_input")) {
+            handOver();
+            return;
+          }
+          const failed = toErrorJson(error, withFields(logger, { request_id: id }));
+          send(failed.status, failed.headers, failed.text);
+          return;
+        }
+        send(200, JSON_TYPE, text);
+      });
     });
   };
 }

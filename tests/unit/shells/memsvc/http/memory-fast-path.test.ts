@@ -11,7 +11,8 @@ import {
   ManualClock,
 } from "../../../../../core/testing/index.js";
 import { bearerTokenMatcher } from "../../../../../shells/common/bearer-auth.js";
-import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
+import { createServiceMetrics } from "../../../../../shells/common/service-metrics.js";
+import { createMemoryApp, createMemoryListener } from "../../../../../shells/memsvc/http/index.js";
 import { withMemoryFastPath } from "../../../../../shells/memsvc/http/memory-fast-path.js";
 import { memoryJsonCalls } from "../../../../../shells/memsvc/http/memory-json-calls.js";
 import { recordingLogger } from "./memory-app-fixture.js";
@@ -234,5 +235,78 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
     expect(viaFast.status).toBe(405);
     expect(viaFast).toEqual(await get(plain.url));
     expect(handedOver).toBe(before + 1);
+  });
+});
+
+/**
+ * The listener `memsvc serve` runs: what the fast path answers carries the same request id, log
+ * line, metrics and auth as what the app answers.
+ */
+describe("createMemoryListener over real HTTP", () => {
+  const { logger, lines } = recordingLogger();
+  const metrics = createServiceMetrics("memsvc");
+  let served: { server: Server; url: string };
+
+  beforeAll(async () => {
+    const memory = await makeMemory();
+    served = await listen(
+      createMemoryListener({ memory, version: "9.9.9", authToken: TOKEN, logger, metrics }),
+    );
+  });
+
+  afterAll(async () => {
+    served.server.closeAllConnections();
+    await new Promise((resolve) => served.server.close(resolve));
+  });
+
+  const search = (message: string, headers: Record<string, string>) =>
+    fetch(`${served.url}/v1/search`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers },
+      body: JSON.stringify({ message }),
+    });
+
+  it("answers with the client's request id, one request line and the metrics", async () => {
+    const res = await search("deploys", { ...AUTH, "X-Request-Id": "fast-1" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("fast-1");
+    expect(await res.json()).toEqual({ results: [] });
+    expect(lines.filter((line) => line.fields["request_id"] === "fast-1")).toEqual([
+      {
+        level: "info",
+        msg: "request",
+        fields: expect.objectContaining({
+          method: "POST",
+          path: "/v1/search",
+          status: 200,
+          ms: expect.any(Number),
+        }),
+      },
+    ]);
+    const text = await (await fetch(`${served.url}/metrics`, { headers: AUTH })).text();
+    expect(text).toContain(
+      'memsvc_http_requests_total{method="POST",route="/v1/search",status="200"} 1',
+    );
+  });
+
+  it("logs the cause of a 500 under the request id, and sends none of it", async () => {
+    const res = await search("store down", { ...AUTH, "X-Request-Id": "fails-1" });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "vector store unavailable" });
+    const logged = lines.filter((line) => line.fields["request_id"] === "fails-1");
+    expect(logged.map((line) => [line.level, line.msg])).toEqual([
+      ["error", "request failed"],
+      ["info", "request"],
+    ]);
+    expect(String(logged[0]?.fields["cause"])).toContain("10.0.0.7");
+  });
+
+  it.each([
+    ["no token", {}],
+    ["a wrong token", { Authorization: "Bearer nope" }],
+  ])("refuses a search with %s: 401", async (_name, headers) => {
+    const res = await search("deploys", headers);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe("Bearer");
   });
 });
