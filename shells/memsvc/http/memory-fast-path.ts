@@ -72,10 +72,20 @@ export function withMemoryFastPath(
       return;
     }
     const started = performance.now();
+    const id = requestIdFor(headers["x-request-id"] as string | undefined);
+    const send = (status: number, extra: Readonly<Record<string, string>>, text: string) => {
+      sendJson(res, status, id, extra, text);
+      const ms = performance.now() - started;
+      logRequest(logger, metrics, { method: "POST", path, route: path, status, ms });
+    };
+    const fail = (error: unknown) => {
+      const failed = toErrorJson(error, withFields(logger, { request_id: id }));
+      send(failed.status, failed.headers, failed.text);
+    };
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    // A client that goes away mid-body: nothing to answer.
-    req.on("error", () => undefined);
+    // A client that goes away mid-body: logged (at debug level) and counted as the app does.
+    req.on("error", (error) => runWithRequestId(id, () => fail(error)));
     req.on("end", () => {
       const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       const handOver = (): void => {
@@ -89,12 +99,6 @@ export function withMemoryFastPath(
         handOver();
         return;
       }
-      const id = requestIdFor(headers["x-request-id"] as string | undefined);
-      const send = (status: number, extra: Readonly<Record<string, string>>, text: string) => {
-        sendJson(res, status, id, extra, text);
-        const ms = performance.now() - started;
-        logRequest(logger, metrics, { method: "POST", path, route: path, status, ms });
-      };
       void runWithRequestId(id, async () => {
         let text: string;
         try {
@@ -105,8 +109,7 @@ export function withMemoryFastPath(
             handOver();
             return;
           }
-          const failed = toErrorJson(error, withFields(logger, { request_id: id }));
-          send(failed.status, failed.headers, failed.text);
+          fail(error);
           return;
         }
         send(200, JSON_TYPE, text);

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AgentServicesError } from "../../../../../core/errors.js";
 import { MemoryService } from "../../../../../core/memory/index.js";
 import type { MemoryApi } from "../../../../../core/memory/types.js";
@@ -299,6 +299,28 @@ describe("createMemoryListener over real HTTP", () => {
       ["info", "request"],
     ]);
     expect(String(logged[0]?.fields["cause"])).toContain("10.0.0.7");
+  });
+
+  it("logs a request the client aborted mid-body at debug level, as the app does", async () => {
+    const socket = connect(Number(new URL(served.url).port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    // 100 Continue says the service has the headers and waits for the body: the request is in.
+    const continued = new Promise((resolve) => socket.once("data", resolve));
+    socket.write(
+      "POST /v1/remember HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+        `Authorization: Bearer ${TOKEN}\r\nX-Request-Id: gone-1\r\nContent-Length: 100\r\n` +
+        "Expect: 100-continue\r\n\r\n",
+    );
+    expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);
+    socket.write('{"content"');
+    socket.destroy();
+    await vi.waitFor(() => {
+      const logged = lines.filter((line) => line.fields["request_id"] === "gone-1");
+      expect(logged.map((line) => [line.level, line.msg, line.fields["status"]])).toEqual([
+        ["debug", "request aborted by the client", undefined],
+        ["info", "request", 400],
+      ]);
+    });
   });
 
   it.each([
