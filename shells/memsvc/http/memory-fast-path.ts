@@ -31,7 +31,7 @@ export interface MemoryFastPathOptions {
 /**
  * A Node request listener answering the memory API's hot JSON routes (`POST /v1/search`,
  * `/v1/recall`, `/v1/remember`, `/v1/remember/batch`) without Hono, its validator middleware or
- * Web `Request`/`Response` objects (about half of a search's CPU in the service), with
+ * Web `Request`/`Response` objects (0.35-0.5 ms of the ~1.3 ms of service CPU a search took), with
  * everything else left to `fallback` (the service's Hono app). It takes a request only when it
  * is an authorised `POST` to one of those paths with a JSON content type and a declared body
  * within the limit; it then reads the body, parses it with the app's own check

@@ -1,63 +1,15 @@
-import { createServer, type RequestListener, type Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { getRequestListener } from "@hono/node-server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { AgentServicesError } from "../../../../../core/errors.js";
-import { MemoryService } from "../../../../../core/memory/index.js";
-import type { MemoryApi } from "../../../../../core/memory/types.js";
-import {
-  FakeEmbedder,
-  InMemoryVectorStore,
-  ManualClock,
-} from "../../../../../core/testing/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerTokenMatcher } from "../../../../../shells/common/bearer-auth.js";
-import { createServiceMetrics } from "../../../../../shells/common/service-metrics.js";
-import { createMemoryApp, createMemoryListener } from "../../../../../shells/memsvc/http/index.js";
+import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
 import { withMemoryFastPath } from "../../../../../shells/memsvc/http/memory-fast-path.js";
 import { memoryJsonCalls } from "../../../../../shells/memsvc/http/memory-json-calls.js";
+import { AUTH, close, listen, makeMemory, TOKEN } from "./fast-path-fixture.js";
 import { recordingLogger } from "./memory-app-fixture.js";
 
 const MAX_BODY = 4096;
-const TOKEN = "tok";
-const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/**
- * A memory service over the in-memory fakes with predictable ids, so that two of them given the
- * same requests in the same order answer the same bytes. Searching for "store down" fails as a
- * dead store does, "crash" as a bug does (the message must not reach the client).
- */
-async function makeMemory(): Promise<MemoryApi> {
-  let next = 0;
-  const service = new MemoryService({
-    store: new InMemoryVectorStore(),
-    embedder: new FakeEmbedder(),
-    clock: new ManualClock("2026-11-21T10:00:00.000Z"),
-    newId: () => `00000000-0000-4000-8000-${String(++next).padStart(12, "0")}`,
-  });
-  await service.init();
-  const search: MemoryApi["search"] = async (input) => {
-    const message = (input as { message?: unknown }).message;
-    if (message === "store down") {
-      throw new AgentServicesError("store_unavailable", "chroma at http://10.0.0.7 refused");
-    }
-    if (message === "crash") throw new Error("bug in /srv/secret/engine.ts");
-    return service.search(input);
-  };
-  return new Proxy(service, {
-    get(target, name) {
-      if (name === "search") return search;
-      const value: unknown = Reflect.get(target, name);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-async function listen(listener: RequestListener): Promise<{ server: Server; url: string }> {
-  const server = createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 /**
  * Two real HTTP servers over two identical services: `plain` is the Hono app alone, `fast` puts
@@ -72,10 +24,13 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
 
   beforeAll(async () => {
     const options = { version: "9.9.9", authToken: TOKEN, maxBodyBytes: MAX_BODY };
-    const plainLogs = recordingLogger();
     plain = await listen(
       getRequestListener(
-        createMemoryApp({ ...options, memory: await makeMemory(), logger: plainLogs.logger }).fetch,
+        createMemoryApp({
+          ...options,
+          memory: await makeMemory(),
+          logger: recordingLogger().logger,
+        }).fetch,
       ),
     );
     const memory = await makeMemory();
@@ -106,10 +61,7 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
   });
 
   afterAll(async () => {
-    for (const { server } of [plain, fast]) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    await Promise.all([close(plain), close(fast)]);
   });
 
   /** A JSON POST with the token; a header given as "" is left out. */
@@ -235,100 +187,5 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
     expect(viaFast.status).toBe(405);
     expect(viaFast).toEqual(await get(plain.url));
     expect(handedOver).toBe(before + 1);
-  });
-});
-
-/**
- * The listener `memsvc serve` runs: what the fast path answers carries the same request id, log
- * line, metrics and auth as what the app answers.
- */
-describe("createMemoryListener over real HTTP", () => {
-  const { logger, lines } = recordingLogger();
-  const metrics = createServiceMetrics("memsvc");
-  let served: { server: Server; url: string };
-
-  beforeAll(async () => {
-    const memory = await makeMemory();
-    served = await listen(
-      createMemoryListener({ memory, version: "9.9.9", authToken: TOKEN, logger, metrics }),
-    );
-  });
-
-  afterAll(async () => {
-    served.server.closeAllConnections();
-    await new Promise((resolve) => served.server.close(resolve));
-  });
-
-  const search = (message: string, headers: Record<string, string>) =>
-    fetch(`${served.url}/v1/search`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...headers },
-      body: JSON.stringify({ message }),
-    });
-
-  it("answers with the client's request id, one request line and the metrics", async () => {
-    const res = await search("deploys", { ...AUTH, "X-Request-Id": "fast-1" });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("x-request-id")).toBe("fast-1");
-    expect(await res.json()).toEqual({ results: [] });
-    expect(lines.filter((line) => line.fields["request_id"] === "fast-1")).toEqual([
-      {
-        level: "info",
-        msg: "request",
-        fields: expect.objectContaining({
-          method: "POST",
-          path: "/v1/search",
-          status: 200,
-          ms: expect.any(Number),
-        }),
-      },
-    ]);
-    const text = await (await fetch(`${served.url}/metrics`, { headers: AUTH })).text();
-    expect(text).toContain(
-      'memsvc_http_requests_total{method="POST",route="/v1/search",status="200"} 1',
-    );
-  });
-
-  it("logs the cause of a 500 under the request id, and sends none of it", async () => {
-    const res = await search("store down", { ...AUTH, "X-Request-Id": "fails-1" });
-    expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: "vector store unavailable" });
-    const logged = lines.filter((line) => line.fields["request_id"] === "fails-1");
-    expect(logged.map((line) => [line.level, line.msg])).toEqual([
-      ["error", "request failed"],
-      ["info", "request"],
-    ]);
-    expect(String(logged[0]?.fields["cause"])).toContain("10.0.0.7");
-  });
-
-  it("logs a request the client aborted mid-body at debug level, as the app does", async () => {
-    const socket = connect(Number(new URL(served.url).port), "127.0.0.1");
-    await new Promise((resolve) => socket.once("connect", resolve));
-    // 100 Continue says the service has the headers and waits for the body: the request is in.
-    const continued = new Promise((resolve) => socket.once("data", resolve));
-    socket.write(
-      "POST /v1/remember HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
-        `Authorization: Bearer ${TOKEN}\r\nX-Request-Id: gone-1\r\nContent-Length: 100\r\n` +
-        "Expect: 100-continue\r\n\r\n",
-    );
-    expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);
-    socket.write('{"content"');
-    socket.destroy();
-    await vi.waitFor(() => {
-      const logged = lines.filter((line) => line.fields["request_id"] === "gone-1");
-      expect(logged.map((line) => [line.level, line.msg, line.fields["status"]])).toEqual([
-        ["debug", "request aborted by the client", undefined],
-        ["info", "request", 400],
-      ]);
-    });
-  });
-
-  it.each([
-    ["no token", {}],
-    ["a wrong token", { Authorization: "Bearer nope" }],
-  ])("refuses a search with %s: 401", async (_name, headers) => {
-    const res = await search("deploys", headers);
-    expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toBe("Bearer");
   });
 });
