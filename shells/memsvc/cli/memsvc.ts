@@ -2,10 +2,9 @@
 import "reflect-metadata";
 // Before the other modules load: V8 reads these flags as the heap grows (see heap-flags.ts).
 import "./apply-heap-flags.js";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
-import { createAdaptorServer } from "@hono/node-server";
 import {
   formatHostPort,
   isLoopbackHost,
@@ -20,7 +19,7 @@ import {
   answerClientErrors,
   createJsonLogger,
   createServiceMetrics,
-  createMemoryApp,
+  createMemoryListener,
   describeCause,
   type Logger,
   type ServiceMetrics,
@@ -187,7 +186,8 @@ async function serve(configPath: string | undefined): Promise<void> {
   metrics.countMemoriesWith(async () => (await runtime.memory.stats()).total_memories);
   metrics.countPendingWritesWith(runtime.pendingWrites);
   await abortIfSignalled(signals, runtime, logger);
-  const app = createMemoryApp({
+  // The hot JSON routes answered in front of the Hono app (see createMemoryListener).
+  const listener = createMemoryListener({
     metrics,
     memory: runtime.memory,
     version,
@@ -196,7 +196,7 @@ async function serve(configPath: string | undefined): Promise<void> {
     logger,
     ui,
   });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createServer(listener);
   // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
   // server is not the side closing an idle keep-alive socket a client is about to reuse.
   server.keepAliveTimeout = 65_000;

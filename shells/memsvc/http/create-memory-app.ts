@@ -9,7 +9,8 @@ import {
 import type { MemoryApi } from "../../../core/memory/types.js";
 import { bearerAuth } from "../../common/bearer-auth.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
-import { describeCause, toErrorAnswer } from "./error-response.js";
+import { describeCause, toErrorJson } from "./error-response.js";
+import { memoryJsonCalls } from "./memory-json-calls.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
 import { mountMemoryAdminRoutes } from "./memory-admin-routes.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
@@ -46,7 +47,8 @@ export interface MemoryAppOptions {
  * The memory REST API (and its MCP tools at `POST /mcp`) as a Hono app. Middleware order is the
  * contract: request log, then bearer auth (before routing, so a request without a valid token
  * learns nothing, not even 404/405), then the 405 check, then the routes. Every error body is
- * `{error}`; error statuses are decided in one place ({@link toErrorAnswer}).
+ * `{error}`; error statuses are decided in one place (`toErrorAnswer`). `createMemoryListener` serves it with
+ * a fast path in front for the hot JSON routes.
  *
  * @example
  * const app = createMemoryApp({ memory: service, version: "0.1.0", authToken: "s3cret" });
@@ -60,8 +62,8 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   let openapi: Promise<OpenApiDocument> | undefined;
   const app = new Hono();
   const onError = (error: Error, c: Context) => {
-    const answer = toErrorAnswer(error, withFields(logger, { request_id: currentRequestId() }));
-    return c.json({ error: answer.message }, answer.status, answer.headers);
+    const answer = toErrorJson(error, withFields(logger, { request_id: currentRequestId() }));
+    return c.body(answer.text, answer.status, answer.headers);
   };
 
   app.use("*", requestId());
@@ -113,21 +115,24 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   );
 
   const body = jsonObjectBody(maxBytes);
+  // The same calls as the fast path's (see createMemoryListener), which answers these routes
+  // in front of this app for well-formed requests.
+  const calls = memoryJsonCalls(memory);
   const remember = validJson(rememberInputSchema, "RememberRequest");
   app.post("/v1/remember", doc.remember, body, remember, async (c) =>
-    c.json(await memory.remember(c.req.valid("json"))),
+    c.json(await calls["/v1/remember"](c.req.valid("json"))),
   );
   const batch = validJson(rememberBatchInputSchema, "RememberBatchRequest");
   app.post("/v1/remember/batch", doc.rememberBatch, body, batch, async (c) =>
-    c.json(await memory.rememberBatch(c.req.valid("json"))),
+    c.json(await calls["/v1/remember/batch"](c.req.valid("json"))),
   );
   const recall = validJson(recallInputSchema, "RecallRequest");
   app.post("/v1/recall", doc.recall, body, recall, async (c) =>
-    c.json(await memory.recall(c.req.valid("json"))),
+    c.json(await calls["/v1/recall"](c.req.valid("json"))),
   );
   const search = validJson(searchInputSchema, "SearchRequest");
   app.post("/v1/search", doc.search, body, search, async (c) =>
-    c.json(await memory.search(c.req.valid("json"))),
+    c.json(await calls["/v1/search"](c.req.valid("json"))),
   );
   const id = validMemoryId();
   app.get("/v1/memories/:id", doc.getMemory, id, async (c) =>

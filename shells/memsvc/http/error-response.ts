@@ -48,6 +48,30 @@ export function toErrorAnswer(error: unknown, logger: Logger): ErrorAnswer {
   return { status: 500, message: known ?? "internal error" };
 }
 
+/** An error answer ready to send: status, headers (the JSON content type first) and body text. */
+export interface ErrorJson {
+  readonly status: ErrorAnswer["status"];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+}
+
+/**
+ * {@link toErrorAnswer} as the bytes that go out: `{"error": message}` with its status and
+ * headers. The app's error handler and the fast path both answer with it.
+ *
+ * @example
+ * const { status, headers, text } = toErrorJson(error, logger);
+ * return c.body(text, status, headers);
+ */
+export function toErrorJson(error: unknown, logger: Logger): ErrorJson {
+  const answer = toErrorAnswer(error, logger);
+  return {
+    status: answer.status,
+    headers: { "Content-Type": "application/json", ...answer.headers },
+    text: JSON.stringify({ error: answer.message }),
+  };
+}
+
 /** Node's error for a request body cut off by the client (`abortIncoming`), or a fetch abort. */
 function isClientAbort(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

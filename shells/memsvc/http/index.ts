@@ -11,6 +11,8 @@ export { bearerAuth } from "../../common/bearer-auth.js";
 export type { BearerAuthOptions } from "../../common/bearer-auth.js";
 export { createMemoryApp } from "./create-memory-app.js";
 export type { MemoryAppOptions, ReadinessCheck } from "./create-memory-app.js";
+export { createMemoryListener } from "./create-memory-listener.js";
+export type { MemoryListenerOptions } from "./create-memory-listener.js";
 export { describeCause, toErrorAnswer } from "./error-response.js";
 export type { ErrorAnswer } from "./error-response.js";
 export { HttpError } from "./http-error.js";

@@ -27,14 +27,14 @@ export function jsonObjectBody(maxBytes: number = MAX_BODY_BYTES): MiddlewareHan
   const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`);
   return createMiddleware(async (c, next) => {
     const type = c.req.header("content-type") ?? "";
-    if (!/^application\/json\s*(?:;|$)/i.test(type)) {
+    if (!isJsonMediaType(type)) {
       const got = type === "" ? "none" : JSON.stringify(type);
       throw new HttpError(400, `Content-Type: expected application/json, got ${got}`);
     }
     const declared = c.req.header("content-length");
     if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge();
     const text = await readText(c.req.raw, maxBytes, tooLarge);
-    objectOf(text);
+    jsonObjectOf(text);
     // The stream is consumed: hand the text to Hono's body cache, where the validator's
     // `c.req.json()` reads it. The cache holds promises (hono 4.13 request.js `#cachedBody`)
     // although its type says `string`; a `new Request` carrying the text instead costs ~100 µs.
@@ -68,7 +68,27 @@ async function readText(
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function objectOf(text: string): object {
+/**
+ * Whether a `Content-Type` value is `application/json` (any case, parameters such as a charset
+ * allowed): what {@link jsonObjectBody} accepts, and what the fast path checks before answering.
+ *
+ * @example
+ * isJsonMediaType("application/json; charset=utf-8"); // true
+ * isJsonMediaType("text/plain");                      // false
+ */
+export function isJsonMediaType(type: string): boolean {
+  return /^application\/json\s*(?:;|$)/i.test(type);
+}
+
+/**
+ * The JSON object a body's text holds, or an {@link HttpError} 400 naming what is wrong (empty,
+ * malformed, not an object): the check of {@link jsonObjectBody}, shared with the fast path.
+ *
+ * @example
+ * jsonObjectOf('{"message":"deploys"}'); // { message: "deploys" }
+ * jsonObjectOf("[]");                    // throws HttpError 400 "body: expected a JSON object, got an array"
+ */
+export function jsonObjectOf(text: string): object {
   if (text.trim() === "") {
     throw new HttpError(400, "body: expected a JSON object, got an empty body");
   }
