@@ -183,7 +183,7 @@ class HybridIndex implements RetrievalIndex {
           similarity: useVectors ? (similarities[hit.slot] as number) : this.#vectors.dot(hit.slot),
         }));
     } finally {
-      this.#postings.clear(lexical.touched);
+      this.#postings.clear();
     }
   }
 
@@ -231,22 +231,29 @@ class HybridIndex implements RetrievalIndex {
 
   #rankByConvex(
     topK: number,
-    { touched, scores }: { touched: Int32Array; scores: Float64Array },
+    scores: Float64Array,
     slotCount: number,
     accepted: Uint8Array,
     range: { min: number; max: number } | undefined,
   ): ScoredSlot[] {
     let maxLexical = 0;
-    for (const slot of touched) maxLexical = Math.max(maxLexical, scores[slot] as number);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const score = scores[slot] as number;
+      if (score > maxLexical) maxLexical = score;
+    }
     const best = new TopK(topK);
     if (range === undefined) {
-      for (const slot of touched) {
-        this.#offer(best, slot, minMax(scores[slot] as number, 0, maxLexical));
+      for (let slot = 0; slot < slotCount; slot += 1) {
+        const score = scores[slot] as number;
+        if (score > 0) this.#offer(best, slot, minMax(score, 0, maxLexical));
       }
       return best.sorted();
     }
-    // The hot loop of a query (every accepted slot): minMax and convexFusion written out, with
-    // the same float operations in the same order, so the scores are theirs to the last bit.
+    // minMax and convexFusion written out, with the same float operations in the same order, so
+    // the scores are theirs to the last bit. Exact top-k pruning: the vector part is at most `w`
+    // (a min-max score is at most 1), so a slot whose lexical part plus `w` is below the k-th
+    // best fused score so far cannot enter, and is skipped by one comparison of its BM25 score
+    // with a cut derived from that floor (conservatively: the exact test decides the rest).
     const similarities = this.#vectors.similarities;
     const w = this.#vectorWeight;
     const lexicalWeight = 1 - w;
@@ -255,28 +262,38 @@ class HybridIndex implements RetrievalIndex {
     const vectorRange = max > min;
     const lexicalRange = maxLexical > 0;
     let floor = best.floor();
+    let cut = lexicalCut(floor, w, lexicalWeight, maxLexical);
     for (let slot = 0; slot < slotCount; slot += 1) {
-      if (accepted[slot] !== 1) continue;
       const lexicalScore = scores[slot] as number;
-      const similarity = similarities[slot] as number;
+      if (lexicalScore < cut || accepted[slot] !== 1) continue;
       const lexical = lexicalRange ? lexicalScore / maxLexical : lexicalScore > 0 ? 1 : 0;
+      const lexicalPart = lexicalWeight * lexical;
+      if (lexicalPart + w < floor) continue;
+      const similarity = similarities[slot] as number;
       const vector = vectorRange ? (similarity - min) / spread : similarity > 0 ? 1 : 0;
-      const fused = lexicalWeight * lexical + w * vector;
+      const fused = lexicalPart + w * vector;
       if (fused < floor) continue;
       this.#offer(best, slot, fused);
-      floor = best.floor();
+      const raised = best.floor();
+      if (raised !== floor) {
+        floor = raised;
+        cut = lexicalCut(floor, w, lexicalWeight, maxLexical);
+      }
     }
     return best.sorted();
   }
 
   #rankByRrf(
     topK: number,
-    { touched, scores }: { touched: Int32Array; scores: Float64Array },
+    scores: Float64Array,
     slotCount: number,
     accepted: Uint8Array,
   ): ScoredSlot[] {
     const lexicalTop = new TopK(this.#rrfDepth);
-    for (const slot of touched) this.#offer(lexicalTop, slot, scores[slot] as number);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const score = scores[slot] as number;
+      if (score > 0) this.#offer(lexicalTop, slot, score);
+    }
     const vectorTop = new TopK(this.#rrfDepth);
     const similarities = this.#vectors.similarities;
     for (let slot = 0; slot < slotCount; slot += 1) {
@@ -316,6 +333,17 @@ class HybridIndex implements RetrievalIndex {
     this.#alive.fill(1, 0, ids.length);
     this.#removed = 0;
   }
+}
+
+/**
+ * A BM25 score below which a slot cannot reach `floor` however close its vector: the solution of
+ * `(1 - w) · score / maxLexical + w = floor`, shrunk by a relative 1e-9 so float rounding cannot
+ * make it prune a slot the exact test would keep. 0 (prune nothing) when the floor is within
+ * 1e-6 of `w` or below, or when the lexical side carries no weight.
+ */
+function lexicalCut(floor: number, w: number, lexicalWeight: number, maxLexical: number): number {
+  if (!(floor - w > 1e-6) || !(lexicalWeight > 0) || !(maxLexical > 0)) return 0;
+  return ((floor - w) / lexicalWeight) * maxLexical * (1 - 1e-9);
 }
 
 function checkRange(name: string, value: number, min: number, max: number): number {
