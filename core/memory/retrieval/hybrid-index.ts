@@ -10,7 +10,7 @@ import type {
 } from "./retrieval-index.js";
 import { SlotGroups } from "./slot-groups.js";
 import { TopK, type ScoredSlot } from "./top-k.js";
-import { VectorMatrix } from "./vector-matrix.js";
+import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
 
 /**
  * Weight of the vector side in the convex fusion. Measured on LoCoMo with the word-vector
@@ -166,13 +166,15 @@ class HybridIndex implements RetrievalIndex {
     const accepted = this.#acceptedMask(slotCount, query);
     const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
     try {
-      const useVectors = this.#fusion === "rrf" || this.#vectorWeight > 0;
-      const range = useVectors ? this.#vectors.scan(accepted, slotCount) : { min: 0, max: 0 };
-      const similarities = this.#vectors.similarities;
-      const ranked =
-        this.#fusion === "rrf"
-          ? this.#rankByRrf(topK, lexical, slotCount, accepted)
-          : this.#rankByConvex(topK, lexical, slotCount, accepted, useVectors ? range : undefined);
+      let ranked: ScoredSlot[];
+      if (this.#fusion === "rrf") {
+        this.#vectors.scan(accepted, slotCount);
+        ranked = this.#rankByRrf(topK, lexical, slotCount, accepted);
+      } else {
+        const range =
+          this.#vectorWeight > 0 ? this.#vectors.boundedScan(accepted, slotCount) : undefined;
+        ranked = this.#rankByConvex(topK, lexical, slotCount, accepted, range);
+      }
       const best = ranked[0]?.score ?? 0;
       if (!(best > 0)) return [];
       return ranked
@@ -180,7 +182,7 @@ class HybridIndex implements RetrievalIndex {
         .map((hit) => ({
           id: hit.id,
           relevance: hit.score / best,
-          similarity: useVectors ? (similarities[hit.slot] as number) : this.#vectors.dot(hit.slot),
+          similarity: this.#vectors.dot(hit.slot),
         }));
     } finally {
       this.#postings.clear();
@@ -234,7 +236,7 @@ class HybridIndex implements RetrievalIndex {
     scores: Float64Array,
     slotCount: number,
     accepted: Uint8Array,
-    range: { min: number; max: number } | undefined,
+    range: BoundedScan | undefined,
   ): ScoredSlot[] {
     let maxLexical = 0;
     for (let slot = 0; slot < slotCount; slot += 1) {
@@ -253,11 +255,14 @@ class HybridIndex implements RetrievalIndex {
     // the scores are theirs to the last bit. Exact top-k pruning: the vector part is at most `w`
     // (a min-max score is at most 1), so a slot whose lexical part plus `w` is below the k-th
     // best fused score so far cannot enter, and is skipped by one comparison of its BM25 score
-    // with a cut derived from that floor (conservatively: the exact test decides the rest).
-    const similarities = this.#vectors.similarities;
+    // with a cut derived from that floor (conservatively: the exact test decides the rest). The
+    // others are bounded with the approximate similarity plus the scan's slack, and only those
+    // that could still enter get their exact similarity.
+    const approximations = this.#vectors.similarities;
+    const vectors = this.#vectors;
     const w = this.#vectorWeight;
     const lexicalWeight = 1 - w;
-    const { min, max } = range;
+    const { min, max, slack } = range;
     const spread = max - min;
     const vectorRange = max > min;
     const lexicalRange = maxLexical > 0;
@@ -269,7 +274,13 @@ class HybridIndex implements RetrievalIndex {
       const lexical = lexicalRange ? lexicalScore / maxLexical : lexicalScore > 0 ? 1 : 0;
       const lexicalPart = lexicalWeight * lexical;
       if (lexicalPart + w < floor) continue;
-      const similarity = similarities[slot] as number;
+      let similarity = max;
+      if (vectorRange) {
+        // Every accepted similarity is max when there is no range; else bound it first.
+        const upper = Math.min((approximations[slot] as number) + slack, max);
+        if (lexicalPart + w * ((upper - min) / spread) < floor) continue;
+        similarity = vectors.dot(slot);
+      }
       const vector = vectorRange ? (similarity - min) / spread : similarity > 0 ? 1 : 0;
       const fused = lexicalPart + w * vector;
       if (fused < floor) continue;
