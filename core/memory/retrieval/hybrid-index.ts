@@ -52,8 +52,10 @@ export interface HybridIndexOptions {
 /**
  * An exact hybrid {@link RetrievalIndex}: BM25+ over the documents' {@link lexicalTerms} (a real
  * stop list, a light stemmer, compounds split and kept whole, numbers kept) fused with the exact
- * cosine of every accepted document's vector (a brute-force scan over `Float32Array` rows; no
- * approximate structure, so nothing indexed can be missed).
+ * cosine of every accepted document's vector (no approximate structure, so nothing indexed can
+ * be missed). Work is saved only where a proven bound shows it cannot change the answer: an
+ * int8 scan bounds every cosine and only the documents that could still enter the top k (or
+ * hold the minimum or maximum) get their exact float32 cosine; BM25 bounds skip the rest.
  *
  * Relevance is the fused score divided by the query's best, so the best hit has 1. With convex
  * fusion, BM25 is divided by its maximum (0 stays 0: no shared term) and cosine is min-max
