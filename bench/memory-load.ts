@@ -24,6 +24,7 @@ import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MEMORY_LOAD_PROJECTS, memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
 
 const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
@@ -45,33 +46,10 @@ const STATS_QUERIES = option("stats-queries", 200);
 const PER_REQUEST = option("per-request", 2_000);
 const BATCH = 1_000;
 const CONCURRENCY = option("concurrency", 8);
-const PROJECTS = 20;
+const PROJECTS = MEMORY_LOAD_PROJECTS;
 
 const random = seededRandom(42);
-const WORDS = (
-  "deploy release build test staging production database postgres redis cache queue worker " +
-  "api gateway auth token session user account billing invoice payment refund customer order " +
-  "schema migration index query latency timeout retry backoff error alert metric dashboard log " +
-  "trace span service cluster node pod container image registry secret config flag feature " +
-  "rollout rollback canary review merge branch commit pipeline runner artifact cost budget team " +
-  "oncall incident postmortem runbook backup restore replica shard partition vacuum lock deadlock"
-).split(" ");
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-const phrase = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(" ");
-const TYPES = ["rule", "fact", "episode", "procedure", "preference"];
-
-function memoryBody(i: number): object {
-  const kind = i % 10;
-  const scope = kind < 5 ? "project" : kind < 7 ? "permanent" : kind < 9 ? "session" : "ttl";
-  return {
-    content: `${phrase(8 + (i % 12))} (note ${i})`,
-    type: TYPES[i % TYPES.length],
-    scope,
-    project: scope === "project" ? `project-${i % PROJECTS}` : "",
-    tags: [pick(WORDS), pick(WORDS)],
-    confidence: 0.5 + (i % 50) / 100,
-  };
-}
+const { memoryBody, phrase } = memoryLoadCorpus(random);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 let port = 0;

@@ -4,8 +4,15 @@
  * one-project-in-twenty accept filter, and BM25 alone. Prints build time, heap growth, and
  * query latency p50/p95/p99 (wall) with the CPU time per query.
  *
+ * `--corpus memory-load` measures instead the corpus of `bench/memory-load.ts` (its ~100-word
+ * vocabulary, its 20 projects as index groups like the engine's, vectors from the word-vector
+ * embedder; `--dimensions` is then 100): recall's query (top 50) with and without a project and
+ * search's (top 10), so the service benchmark's index cost is seen without HTTP around it.
+ *
  * Run:
  *   npx tsx bench/retrieval-index.ts [--n 100000] [--dimensions 100] [--queries 300]
+ *     [--corpus synthetic|memory-load]
+ * (profile with `node --import tsx --cpu-prof bench/retrieval-index.ts …`)
  */
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -15,6 +22,8 @@ import {
   type RetrievalIndex,
   type RetrievalQuery,
 } from "../core/memory/retrieval/index.js";
+import { WordVectorEmbedder } from "../adapters/local/index.js";
+import { MEMORY_LOAD_PROJECTS, memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
 
 const { values } = parseArgs({
@@ -22,6 +31,7 @@ const { values } = parseArgs({
     n: { type: "string", default: "100000" },
     dimensions: { type: "string", default: "100" },
     queries: { type: "string", default: "300" },
+    corpus: { type: "string", default: "synthetic" },
   },
 });
 const N = Number(values.n);
@@ -105,12 +115,55 @@ function build(index: RetrievalIndex, label: string): void {
   );
 }
 
+function memoryLoadRun(): void {
+  const embedder = new WordVectorEmbedder();
+  const corpus = memoryLoadCorpus(seededRandom(42));
+  const index = createHybridIndex();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const start = performance.now();
+  for (let i = 0; i < N; i += 1) {
+    const body = corpus.memoryBody(i);
+    const groups = [
+      ...(body.project === "" ? [] : [`project:${body.project}`]),
+      ...(body.scope === "permanent" ? ["permanent"] : []),
+    ];
+    index.add({ id: `m${i}`, text: body.content, vector: embedder.embed(body.content), groups });
+  }
+  console.log(
+    `memory-load corpus: built ${N} documents in ${((performance.now() - start) / 1000).toFixed(1)} s; ` +
+      `heap +${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(0)} MB`,
+  );
+  const queries = Array.from({ length: Q }, () => {
+    const text = corpus.phrase(3 + Math.floor(random() * 4));
+    return { text, vector: embedder.embed(text), topK: 50 };
+  });
+  measure("warm-up", index, queries);
+  measure("recall (top 50)", index, queries);
+  measure(
+    "recall + project (top 50, groups)",
+    index,
+    queries.map((q, i) => ({
+      ...q,
+      groups: [`project:project-${i % MEMORY_LOAD_PROJECTS}`, "permanent"],
+    })),
+  );
+  measure(
+    "search (top 10)",
+    index,
+    queries.map((q) => ({ ...q, topK: 10 })),
+  );
+}
+
 console.log(
   `retrieval index: ${N} documents × ${D} dimensions, ${Q} queries; load ` +
     `${loadavg()
       .map((l) => l.toFixed(1))
       .join(" ")} on ${cpus().length} cores`,
 );
+if (values.corpus === "memory-load") {
+  memoryLoadRun();
+  process.exit(0);
+}
 const hybrid = createHybridIndex();
 build(hybrid, "hybrid");
 const queries = Array.from({ length: Q }, () => ({

@@ -10,7 +10,7 @@ import type {
 } from "./retrieval-index.js";
 import { SlotGroups } from "./slot-groups.js";
 import { TopK, type ScoredSlot } from "./top-k.js";
-import { VectorMatrix } from "./vector-matrix.js";
+import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
 
 /**
  * Weight of the vector side in the convex fusion. Measured on LoCoMo with the word-vector
@@ -52,8 +52,10 @@ export interface HybridIndexOptions {
 /**
  * An exact hybrid {@link RetrievalIndex}: BM25+ over the documents' {@link lexicalTerms} (a real
  * stop list, a light stemmer, compounds split and kept whole, numbers kept) fused with the exact
- * cosine of every accepted document's vector (a brute-force scan over `Float32Array` rows; no
- * approximate structure, so nothing indexed can be missed).
+ * cosine of every accepted document's vector (no approximate structure, so nothing indexed can
+ * be missed). Work is saved only where a proven bound shows it cannot change the answer: an
+ * int8 scan bounds every cosine and only the documents that could still enter the top k (or
+ * hold the minimum or maximum) get their exact float32 cosine; BM25 bounds skip the rest.
  *
  * Relevance is the fused score divided by the query's best, so the best hit has 1. With convex
  * fusion, BM25 is divided by its maximum (0 stays 0: no shared term) and cosine is min-max
@@ -166,13 +168,15 @@ class HybridIndex implements RetrievalIndex {
     const accepted = this.#acceptedMask(slotCount, query);
     const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
     try {
-      const useVectors = this.#fusion === "rrf" || this.#vectorWeight > 0;
-      const range = useVectors ? this.#vectors.scan(accepted, slotCount) : { min: 0, max: 0 };
-      const similarities = this.#vectors.similarities;
-      const ranked =
-        this.#fusion === "rrf"
-          ? this.#rankByRrf(topK, lexical, slotCount, accepted)
-          : this.#rankByConvex(topK, lexical, slotCount, accepted, useVectors ? range : undefined);
+      let ranked: ScoredSlot[];
+      if (this.#fusion === "rrf") {
+        this.#vectors.scan(accepted, slotCount);
+        ranked = this.#rankByRrf(topK, lexical, slotCount, accepted);
+      } else {
+        const range =
+          this.#vectorWeight > 0 ? this.#vectors.boundedScan(accepted, slotCount) : undefined;
+        ranked = this.#rankByConvex(topK, lexical, slotCount, accepted, range);
+      }
       const best = ranked[0]?.score ?? 0;
       if (!(best > 0)) return [];
       return ranked
@@ -180,10 +184,10 @@ class HybridIndex implements RetrievalIndex {
         .map((hit) => ({
           id: hit.id,
           relevance: hit.score / best,
-          similarity: useVectors ? (similarities[hit.slot] as number) : this.#vectors.dot(hit.slot),
+          similarity: this.#vectors.dot(hit.slot),
         }));
     } finally {
-      this.#postings.clear(lexical.touched);
+      this.#postings.clear();
     }
   }
 
@@ -231,52 +235,78 @@ class HybridIndex implements RetrievalIndex {
 
   #rankByConvex(
     topK: number,
-    { touched, scores }: { touched: Int32Array; scores: Float64Array },
+    scores: Float64Array,
     slotCount: number,
     accepted: Uint8Array,
-    range: { min: number; max: number } | undefined,
+    range: BoundedScan | undefined,
   ): ScoredSlot[] {
     let maxLexical = 0;
-    for (const slot of touched) maxLexical = Math.max(maxLexical, scores[slot] as number);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const score = scores[slot] as number;
+      if (score > maxLexical) maxLexical = score;
+    }
     const best = new TopK(topK);
     if (range === undefined) {
-      for (const slot of touched) {
-        this.#offer(best, slot, minMax(scores[slot] as number, 0, maxLexical));
+      for (let slot = 0; slot < slotCount; slot += 1) {
+        const score = scores[slot] as number;
+        if (score > 0) this.#offer(best, slot, minMax(score, 0, maxLexical));
       }
       return best.sorted();
     }
-    // The hot loop of a query (every accepted slot): minMax and convexFusion written out, with
-    // the same float operations in the same order, so the scores are theirs to the last bit.
-    const similarities = this.#vectors.similarities;
+    // minMax and convexFusion written out, with the same float operations in the same order, so
+    // the scores are theirs to the last bit. Exact top-k pruning: the vector part is at most `w`
+    // (a min-max score is at most 1), so a slot whose lexical part plus `w` is below the k-th
+    // best fused score so far cannot enter, and is skipped by one comparison of its BM25 score
+    // with a cut derived from that floor (conservatively: the exact test decides the rest). The
+    // others are bounded with the approximate similarity plus the scan's slack, and only those
+    // that could still enter get their exact similarity.
+    const approximations = this.#vectors.similarities;
+    const vectors = this.#vectors;
     const w = this.#vectorWeight;
     const lexicalWeight = 1 - w;
-    const { min, max } = range;
+    const { min, max, slack } = range;
     const spread = max - min;
     const vectorRange = max > min;
     const lexicalRange = maxLexical > 0;
     let floor = best.floor();
+    let cut = lexicalCut(floor, w, lexicalWeight, maxLexical);
     for (let slot = 0; slot < slotCount; slot += 1) {
-      if (accepted[slot] !== 1) continue;
       const lexicalScore = scores[slot] as number;
-      const similarity = similarities[slot] as number;
+      if (lexicalScore < cut || accepted[slot] !== 1) continue;
       const lexical = lexicalRange ? lexicalScore / maxLexical : lexicalScore > 0 ? 1 : 0;
+      const lexicalPart = lexicalWeight * lexical;
+      if (lexicalPart + w < floor) continue;
+      let similarity = max;
+      if (vectorRange) {
+        // Every accepted similarity is max when there is no range; else bound it first.
+        const upper = Math.min((approximations[slot] as number) + slack, max);
+        if (lexicalPart + w * ((upper - min) / spread) < floor) continue;
+        similarity = vectors.dot(slot);
+      }
       const vector = vectorRange ? (similarity - min) / spread : similarity > 0 ? 1 : 0;
-      const fused = lexicalWeight * lexical + w * vector;
+      const fused = lexicalPart + w * vector;
       if (fused < floor) continue;
       this.#offer(best, slot, fused);
-      floor = best.floor();
+      const raised = best.floor();
+      if (raised !== floor) {
+        floor = raised;
+        cut = lexicalCut(floor, w, lexicalWeight, maxLexical);
+      }
     }
     return best.sorted();
   }
 
   #rankByRrf(
     topK: number,
-    { touched, scores }: { touched: Int32Array; scores: Float64Array },
+    scores: Float64Array,
     slotCount: number,
     accepted: Uint8Array,
   ): ScoredSlot[] {
     const lexicalTop = new TopK(this.#rrfDepth);
-    for (const slot of touched) this.#offer(lexicalTop, slot, scores[slot] as number);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const score = scores[slot] as number;
+      if (score > 0) this.#offer(lexicalTop, slot, score);
+    }
     const vectorTop = new TopK(this.#rrfDepth);
     const similarities = this.#vectors.similarities;
     for (let slot = 0; slot < slotCount; slot += 1) {
@@ -316,6 +346,17 @@ class HybridIndex implements RetrievalIndex {
     this.#alive.fill(1, 0, ids.length);
     this.#removed = 0;
   }
+}
+
+/**
+ * A BM25 score below which a slot cannot reach `floor` however close its vector: the solution of
+ * `(1 - w) · score / maxLexical + w = floor`, shrunk by a relative 1e-9 so float rounding cannot
+ * make it prune a slot the exact test would keep. 0 (prune nothing) when the floor is within
+ * 1e-6 of `w` or below, or when the lexical side carries no weight.
+ */
+function lexicalCut(floor: number, w: number, lexicalWeight: number, maxLexical: number): number {
+  if (!(floor - w > 1e-6) || !(lexicalWeight > 0) || !(maxLexical > 0)) return 0;
+  return ((floor - w) / lexicalWeight) * maxLexical * (1 - 1e-9);
 }
 
 function checkRange(name: string, value: number, min: number, max: number): number {

@@ -1,15 +1,26 @@
 import { bm25Idf, type Bm25Parameters } from "./bm25-scoring.js";
 
-/** One term's postings: the slots holding it and its count in each, in typed arrays. */
+/**
+ * One term's postings: the slots holding it, its count in each and each document's length
+ * (capped at {@link LONG}: longer ones read the slot's length), in typed arrays, so scoring a
+ * posting reads only memory that is next to the previous one.
+ */
 interface PostingList {
   slots: Int32Array;
   counts: Uint16Array;
+  lengths: Uint16Array;
   length: number;
 }
 
 const INITIAL_POSTINGS = 2;
 /** A term counted more often than this in one document counts this often (saturated anyway). */
 const MAX_COUNT = 0xffff;
+/** A posting's document length at or above this is read from the slot's length instead. */
+const LONG = 0xffff;
+/** Counts up to this have a precomputed weight per document length (higher ones compute it). */
+const TABLE_COUNTS = 4;
+/** Document lengths below this have precomputed weights (longer ones compute it). */
+const TABLE_LENGTHS = 1024;
 
 /**
  * An inverted index of BM25 terms over numbered slots (the hybrid index's document slots).
@@ -22,8 +33,9 @@ const MAX_COUNT = 0xffff;
  * const postings = new LexicalPostings();
  * postings.add(0, ["deploy", "friday"]);
  * postings.add(1, ["coffee", "kitchen"]);
- * const { touched, scores } = postings.score(["deploy"], { k1: 1.2, b: 0.75, delta: 0 }, Uint8Array.of(1, 1));
- * // touched = Int32Array [0], scores[0] ≈ 0.69
+ * const scores = postings.score(["deploy"], { k1: 1.2, b: 0.75, delta: 0 }, Uint8Array.of(1, 1));
+ * // scores[0] ≈ 0.69, scores[1] = 0
+ * postings.clear();
  */
 export class LexicalPostings {
   readonly #termIds = new Map<string, number>();
@@ -33,11 +45,14 @@ export class LexicalPostings {
   /** Per slot: its distinct term ids (undefined when the slot is empty). */
   #docTerms: (Int32Array | undefined)[] = [];
   #docLengths: number[] = [];
+  /** The longest document indexed since the last remap (sizes the per-query weight tables). */
+  #longest = 0;
+  /** Per query term: idf × weight by document length and count (reused between calls). */
+  #table = new Float64Array(0);
   #liveDocs = 0;
   #totalLength = 0;
+  /** A {@link score} call's scores by slot, reused (a plain array cost 7x the whole loop). */
   #scores = new Float64Array(0);
-  /** The slots a {@link score} call scored, in a reused buffer (read before the next call). */
-  #touched = new Int32Array(0);
   /** Number of stale postings (of removed slots) still in the lists. */
   #stale = 0;
 
@@ -62,6 +77,7 @@ export class LexicalPostings {
         this.#lists.push({
           slots: new Int32Array(INITIAL_POSTINGS),
           counts: new Uint16Array(INITIAL_POSTINGS),
+          lengths: new Uint16Array(INITIAL_POSTINGS),
           length: 0,
         });
         this.#df.push(0);
@@ -72,11 +88,12 @@ export class LexicalPostings {
     let i = 0;
     for (const [id, count] of counts) {
       distinct[i++] = id;
-      push(this.#lists[id] as PostingList, slot, Math.min(count, MAX_COUNT));
+      push(this.#lists[id] as PostingList, slot, Math.min(count, MAX_COUNT), terms.length);
       this.#df[id] = (this.#df[id] ?? 0) + 1;
     }
     this.#docTerms[slot] = distinct;
     this.#docLengths[slot] = terms.length;
+    this.#longest = Math.max(this.#longest, terms.length);
     this.#liveDocs += 1;
     this.#totalLength += terms.length;
   }
@@ -105,6 +122,7 @@ export class LexicalPostings {
         if (to < 0) continue;
         list.slots[kept] = to;
         list.counts[kept] = list.counts[i] as number;
+        list.lengths[kept] = list.lengths[i] as number;
         kept += 1;
       }
       list.length = kept;
@@ -119,70 +137,89 @@ export class LexicalPostings {
     }
     this.#docTerms = docTerms;
     this.#docLengths = docLengths;
+    this.#longest = docLengths.reduce((longest, length) => Math.max(longest, length), 0);
     this.#stale = 0;
   }
 
   /**
    * BM25 of every accepted slot (`accepted[slot] === 1`, live slots only) holding at least one of
-   * the distinct `terms` (summed in the order given, so sums are reproducible). `scores` is
-   * reused by the next call: read it before then.
+   * the distinct `terms` (summed in the order given, so sums are reproducible), by slot; 0 for
+   * the others. The array is reused: read it, then {@link clear} it before the next call.
    */
   score(
     terms: readonly string[],
     { k1, b, delta }: Bm25Parameters,
     accepted: Uint8Array,
-  ): { touched: Int32Array; scores: Float64Array } {
+  ): Float64Array {
     const slotCount = this.#docTerms.length;
     if (this.#scores.length < slotCount) this.#scores = new Float64Array(slotCount * 2);
     const scores = this.#scores;
     const lengths = this.#docLengths;
-    // A reused buffer: growing a plain array to tens of thousands of slots per query cost 7x
-    // the whole loop (100,000 documents, 5 frequent terms: 7 ms -> 1 ms).
-    if (this.#touched.length < slotCount) this.#touched = new Int32Array(slotCount * 2);
-    const touched = this.#touched;
-    let touchedCount = 0;
     const n = this.#liveDocs;
     const averageLength = n > 0 ? this.#totalLength / n : 0;
+    // Per term, idf × weight for every (document length, count) up to the table's bounds: the
+    // same expression as bm25TermWeight (so the same floats), computed once per query instead of
+    // once per posting.
+    const tableLengths = Math.min(this.#longest + 1, TABLE_LENGTHS);
+    const tableSize = tableLengths * TABLE_COUNTS;
+    if (this.#table.length < tableSize) this.#table = new Float64Array(tableSize);
+    const table = this.#table;
     for (const term of new Set(terms)) {
       const id = this.#termIds.get(term);
       const df = id === undefined ? 0 : (this.#df[id] ?? 0);
       if (id === undefined || df === 0) continue;
       const idf = bm25Idf(df, n);
+      for (let length = 0; length < tableLengths; length += 1) {
+        const lengthRatio = averageLength > 0 ? length / averageLength : 1;
+        for (let tf = 1; tf <= TABLE_COUNTS; tf += 1) {
+          const weight = (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * lengthRatio)) + delta;
+          table[length * TABLE_COUNTS + tf - 1] = idf * weight;
+        }
+      }
       const list = this.#lists[id] as PostingList;
       const slots = list.slots;
       const counts = list.counts;
+      const postingLengths = list.lengths;
       for (let i = 0; i < list.length; i += 1) {
         const slot = slots[i] as number;
         if (accepted[slot] !== 1) continue;
-        // bm25TermWeight inlined (the hot loop): the same expression, so the same floats.
         const tf = counts[i] as number;
-        const lengthRatio = averageLength > 0 ? (lengths[slot] as number) / averageLength : 1;
-        const weight = (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * lengthRatio)) + delta;
-        const before = scores[slot] as number;
-        if (before === 0) touched[touchedCount++] = slot;
-        scores[slot] = before + idf * weight;
+        const length = postingLengths[i] as number;
+        let contribution: number;
+        if (tf <= TABLE_COUNTS && length < tableLengths) {
+          contribution = table[length * TABLE_COUNTS + tf - 1] as number;
+        } else {
+          // bm25TermWeight inlined: the same expression, so the same floats.
+          const docLength = length === LONG ? (lengths[slot] as number) : length;
+          const lengthRatio = averageLength > 0 ? docLength / averageLength : 1;
+          contribution = idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + b * lengthRatio)) + delta);
+        }
+        scores[slot] = (scores[slot] as number) + contribution;
       }
     }
-    return { touched: touched.subarray(0, touchedCount), scores };
+    return scores;
   }
 
   /** Zeroes the scores a {@link score} call left (call after reading them). */
-  clear(touched: Int32Array): void {
-    const scores = this.#scores;
-    for (const slot of touched) scores[slot] = 0;
+  clear(): void {
+    this.#scores.fill(0, 0, this.#docTerms.length);
   }
 }
 
-function push(list: PostingList, slot: number, count: number): void {
+function push(list: PostingList, slot: number, count: number, length: number): void {
   if (list.length === list.slots.length) {
     const slots = new Int32Array(list.length * 2);
     slots.set(list.slots);
     const counts = new Uint16Array(list.length * 2);
     counts.set(list.counts);
+    const lengths = new Uint16Array(list.length * 2);
+    lengths.set(list.lengths);
     list.slots = slots;
     list.counts = counts;
+    list.lengths = lengths;
   }
   list.slots[list.length] = slot;
   list.counts[list.length] = count;
+  list.lengths[list.length] = Math.min(length, LONG);
   list.length += 1;
 }

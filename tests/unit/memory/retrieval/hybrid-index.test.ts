@@ -132,6 +132,91 @@ describe("createHybridIndex", () => {
     );
   });
 
+  it("stays exact when top-k pruning skips most documents (many documents, small topK, long texts)", () => {
+    // Many documents sharing few words and vectors: near-ties at the pruning floor, counts above
+    // the precomputed weights' table and documents longer than it (1,100 terms).
+    const docArb = fc.record({
+      words: fc.array(fc.constantFrom(...WORDS.slice(0, 6)), { minLength: 1, maxLength: 12 }),
+      repeat: fc.constantFrom(1, 1, 1, 3, 7),
+      long: fc.integer({ min: 0, max: 9 }).map((i) => i === 0),
+      vector: vectorArb,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(docArb, { minLength: 1, maxLength: 120 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(0.3, 0.5, 0.7, 0.999, 1),
+        (docs, queries, vectorWeight) => {
+          const settings = { ...DEFAULTS, vectorWeight };
+          const index = createHybridIndex(settings);
+          const live = new Map<string, IndexedDocument>();
+          docs.forEach((d, i) => {
+            const words = d.words.flatMap((w) => Array<string>(d.repeat).fill(w));
+            const text = (d.long ? [...words, ...Array<string>(1100).fill("coffee")] : words).join(
+              " ",
+            );
+            const doc = { id: `d${String(i).padStart(3, "0")}`, text, vector: d.vector };
+            index.add(doc);
+            live.set(doc.id, doc);
+          });
+          for (const q of queries) {
+            const query = { ...toQuery(q), topK: 1 + (q.topK % 5) };
+            expect(index.query(query)).toEqual(referenceRanking(live, query, settings));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("stays exact when vectors differ by less than their int8 codes can tell", () => {
+    // Near-copies of a few base vectors (offsets far below one int8 step): the approximate scan
+    // cannot order them, so every candidate near the floor must be scored exactly.
+    const baseArb = fc.array(fc.float({ min: -1, max: 1, noNaN: true }), {
+      minLength: 24,
+      maxLength: 24,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(baseArb, { minLength: 1, maxLength: 3 }),
+        fc.array(
+          fc.record({
+            base: fc.nat(),
+            nudge: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 24, maxLength: 24 }),
+            words: fc.array(fc.constantFrom(...WORDS.slice(0, 4)), { maxLength: 4 }),
+          }),
+          { minLength: 1, maxLength: 80 },
+        ),
+        fc.nat(),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom(0.5, 0.9, 1),
+        (bases, docs, queryBase, topK, vectorWeight) => {
+          const settings = { ...DEFAULTS, vectorWeight };
+          const index = createHybridIndex(settings);
+          const live = new Map<string, IndexedDocument>();
+          const near = (base: number, nudge: readonly number[]) =>
+            (bases[base % bases.length] as number[]).map((x, j) => x + (nudge[j] ?? 0) * 1e-4);
+          docs.forEach((d, i) => {
+            const doc = {
+              id: `d${String(i).padStart(3, "0")}`,
+              text: d.words.join(" "),
+              vector: near(d.base, d.nudge),
+            };
+            index.add(doc);
+            live.set(doc.id, doc);
+          });
+          const query = {
+            text: "deploy friday",
+            vector: near(queryBase, docs[0]?.nudge ?? []),
+            topK,
+          };
+          expect(index.query(query)).toEqual(referenceRanking(live, query, settings));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("stays exact after thousands of removals compact its storage", () => {
     const index = createHybridIndex();
     const live = new Map<string, IndexedDocument>();
