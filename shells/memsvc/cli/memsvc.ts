@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import "reflect-metadata";
 // Before the other modules load: V8 reads these flags as the heap grows (see heap-flags.ts).
-import "./apply-heap-flags.js";
+import { watchStoreSize } from "./apply-heap-flags.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
@@ -100,7 +100,16 @@ async function build(
   metrics?: ServiceMetrics,
 ): Promise<MemsvcRuntime> {
   try {
-    return await buildMemsvc(config, logger, metrics);
+    const runtime = await buildMemsvc(config, logger, metrics);
+    // The timer is unref'd: it never keeps the process alive, so nothing needs to stop it.
+    watchStoreSize(
+      () => runtime.memory.loadedMemories,
+      (memories) =>
+        logger.info("large store: the young generation may grow (faster queries, more RSS)", {
+          memories,
+        }),
+    );
+    return runtime;
   } catch (error) {
     logger.error("startup failed", { cause: describeCause(error) });
     const cause =

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MEMSVC_HEAP_FLAGS, memsvcHeapFlags } from "../../../../../shells/memsvc/cli/heap-flags.js";
+import {
+  LARGE_STORE_MEMORIES,
+  MEMSVC_HEAP_FLAGS,
+  largeStoreHeapFlag,
+  memsvcHeapFlags,
+} from "../../../../../shells/memsvc/cli/heap-flags.js";
 
 describe("memsvcHeapFlags", () => {
   it("sets every memsvc heap flag when the operator configured none", () => {
@@ -23,5 +28,21 @@ describe("memsvcHeapFlags", () => {
     expect(memsvcHeapFlags(["--heap-growing-percent=50"], undefined)).toEqual([
       "--semi-space-growth-factor=1",
     ]);
+  });
+});
+
+describe("largeStoreHeapFlag", () => {
+  it("lets the young generation grow from LARGE_STORE_MEMORIES memories on", () => {
+    expect(largeStoreHeapFlag(LARGE_STORE_MEMORIES - 1, [], undefined)).toBeUndefined();
+    expect(largeStoreHeapFlag(LARGE_STORE_MEMORIES, [], undefined)).toBe(
+      "--semi-space-growth-factor=2",
+    );
+  });
+
+  it("leaves a young generation the operator configured alone", () => {
+    expect(largeStoreHeapFlag(100_000, [], "--max-semi-space-size=64")).toBeUndefined();
+    expect(
+      largeStoreHeapFlag(100_000, ["--semi-space-growth-factor=3"], undefined),
+    ).toBeUndefined();
   });
 });
