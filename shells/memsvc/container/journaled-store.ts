@@ -6,7 +6,7 @@ import type { Logger } from "../../common/logger.js";
 /** The write journal's directory inside the embedded store's data directory. */
 export const JOURNAL_DIRECTORY = "journal";
 /** How long journaled writes gather before one Chroma write (unless a full batch waits). */
-const BATCH_DELAY_MS = 100;
+const BATCH_DELAY_MS = 500;
 
 /**
  * The embedded store as the service owns it: writes are acknowledged once they are in the write
