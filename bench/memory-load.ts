@@ -7,7 +7,8 @@
  * the service to its listening line (it listens once its engine is loaded) on a restart over the
  * loaded data. Every row also gives the CPU time the service and Chroma spent per request, and
  * the service's own share of it (from /proc, so a busy shared machine shows up as wall time, not
- * as CPU).
+ * as CPU). Between the writes and the queries it waits until the write journal has drained into
+ * Chroma (`memsvc_journal_pending_ids` 0) and prints how long that took.
  *
  * Run (after `npm run build`):
  *   npx tsx bench/memory-load.ts [--n 10000] [--per-request 2000] [--queries 1000]
@@ -91,6 +92,23 @@ function postOnce(path: string, body: object): Promise<number> {
     req.on("error", reject);
     req.end(data);
   });
+}
+
+/** Ids acknowledged from the write journal and not yet in Chroma (`/metrics`; 0 without one). */
+async function pendingWrites(): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return Number(/^memsvc_journal_pending_ids (\d+)/m.exec(text)?.[1] ?? 0);
+}
+
+/**
+ * Waits until Chroma holds every acknowledged write, so the query phases do not share the two
+ * cores with Chroma catching up; resolves with what was pending and how long it took.
+ */
+async function drainJournal(): Promise<{ pending: number; ms: number }> {
+  const started = performance.now();
+  const pending = await pendingWrites();
+  while ((await pendingWrites()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  return { pending, ms: performance.now() - started };
 }
 
 async function stats(): Promise<number> {
@@ -286,6 +304,7 @@ async function main(): Promise<void> {
         2,
       );
     }
+    const drained = await drainJournal();
     const rssLoaded = rssMb(pid);
     const chromaLoaded = rssMb(chroma);
     const queries = Array.from({ length: QUERIES }, () => phrase(3 + Math.floor(random() * 4)));
@@ -352,6 +371,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `restart over ${total} memories: spawn to listening (engine loaded) ${service.readyMs.toFixed(0)} ms; RSS after restart ${fmt(restartRss)} + ${fmt(restartChromaRss)} MB`,
+    );
+    console.log(
+      `write journal: ${drained.pending} ids not yet in Chroma after the last write; Chroma had them ${drained.ms.toFixed(0)} ms later (the queries start then)`,
     );
     if (retries > 0)
       console.log(`${retries} request(s) retried after ECONNRESET on a reused socket`);

@@ -36,7 +36,7 @@ export interface JournaledVectorStoreOptions {
   readonly batchDelay?: () => Promise<void>;
   /** Most ids written to the journal but not yet to the store; a write waits for room. Default 50,000. */
   readonly maxPendingIds?: number;
-  /** Most ids in one store call. Default 5,000. */
+  /** Most ids in one store call. Default 2,000. */
   readonly maxBatchIds?: number;
   readonly onEvent?: (event: JournalEvent) => void;
 }
@@ -113,7 +113,7 @@ export class JournaledVectorStore implements VectorStore {
     this.#retryDelay = options.retryDelay;
     this.#batchDelay = options.batchDelay;
     this.#maxPending = options.maxPendingIds ?? 50_000;
-    this.#maxBatch = options.maxBatchIds ?? 5_000;
+    this.#maxBatch = options.maxBatchIds ?? 2_000;
     const onEvent = options.onEvent ?? (() => undefined);
     // A listener that throws must not stop the journal from draining.
     this.#emit = (event) => {
