@@ -268,9 +268,11 @@ function showBrowser(): void {
   byId("sign-out").hidden = tokenStore.read() === null;
 }
 
-/** Resolves once the next frame has been drawn (a task queued from its animation frame). */
+/** Resolves once the next frame has been drawn and the page's main thread is idle. */
 const afterPaint = () =>
-  new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  new Promise<void>((resolve) =>
+    requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: 500 })),
+  );
 
 /**
  * Opens the browser: the first page of the list alone, shown as soon as it is in, then the stats
