@@ -126,7 +126,9 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     expect(await page.evaluate("sessionStorage.getItem('memsvc.token')")).toBe(TOKEN);
     expect(await page.evaluate("document.cookie")).toBe("");
     expect(page.url()).toBe(`${svc.baseUrl}/ui`);
-    expect(await page.textContent("#stats-total")).toBe(String(FILLERS.length + SPECIALS.length));
+    // The stats come after the first page of rows (at the first idle moment once it is drawn).
+    const count = String(FILLERS.length + SPECIALS.length);
+    await page.locator("#stats-total", { hasText: new RegExp(`^${count}$`) }).waitFor();
 
     // A reload in the same tab opens without asking again; "Forget token" asks again.
     await page.reload();
