@@ -187,6 +187,11 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     await page.locator("#load-info", { hasText: /^25 shown/ }).waitFor();
     const first = await rowIds(page);
     expect(first).toHaveLength(25);
+    // Exposed as a table whatever its CSS display: a header row and 25 rows of 12 cells.
+    const table = page.getByRole("table");
+    expect(await table.getByRole("row").count()).toBe(26);
+    expect(await table.getByRole("columnheader").count()).toBe(12);
+    expect(await table.getByRole("row").nth(1).getByRole("cell").count()).toBe(12);
     const created = await column(page, "Created");
     expect([...created].sort().reverse()).toEqual(created);
     const seen = [...first];
