@@ -17,12 +17,24 @@
  * list call alone from Node. Prints the load average next to the figures: on a busy shared
  * machine the wall times are not the page's.
  *
+ * Two controls, measured the same way in the same runs, say how much of that is Chromium rather
+ * than the page: both are served by a plain `node:http` server in this process with the page's
+ * own response headers (the same Content-Security-Policy and Cross-Origin-Opener-Policy, so the
+ * same new renderer process on a new navigation) and its CSS and icon proxied from the service:
+ *
+ * - static rows: the page itself with the same first page of rows already in its HTML, no script
+ *   and no API call: the floor for drawing this page;
+ * - blank: a page of the same size with one row of text and no CSS or script: the floor for any
+ *   page at all (navigation, renderer process, first paint).
+ *
  * Run (after `npm run build`, with /usr/bin/chromium installed):
  *   npx tsx bench/memory-browser-first-page.ts [--n 10000] [--runs 10] [--data DIR] [--cpu-prof DIR]
  * `--data DIR` keeps the data directory and only adds what it lacks; `--cpu-prof DIR` writes the
  * service's V8 CPU profile there (read it with `bench/support/summarize-cpu-profile.ts`).
  */
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { chromium, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/support/headless-chromium.js";
@@ -149,6 +161,86 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"]/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c,
+  );
+
+/** A list answer's memories as the page renders them (same cells, classes and buttons). */
+function rowsHtml(memories: readonly Record<string, unknown>[]): string {
+  const when = (iso: unknown) =>
+    typeof iso === "string" ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : "never";
+  return memories
+    .map((m) => {
+      const cells: [string, string, string?][] = [
+        ["Content", String(m["content"]), "content"],
+        ["Type", String(m["type"])],
+        ["Scope", String(m["scope"])],
+        ["Project", String(m["project"]) || "(none)"],
+        ["Tags", (m["tags"] as string[]).join(", ")],
+        ["Confidence", (m["confidence"] as number).toFixed(2), "num"],
+        ["Created", when(m["created_at"])],
+        ["Last accessed", when(m["last_accessed"])],
+        ["Accesses", String(m["access_count"]), "num"],
+        ["Expires", when(m["expires_at"])],
+      ];
+      const tds = cells
+        .map(
+          ([label, text, cls]) =>
+            `<td data-label="${label}"${cls ? ` class="${cls}"` : ""}>${escapeHtml(text)}</td>`,
+        )
+        .join("");
+      return `<tr data-id="${String(m["id"])}"><td class="select"><input type="checkbox"></td>${tds}<td class="actions"><button type="button" class="link" data-action="edit">Edit</button><button type="button" class="link danger-text" data-action="forget">Forget</button></td></tr>`;
+    })
+    .join("");
+}
+
+/**
+ * The controls' server: `/static` is the page with its first page of rows in the HTML and no
+ * script, `/blank` a page of the same size with one row; both with the page's own headers. Other
+ * paths (the CSS, the icon) are fetched from the service with their headers.
+ */
+async function startControls(base: string): Promise<{ server: Server; url: string }> {
+  const pageRes = await fetch(`${base}/ui`);
+  const page = await pageRes.text();
+  const headers: Record<string, string> = {};
+  pageRes.headers.forEach((value, name) => {
+    if (!["date", "content-length", "etag", "connection", "keep-alive"].includes(name))
+      headers[name] = value;
+  });
+  const { memories } = (await api(base, "GET", "/v1/memories?limit=50")) as {
+    memories: Record<string, unknown>[];
+  };
+  const withRows = page
+    .replace(/<script[^>]*><\/script>\s*/, "")
+    .replace('<main id="browser" hidden>', '<main id="browser">')
+    .replace("<tbody></tbody>", `<tbody>${rowsHtml(memories)}</tbody>`);
+  const blankHead = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body><table id="memories"><tbody><tr><td>blank</td></tr></tbody></table><!-- `;
+  const blank = `${blankHead}${"x".repeat(Math.max(0, page.length - blankHead.length - 19))} --></body></html>`;
+  const bodies = new Map([
+    ["/static", withRows],
+    ["/blank", blank],
+  ]);
+  const server = createServer((req, res) => {
+    const body = bodies.get(req.url ?? "");
+    if (body !== undefined) {
+      res.writeHead(200, headers).end(body);
+      return;
+    }
+    void fetch(`${base}${req.url ?? "/"}`).then(async (upstream) => {
+      const out: Record<string, string> = {};
+      upstream.headers.forEach((value, name) => {
+        if (!["date", "content-length", "connection", "keep-alive"].includes(name))
+          out[name] = value;
+      });
+      res.writeHead(upstream.status, out).end(Buffer.from(await upstream.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 // A kept data directory (--data) stays; a fresh one is a temp dir removed at the end.
 const svc = await startMemsvc({
   ...(keep === undefined ? {} : { dataDir: keep }),
@@ -168,35 +260,51 @@ try {
     listMs.push(performance.now() - t);
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  const loads: Record<"cold" | "warm" | "reload", Load[]> = { cold: [], warm: [], reload: [] };
+  const controls = await startControls(base);
+  type Kind = "cold" | "warm" | "reload";
+  const newLoads = (): Record<Kind, Load[]> => ({ cold: [], warm: [], reload: [] });
+  const subjects = {
+    page: { url: `${base}/ui`, loads: newLoads() },
+    static: { url: `${controls.url}/static`, loads: newLoads() },
+    blank: { url: `${controls.url}/blank`, loads: newLoads() },
+  };
+  const loads = subjects.page.loads;
   let pages: number[] = [];
   const servicePid = svc.child.pid as number;
   let serviceCpuMs = 0;
   for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext();
-    await context.addInitScript(`sessionStorage.setItem("memsvc.token", ${JSON.stringify(TOKEN)})`);
-    await context.addInitScript(FIRST_PAGE_OBSERVER);
-    const page = await context.newPage();
-    const cpuBefore = cpuMs(servicePid);
-    await page.goto(`${base}/ui`);
-    loads.cold.push(await firstPage(page));
-    await page.goto("about:blank");
-    await page.goto(`${base}/ui`);
-    loads.warm.push(await firstPage(page));
-    await page.reload();
-    loads.reload.push(await firstPage(page));
-    serviceCpuMs += cpuMs(servicePid) - cpuBefore;
-    if (run === 0) {
-      pages = [];
-      for (let n = 2; n <= 21; n++) {
-        const t = performance.now();
-        await page.click("#next-page");
-        await page.waitForSelector(`#page-label:text-is("page ${n}")`);
-        pages.push(performance.now() - t);
+    // Alternate the order so that neither the page nor a control always goes first.
+    const order = ["page", "static", "blank"] as const;
+    for (const name of run % 2 === 0 ? order : [...order].reverse()) {
+      const { url, loads: into } = subjects[name];
+      const context = await browser.newContext();
+      await context.addInitScript(
+        `sessionStorage.setItem("memsvc.token", ${JSON.stringify(TOKEN)})`,
+      );
+      await context.addInitScript(FIRST_PAGE_OBSERVER);
+      const page = await context.newPage();
+      const cpuBefore = cpuMs(servicePid);
+      await page.goto(url);
+      into.cold.push(await firstPage(page));
+      await page.goto("about:blank");
+      await page.goto(url);
+      into.warm.push(await firstPage(page));
+      await page.reload();
+      into.reload.push(await firstPage(page));
+      if (name === "page") serviceCpuMs += cpuMs(servicePid) - cpuBefore;
+      if (name === "page" && run === 0) {
+        pages = [];
+        for (let n = 2; n <= 21; n++) {
+          const t = performance.now();
+          await page.click("#next-page");
+          await page.waitForSelector(`#page-label:text-is("page ${n}")`);
+          pages.push(performance.now() - t);
+        }
       }
+      await context.close();
     }
-    await context.close();
   }
+  controls.server.close();
   const serviceCpu = serviceCpuMs / (RUNS * 3);
   const version = browser.version();
   await browser.close();
@@ -219,6 +327,20 @@ try {
     console.log(
       `    ${name.padEnd(33)} ${median(xs.map((l) => l.html))} ${median(xs.map((l) => l.interactive)).padStart(16)} ${median(xs.map((l) => l.listSent)).padStart(10)} ${median(xs.map((l) => l.listDone)).padStart(8)} ${median(xs.map((l) => l.shown)).padStart(11)} ${median(xs.map((l) => l.painted)).padStart(8)}`,
     );
+  }
+  console.log(
+    "  controls, same headers, node:http (first row painted; DOM interactive medians in brackets):",
+  );
+  for (const [name, label] of [
+    ["static", "static rows (this page's HTML, CSS and rows; no script)"],
+    ["blank", "blank (same size, one row, no CSS)"],
+  ] as const) {
+    const l = subjects[name].loads;
+    for (const kind of ["cold", "warm", "reload"] as const) {
+      console.log(
+        `    ${label}, ${kind}: ${stat(l[kind].map((x) => x.painted))} [${median(l[kind].map((x) => x.interactive)).trim()}]`,
+      );
+    }
   }
   console.log(`  next page (click→shown): ${stat(pages)}`);
   console.log(`  GET /v1/memories?limit=50 from Node: ${stat(listMs)}`);

@@ -126,7 +126,9 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     expect(await page.evaluate("sessionStorage.getItem('memsvc.token')")).toBe(TOKEN);
     expect(await page.evaluate("document.cookie")).toBe("");
     expect(page.url()).toBe(`${svc.baseUrl}/ui`);
-    expect(await page.textContent("#stats-total")).toBe(String(FILLERS.length + SPECIALS.length));
+    // The stats come after the first page of rows (at the first idle moment once it is drawn).
+    const count = String(FILLERS.length + SPECIALS.length);
+    await page.locator("#stats-total", { hasText: new RegExp(`^${count}$`) }).waitFor();
 
     // A reload in the same tab opens without asking again; "Forget token" asks again.
     await page.reload();
@@ -185,6 +187,11 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     await page.locator("#load-info", { hasText: /^25 shown/ }).waitFor();
     const first = await rowIds(page);
     expect(first).toHaveLength(25);
+    // Exposed as a table whatever its CSS display: a header row and 25 rows of 12 cells.
+    const table = page.getByRole("table");
+    expect(await table.getByRole("row").count()).toBe(26);
+    expect(await table.getByRole("columnheader").count()).toBe(12);
+    expect(await table.getByRole("row").nth(1).getByRole("cell").count()).toBe(12);
     const created = await column(page, "Created");
     expect([...created].sort().reverse()).toEqual(created);
     const seen = [...first];

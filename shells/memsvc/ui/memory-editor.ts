@@ -107,7 +107,11 @@ export function openEditor(
       h("button", { type: "button", class: "secondary", "data-action": "cancel" }, "Cancel"),
     ),
   );
-  const editRow = h("tr", { class: "editing" }, h("td", { colspan: String(columns) }, form));
+  const editRow = h(
+    "tr",
+    { role: "row", class: "editing" },
+    h("td", { role: "cell", colspan: String(columns) }, form),
+  );
   const close = (saved: boolean) => {
     editRow.remove();
     tr.hidden = false;
