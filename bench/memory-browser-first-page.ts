@@ -212,10 +212,16 @@ async function startControls(base: string): Promise<{ server: Server; url: strin
   const { memories } = (await api(base, "GET", "/v1/memories?limit=50")) as {
     memories: Record<string, unknown>[];
   };
-  const withRows = page
-    .replace(/<script[^>]*><\/script>\s*/, "")
-    .replace('<main id="browser" hidden>', '<main id="browser">')
-    .replace("<tbody></tbody>", `<tbody>${rowsHtml(memories)}</tbody>`);
+  // Each edit must apply: a control page whose rows stay hidden or absent would never resolve.
+  const edit = (html: string, from: RegExp, to: (match: string) => string): string => {
+    if (!from.test(html)) throw new Error(`controls: the page no longer matches ${String(from)}`);
+    return html.replace(from, to);
+  };
+  let withRows = edit(page, /<script[^>]*><\/script>\s*/, () => "");
+  withRows = edit(withRows, /<main id="browser" hidden>/, () => '<main id="browser">');
+  withRows = edit(withRows, /(<tbody[^>]*>)(<\/tbody>)/, (m) =>
+    m.replace("></tbody>", () => `>${rowsHtml(memories)}</tbody>`),
+  );
   const blankHead = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body><table id="memories"><tbody><tr><td>blank</td></tr></tbody></table><!-- `;
   const blank = `${blankHead}${"x".repeat(Math.max(0, page.length - blankHead.length - 19))} --></body></html>`;
   const bodies = new Map([
