@@ -36,7 +36,7 @@ export type {
 export type { DeleteMatchingResult } from "./delete-matching.js";
 export { DELETE_BATCH } from "./delete-matching.js";
 export type { ListPage, ListOrder } from "./engine/list-page.js";
-export { listPage } from "./engine/list-page.js";
+export { listPosition, takePage } from "./engine/list-page.js";
 export { compileListFilter, hasListClause } from "./engine/list-filter.js";
 export type { ListFilter } from "./engine/list-filter.js";
 export type { ExportedMemory } from "./export-memories.js";

@@ -8,7 +8,7 @@ import type { ServiceContext } from "./service-context.js";
 /**
  * `GET /v1/memories`: one page of the live memories that pass the filters, newest first (or
  * oldest first), from the engine's creation order (a page reads what it returns plus what the
- * filter skips). See `listPage` for why the cursor is stable while memories are added and
+ * filter skips). See `takePage` for why the cursor is stable while memories are added and
  * deleted.
  *
  * @example

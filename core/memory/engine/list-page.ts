@@ -1,6 +1,5 @@
 import { AgentServicesError } from "../../errors.js";
 import type { Memory } from "../types.js";
-import { TopK } from "./top-k.js";
 
 /** Order of a listing: by `created_at`, then by id, both the same way. */
 export type ListOrder = "newest" | "oldest";
@@ -20,55 +19,6 @@ export interface ListPage {
 }
 
 /**
- * One page of a listing over `memories` (already filtered): the `limit` first in `order` after
- * `cursor`. The order key is (`created_at`, id), which no write changes (a patch keeps
- * `created_at`), so the cursor is a position, not an offset: paging while memories are added
- * and deleted returns every memory that exists throughout exactly once, never one twice, and
- * whatever was added meanwhile only if it sorts after the position reached. One pass with a
- * bounded heap: O(n log limit) per page.
- *
- * @example
- * const first = listPage(engine.live(nowMs), { limit: 50, order: "newest" });
- * const second = listPage(engine.live(nowMs), { limit: 50, order: "newest", cursor: first.next_cursor! });
- */
-export function listPage(
-  memories: Iterable<Memory>,
-  query: {
-    readonly limit: number;
-    readonly order: ListOrder;
-    readonly cursor?: string | undefined;
-  },
-): ListPage {
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.order);
-  const newest = query.order === "newest";
-  // TopK keeps the highest scores, ties by the smaller tie-break first. The memories are offered
-  // as they are (no copy per memory: at 100,000 memories that allocation dominated a page).
-  const top = new TopK<Memory>(
-    query.limit + 1,
-    newest ? (a, b) => compareIds(b.id, a.id) : (a, b) => compareIds(a.id, b.id),
-  );
-  for (const memory of memories) {
-    const ms = Date.parse(memory.created_at);
-    if (after !== undefined && !isAfter(ms, memory.id, after)) continue;
-    top.offer(newest ? ms : -ms, memory);
-  }
-  const ranked = top.sorted().map(({ item }) => item);
-  const page = ranked.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    memories: page,
-    next_cursor:
-      ranked.length > query.limit && last !== undefined
-        ? encodeCursor({
-            order: query.order,
-            createdMs: Date.parse(last.created_at),
-            id: last.id,
-          })
-        : null,
-  };
-}
-
-/**
  * Where a listing resumes: the position encoded in `cursor` (a previous page's `next_cursor`), or
  * `undefined` for the first page. Throws `invalid_input` naming `cursor` when it is not one.
  */
@@ -82,7 +32,11 @@ export function listPosition(
 /**
  * One page from memories already in listing `order` and after the cursor's position (the
  * engine's `liveInOrder`): the first `limit` that `accept` admits (all when omitted), and a
- * cursor when more follow. Stops at the `limit + 1`-th admitted one.
+ * cursor when more follow. Stops at the `limit + 1`-th admitted one. The order key is
+ * (`created_at`, id), which no write changes (a patch keeps `created_at`), so the cursor is a
+ * position, not an offset: paging while memories are added and deleted returns every memory that
+ * exists throughout exactly once, never one twice, and whatever was added meanwhile only if it
+ * sorts after the position reached.
  *
  * @example
  * const page = takePage(engine.liveInOrder(nowMs, "newest", listPosition(cursor, "newest")), { limit: 50, order: "newest" });
@@ -111,16 +65,6 @@ export function takePage(
         ? encodeCursor({ order: query.order, createdMs: Date.parse(last.created_at), id: last.id })
         : null,
   };
-}
-
-function isAfter(ms: number, id: string, position: Position): boolean {
-  return position.order === "newest"
-    ? ms < position.createdMs || (ms === position.createdMs && id < position.id)
-    : ms > position.createdMs || (ms === position.createdMs && id > position.id);
-}
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Cursors are opaque to clients: base64url of `<order>:<created ms>:<id>`. */
