@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
 import { MemoryService } from "../../../core/memory/index.js";
@@ -192,7 +193,7 @@ export async function buildMemsvc(
           },
           // Recall's access counts reach the store at most this late (and a crash loses at most
           // this much of them); every recall in the interval shares one write.
-          accessWriteDelay: () => sleep(ACCESS_WRITE_INTERVAL_MS),
+          accessWriteDelay: () => delay(ACCESS_WRITE_INTERVAL_MS, undefined, { ref: false }),
           ...(snapshots === undefined ? {} : { snapshots }),
           ...(c.resolve(TOKENS.config).memoryMode === "replica"
             ? {
@@ -293,10 +294,6 @@ const ENGINE_SNAPSHOT_FILE = "engine.snapshot";
 const ACCESS_WRITE_INTERVAL_MS = 5_000;
 /** Progress of the startup load is logged at most this often. */
 const LOAD_LOG_INTERVAL_MS = 2_000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
 
 async function stopChroma(chroma: SupervisedChroma | undefined, logger: Logger): Promise<void> {
   if (chroma === undefined) return;

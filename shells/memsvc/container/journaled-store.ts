@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { JournaledVectorStore, type JournalEvent, type VectorStore } from "../../../core/index.js";
 import { FileWriteJournal } from "../../../adapters/system/index.js";
@@ -27,9 +28,9 @@ export function journaledStore(
   });
   return new JournaledVectorStore(inner, journal, {
     // Refused writes last at most a second after the store is back.
-    retryDelay: (attempt) => sleep(Math.min(50 * 2 ** attempt, 1_000)),
+    retryDelay: (attempt) => delay(Math.min(50 * 2 ** attempt, 1_000), undefined, { ref: false }),
     // Chroma commits each call with several fsyncs on the journal's disk: fewer, larger calls.
-    batchDelay: () => sleep(BATCH_DELAY_MS),
+    batchDelay: () => delay(BATCH_DELAY_MS, undefined, { ref: false }),
     onEvent: (event) => logJournalEvent(event, logger),
   });
 }
@@ -62,8 +63,4 @@ function logJournalEvent(event: JournalEvent, logger: Logger): void {
       });
       return;
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
