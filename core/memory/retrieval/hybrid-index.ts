@@ -22,6 +22,12 @@ export const DEFAULT_VECTOR_WEIGHT = 0.5;
 export const DEFAULT_RRF_DEPTH = 100;
 /** Removed slots are compacted away once there are more of them than this and than live ones. */
 const COMPACT_AFTER = 1024;
+/**
+ * Slots added since the last compaction are renumbered in group order (see
+ * {@link SlotGroups.clusteredOrder}) once there are more of them than this and than an eighth of
+ * the ordered ones: O(n) each time, so O(n) amortised per slot over a growing index.
+ */
+const REORDER_AFTER = 1024;
 
 /** How lexical and vector scores become one relevance. */
 export type FusionMethod = "convex" | "rrf";
@@ -99,6 +105,8 @@ class HybridIndex implements RetrievalIndex {
   /** 1 for a live slot, 0 for a removed one: the acceptance mask of a query without a filter. */
   #alive = new Uint8Array(64);
   #removed = 0;
+  /** Slots below this are in group order (see {@link REORDER_AFTER}). */
+  #orderedUpTo = 0;
   /** The acceptance mask of a query with a filter (reused). */
   #accepted = new Uint8Array(0);
 
@@ -140,7 +148,12 @@ class HybridIndex implements RetrievalIndex {
     }
     this.#alive[slot] = 1;
     this.#postings.add(slot, terms);
-    if (document.groups !== undefined) this.#groups.add(slot, document.groups);
+    this.#groups.add(slot, document.groups ?? []);
+    const unordered = this.#ids.length - this.#orderedUpTo;
+    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) {
+      if (this.#groups.distinctPrimaries(this.#ids.length) > 1) this.#compact();
+      else this.#orderedUpTo = this.#ids.length;
+    }
   }
 
   vectorOf(id: string): number[] | undefined {
@@ -328,23 +341,28 @@ class HybridIndex implements RetrievalIndex {
     if (best.admits(score)) best.offer({ slot, id: this.#ids[slot] as string, score });
   }
 
-  /** Renumbers the live slots densely (order kept), dropping removed ones from every structure. */
+  /**
+   * Renumbers the live slots densely, primary group by primary group (slot order within one),
+   * dropping removed ones from every structure. Scores do not depend on slot numbers (ties go by
+   * id), so answers are the same before and after.
+   */
   #compact(): void {
-    const newSlot = new Int32Array(this.#ids.length).fill(-1);
-    const ids: string[] = [];
+    const newSlot = this.#groups.clusteredOrder(this.#alive, this.#ids.length);
+    const ids = new Array<string>(this.#slotOf.size);
     this.#ids.forEach((id, slot) => {
-      if (id === undefined) return;
-      newSlot[slot] = ids.length;
-      this.#slotOf.set(id, ids.length);
-      ids.push(id);
+      const to = newSlot[slot] as number;
+      if (id === undefined || to < 0) return;
+      this.#slotOf.set(id, to);
+      ids[to] = id;
     });
     this.#postings.remap(newSlot, ids.length);
     this.#vectors.remap(newSlot, ids.length);
-    this.#groups.remap(newSlot);
+    this.#groups.remap(newSlot, ids.length);
     this.#ids = ids;
     this.#alive = new Uint8Array(Math.max(64, ids.length * 2));
     this.#alive.fill(1, 0, ids.length);
     this.#removed = 0;
+    this.#orderedUpTo = ids.length;
   }
 }
 

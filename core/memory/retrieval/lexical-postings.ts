@@ -111,15 +111,18 @@ export class LexicalPostings {
   }
 
   /**
-   * Renumbers slots (`newSlot[old]`, -1 for removed ones) and drops stale postings. The relative
-   * order of slots in each list is kept.
+   * Renumbers slots (`newSlot[old]`: distinct, below `slotCount`, -1 for removed ones) and drops
+   * stale postings. Lists stay in increasing slot order (re-sorted when the renumbering
+   * reordered slots), so scoring walks the score array forwards.
    */
   remap(newSlot: Int32Array, slotCount: number): void {
+    let sorted = true;
     for (const list of this.#lists) {
       let kept = 0;
       for (let i = 0; i < list.length; i += 1) {
         const to = newSlot[list.slots[i] as number] as number;
         if (to < 0) continue;
+        if (kept > 0 && to < (list.slots[kept - 1] as number)) sorted = false;
         list.slots[kept] = to;
         list.counts[kept] = list.counts[i] as number;
         list.lengths[kept] = list.lengths[i] as number;
@@ -139,6 +142,41 @@ export class LexicalPostings {
     this.#docLengths = docLengths;
     this.#longest = docLengths.reduce((longest, length) => Math.max(longest, length), 0);
     this.#stale = 0;
+    if (!sorted) this.#sortLists(slotCount);
+  }
+
+  /**
+   * Puts every list in increasing slot order: a counting sort of all postings by slot (a slot
+   * has one posting per distinct term), O(postings), then each list refilled slot by slot.
+   */
+  #sortLists(slotCount: number): void {
+    const starts = new Int32Array(slotCount + 1);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      starts[slot + 1] = (starts[slot] as number) + (this.#docTerms[slot]?.length ?? 0);
+    }
+    const termOf = new Int32Array(starts[slotCount] as number);
+    const countOf = new Uint16Array(termOf.length);
+    const next = starts.slice(0, slotCount);
+    this.#lists.forEach((list, term) => {
+      for (let i = 0; i < list.length; i += 1) {
+        const slot = list.slots[i] as number;
+        const at = next[slot] as number;
+        next[slot] = at + 1;
+        termOf[at] = term;
+        countOf[at] = list.counts[i] as number;
+      }
+      list.length = 0;
+    });
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const length = Math.min(this.#docLengths[slot] ?? 0, LONG);
+      for (let at = starts[slot] as number; at < (starts[slot + 1] as number); at += 1) {
+        const list = this.#lists[termOf[at] as number] as PostingList;
+        list.slots[list.length] = slot;
+        list.counts[list.length] = countOf[at] as number;
+        list.lengths[list.length] = length;
+        list.length += 1;
+      }
+    }
   }
 
   /**

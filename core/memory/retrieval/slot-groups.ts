@@ -10,6 +10,12 @@ interface SlotList {
  * member instead of one id lookup. Removed slots are skipped through the index's liveness mask
  * and dropped by {@link SlotGroups.remap} when the index compacts.
  *
+ * Each slot also has a primary group (the first it was added with; none for an ungrouped slot),
+ * and {@link SlotGroups.clusteredOrder} numbers the live slots primary group by primary group,
+ * so that after a remap a group's rows sit together in the index's storage: a query restricted
+ * to one project then reads a few contiguous runs of vector codes instead of rows scattered over
+ * the whole matrix (at 100,000 memories in 20 projects, about a quarter of the scan's time).
+ *
  * @example
  * const groups = new SlotGroups();
  * groups.add(0, ["project:billing"]);
@@ -17,9 +23,33 @@ interface SlotList {
  */
 export class SlotGroups {
   readonly #lists = new Map<string, SlotList>();
+  /** Per group name, its number (from 1) in {@link #primary}. */
+  readonly #numbers = new Map<string, number>();
+  /** Per slot, the number of its primary group; 0 for an ungrouped slot. */
+  #primary = new Int32Array(64);
 
-  /** Adds a (new) slot to its groups. */
+  /**
+   * How many distinct primary groups, counting "none", the slots below `slotCount` fall into
+   * (at most 2 is reported: a clustered order is worth computing only from 2 on).
+   */
+  distinctPrimaries(slotCount: number): number {
+    const primary = this.#primary;
+    const first = slotCount > 0 ? primary[0] : undefined;
+    for (let slot = 1; slot < slotCount; slot += 1) if (primary[slot] !== first) return 2;
+    return slotCount > 0 ? 1 : 0;
+  }
+
+  /** Adds a (new) slot to its groups; the first one is its primary group. */
   add(slot: number, groups: readonly string[]): void {
+    if (slot >= this.#primary.length) {
+      const grown = new Int32Array(Math.max(slot + 1, this.#primary.length * 2));
+      grown.set(this.#primary);
+      this.#primary = grown;
+    }
+    const first = groups[0];
+    let number = first === undefined ? 0 : this.#numbers.get(first);
+    if (number === undefined) this.#numbers.set(first as string, (number = this.#numbers.size + 1));
+    this.#primary[slot] = number;
     for (const group of new Set(groups)) {
       let list = this.#lists.get(group);
       if (list === undefined)
@@ -56,16 +86,54 @@ export class SlotGroups {
     }
   }
 
-  /** Renumbers slots (`newSlot[old]`, -1 for removed ones), dropping removed ones; order kept. */
-  remap(newSlot: Int32Array): void {
+  /**
+   * New numbers for the live slots below `slotCount` (`alive[slot] === 1`; -1 for the others):
+   * 0, 1, 2, … primary group by primary group (ungrouped slots first, then groups in the order
+   * they were first seen), in slot order within a group. A counting sort: O(slots + groups).
+   */
+  clusteredOrder(alive: Uint8Array, slotCount: number): Int32Array {
+    const primary = this.#primary;
+    const starts = new Int32Array(this.#numbers.size + 2);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const next = (primary[slot] as number) + 1;
+      if (alive[slot] === 1) starts[next] = (starts[next] as number) + 1;
+    }
+    for (let g = 1; g < starts.length; g += 1) {
+      starts[g] = (starts[g] as number) + (starts[g - 1] as number);
+    }
+    const newSlot = new Int32Array(slotCount).fill(-1);
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      if (alive[slot] !== 1) continue;
+      const g = primary[slot] as number;
+      newSlot[slot] = starts[g] as number;
+      starts[g] = (starts[g] as number) + 1;
+    }
+    return newSlot;
+  }
+
+  /**
+   * Renumbers slots (`newSlot[old]`, -1 for removed ones), dropping removed ones. Each group's
+   * list is kept in increasing slot order, so marking it walks the mask forwards.
+   */
+  remap(newSlot: Int32Array, slotCount: number): void {
     for (const [group, list] of this.#lists) {
       let kept = 0;
+      let sorted = true;
       for (let i = 0; i < list.length; i += 1) {
         const to = newSlot[list.slots[i] as number] as number;
-        if (to >= 0) list.slots[kept++] = to;
+        if (to < 0) continue;
+        if (kept > 0 && to < (list.slots[kept - 1] as number)) sorted = false;
+        list.slots[kept++] = to;
       }
       list.length = kept;
+      if (!sorted) list.slots.subarray(0, kept).sort();
       if (kept === 0) this.#lists.delete(group);
     }
+    const primary = new Int32Array(Math.max(64, slotCount));
+    for (let old = 0; old < newSlot.length; old += 1) {
+      const to = newSlot[old] as number;
+      if (to >= 0) primary[to] = this.#primary[old] as number;
+    }
+    this.#primary = primary;
   }
 }

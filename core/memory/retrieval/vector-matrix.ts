@@ -2,6 +2,8 @@ import { VECTOR_KERNEL_WASM } from "./vector-kernel-wasm.js";
 import { quantizeQuery, quantizeRow, ROW_CODE_MAX } from "./vector-codes.js";
 
 const INITIAL_ROWS = 64;
+/** The row number {@link VectorMatrix} uses for its spare row while it permutes rows in place. */
+const SPARE = -1;
 const PAGE_BYTES = 65_536;
 /** Floats per SIMD lane group: rows are padded to a multiple of this. */
 const LANES = 4;
@@ -105,6 +107,8 @@ export class VectorMatrix {
   /** The scale and norm of the query's codes (see {@link queryVector}). */
   #queryScale = 0;
   #queryNorm = 0;
+  /** The scale of the row held in the spare row during {@link remap}. */
+  #spareScale = 0;
 
   /** Length of every row; 0 before the first. */
   get dimensions(): number {
@@ -261,8 +265,17 @@ export class VectorMatrix {
     return Number.isNaN(slack) ? Infinity : slack;
   }
 
-  /** Moves rows to their new numbers (`newRow[old]`, -1 to drop); keeps order, shrinks storage. */
+  /**
+   * Moves rows to their new numbers (`newRow[old]`: distinct, below `rowCount`, -1 to drop). In
+   * place while the rows still fill a quarter of the storage (no new memory, each row copied
+   * once); into a new, smaller memory otherwise.
+   */
   remap(newRow: Int32Array, rowCount: number): void {
+    if (this.#stride === 0 || this.#kernel === undefined) return;
+    if (rowCount >= this.#capacity / 4) {
+      this.#permute(newRow, rowCount);
+      return;
+    }
     const old = this.#floats;
     const oldBytes = this.#bytes;
     const oldCodesAt = this.#codesAt;
@@ -271,7 +284,6 @@ export class VectorMatrix {
     const codeBytes = this.#codeBytes;
     this.#kernel = undefined;
     this.#capacity = 0;
-    if (stride === 0) return;
     this.#grow(Math.max(rowCount, INITIAL_ROWS));
     const scales = this.#scalesAt / 4;
     for (let from = 0; from < newRow.length; from += 1) {
@@ -282,6 +294,62 @@ export class VectorMatrix {
       this.#bytes.set(oldBytes.subarray(codes, codes + codeBytes), this.#codesAt + to * codeBytes);
       this.#floats[scales + to] = old[oldScales + from] as number;
     }
+  }
+
+  /**
+   * {@link remap} in place. The moves form chains, each starting at a row numbered past
+   * `rowCount` (no row moves there) and ending on a dropped one, and cycles; each is walked once
+   * and moved from its end backwards, so only a cycle needs a spare row (the query's region,
+   * which a remap invalidates anyway).
+   */
+  #permute(newRow: Int32Array, rowCount: number): void {
+    const done = new Uint8Array(newRow.length);
+    const path = new Int32Array(newRow.length + 1);
+    const walk = (start: number, cycle: boolean) => {
+      let length = 0;
+      let at = start;
+      do {
+        path[length++] = at;
+        done[at] = 1;
+        at = newRow[at] as number;
+      } while (at >= 0 && at !== start);
+      if (cycle) {
+        this.#moveRow(path[length - 1] as number, SPARE);
+        for (let i = length - 2; i >= 0; i -= 1) {
+          this.#moveRow(path[i] as number, path[i + 1] as number);
+        }
+        this.#moveRow(SPARE, start);
+      } else {
+        // The last row of the path is dropped: its place takes the one before it, and so on.
+        for (let i = length - 2; i >= 0; i -= 1) {
+          this.#moveRow(path[i] as number, path[i + 1] as number);
+        }
+      }
+    };
+    for (let row = rowCount; row < newRow.length; row += 1) {
+      if ((newRow[row] as number) >= 0) walk(row, false);
+    }
+    for (let row = 0; row < rowCount; row += 1) {
+      const to = newRow[row] as number;
+      if (done[row] === 1 || to < 0 || to === row) continue;
+      walk(row, true);
+    }
+  }
+
+  /** Copies a row (floats, codes, scale) over another; {@link SPARE} names the spare row. */
+  #moveRow(from: number, to: number): void {
+    const rowBytes = this.#stride * 4;
+    const codeBytes = this.#codeBytes;
+    const bytes = this.#bytes;
+    const floatsAt = (row: number) => (row === SPARE ? this.#queryAt : row * rowBytes);
+    const codesAt = (row: number) =>
+      row === SPARE ? this.#queryCodesAt : this.#codesAt + row * codeBytes;
+    bytes.copyWithin(floatsAt(to), floatsAt(from), floatsAt(from) + rowBytes);
+    bytes.copyWithin(codesAt(to), codesAt(from), codesAt(from) + codeBytes);
+    const scales = this.#scalesAt / 4;
+    if (from === SPARE) this.#floats[scales + to] = this.#spareScale;
+    else if (to === SPARE) this.#spareScale = this.#floats[scales + from] as number;
+    else this.#floats[scales + to] = this.#floats[scales + from] as number;
   }
 
   /**

@@ -247,6 +247,50 @@ describe("createHybridIndex", () => {
     expect(grouped.length).toBeGreaterThan(0);
   });
 
+  it("stays exact while it renumbers its slots in group order as it grows and shrinks", () => {
+    // Past 1,024 slots added since the last compaction, slots are renumbered group by group;
+    // after mass removals, storage shrinks into a new memory. Neither may change an answer.
+    const index = createHybridIndex();
+    const live = new Map<string, IndexedDocument>();
+    const groupsOf = (i: number): string[] | undefined =>
+      i % 5 === 4
+        ? undefined
+        : i % 7 === 0
+          ? ["permanent", "project:a"]
+          : [GROUPS[i % 3] as string];
+    const check = () => {
+      const query = { text: "deploy note 3 postgres", vector: [0.3, -0.7, 1, 0.2], topK: 15 };
+      expect(index.query(query)).toEqual(referenceRanking(live, query, DEFAULTS));
+      for (const group of ["project:a", "permanent"]) {
+        const inGroup = (id: string) => live.get(id)?.groups?.includes(group) === true;
+        const grouped = index.query({ ...query, groups: [group] });
+        expect(grouped).toEqual(referenceRanking(live, { ...query, accept: inGroup }, DEFAULTS));
+        expect(grouped.length).toBeGreaterThan(0);
+      }
+    };
+    for (let i = 0; i < 6000; i += 1) {
+      const groups = groupsOf(i);
+      const doc = {
+        id: `m${i}`,
+        text: `${WORDS[i % WORDS.length]} ${WORDS[(i * 5) % WORDS.length]} note ${i % 40}`,
+        vector: [Math.sin(i), Math.cos(i * 3), (i % 7) - 3, 1],
+        ...(groups === undefined ? {} : { groups }),
+      };
+      index.add(doc);
+      live.set(doc.id, doc);
+      if (i % 4 === 1) {
+        const gone = `m${(i * 11) % (i + 1)}`;
+        expect(index.remove(gone)).toBe(live.delete(gone));
+      }
+      if (i === 1030 || i === 2500 || i === 5999) check();
+    }
+    for (let i = 0; i < 5800; i += 1) {
+      expect(index.remove(`m${i}`)).toBe(live.delete(`m${i}`));
+    }
+    expect(index.size).toBe(live.size);
+    check();
+  });
+
   it("finds a document by its exact content first, with relevance 1", () => {
     const index = createHybridIndex();
     index.add({ id: "a", text: "Deploys run on Fridays after the standup", vector: [1, 0] });
