@@ -106,11 +106,26 @@ export class MemoryEngine implements MemoryReadModel {
 
   /** Every held memory (expired ones not swept yet included) as the store holds it. */
   *records(): Generator<VectorRecord> {
-    for (const [id, entry] of this.#entries) {
-      const vector = this.#index.vectorOf(id);
-      if (vector === undefined) continue;
-      const { memory, hash } = entry;
-      yield { id, vector, document: memory.content, metadata: encodeMemoryMetadata(memory, hash) };
+    // Memories without a group first, then group by group: the order the index keeps its rows
+    // in, so a load from these records needs no reordering.
+    const byGroup = new Map<string, Entry[]>([["", []]]);
+    for (const entry of this.#entries.values()) {
+      const group = groupsOf(entry.memory)[0] ?? "";
+      const entries = byGroup.get(group);
+      if (entries === undefined) byGroup.set(group, [entry]);
+      else entries.push(entry);
+    }
+    for (const entries of byGroup.values()) {
+      for (const { id, memory, hash } of entries) {
+        const vector = this.#index.vectorOf(id);
+        if (vector === undefined) continue;
+        yield {
+          id,
+          vector,
+          document: memory.content,
+          metadata: encodeMemoryMetadata(memory, hash),
+        };
+      }
     }
   }
 

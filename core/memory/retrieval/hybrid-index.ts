@@ -348,6 +348,11 @@ class HybridIndex implements RetrievalIndex {
    */
   #compact(): void {
     const newSlot = this.#groups.clusteredOrder(this.#alive, this.#ids.length);
+    if (newSlot.every((to, from) => to === from)) {
+      // Nothing removed and already in group order (e.g. loaded from a snapshot in that order).
+      this.#orderedUpTo = this.#ids.length;
+      return;
+    }
     const ids = new Array<string>(this.#slotOf.size);
     this.#ids.forEach((id, slot) => {
       const to = newSlot[slot] as number;

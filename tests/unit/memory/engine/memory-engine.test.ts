@@ -279,6 +279,24 @@ describe("MemoryEngine", () => {
     expect(engine.size).toBe(1);
   });
 
+  it("hands out its records without a group first, then group by group, and loads them back", () => {
+    const engine = new MemoryEngine(new CosineRetrievalIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
+    const added = [
+      base(1, { scope: "project", project: "billing" }),
+      base(2, { scope: "session", project: "" }),
+      base(3, { scope: "project", project: "search" }),
+      base(4),
+      base(5, { scope: "project", project: "billing" }),
+      base(6, { scope: "session", project: "" }),
+    ];
+    added.forEach((memory, i) => engine.add(memory, `hash-${i}`, [1, i]));
+    const records = [...engine.records()];
+    expect(records.map((r) => Number(r.id.slice(-2)))).toEqual([2, 6, 1, 5, 3, 4]);
+    const copy = new MemoryEngine(new CosineRetrievalIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
+    for (const record of records) copy.load(record);
+    expect([...copy.records()]).toEqual(records);
+  });
+
   it("loads a stored record and refuses one that does not follow the layout", () => {
     const engine = new MemoryEngine(new CosineRetrievalIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
     expect(() =>
