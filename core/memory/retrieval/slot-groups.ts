@@ -13,8 +13,10 @@ interface SlotList {
  * Each slot also has a primary group (the first it was added with; none for an ungrouped slot),
  * and {@link SlotGroups.clusteredOrder} numbers the live slots primary group by primary group,
  * so that after a remap a group's rows sit together in the index's storage: a query restricted
- * to one project then reads a few contiguous runs of vector codes instead of rows scattered over
- * the whole matrix (at 100,000 memories in 20 projects, about a quarter of the scan's time).
+ * to one project then reads its rows' vector codes in long runs instead of one by one across the
+ * whole matrix. (Inside memsvc at 100,000 memories in 20 projects, the scattered rows of one
+ * project cost as much as a scan of every row, ~1.15 ms; a project recall of the index alone
+ * went from 1.9 to 1.1 ms grouped.)
  *
  * @example
  * const groups = new SlotGroups();
