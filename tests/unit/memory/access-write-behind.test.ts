@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Metadata } from "../../../core/ports/index.js";
-import { MemoryService } from "../../../core/memory/index.js";
+import { AccessWriteBehind, MemoryService } from "../../../core/memory/index.js";
 import { FakeEmbedder, InMemoryVectorStore, ManualClock } from "../../../core/testing/index.js";
 import { HOUR, memoryFixture, T0 } from "./memory-fixture.js";
 
@@ -146,5 +146,30 @@ describe("access write delay", () => {
     expect(store.writes).toBe(1);
     expect(delays).toBe(1);
     expect((await store.get([id]))[0]?.metadata["access_count"]).toBe(3);
+  });
+});
+
+describe("AccessWriteBehind", () => {
+  it("writes a large round in calls of at most maxIdsPerWrite ids, each id once, with its value at write time", async () => {
+    const calls: { id: string; metadata: Metadata }[][] = [];
+    let version = 0;
+    const behind = new AccessWriteBehind({
+      current: (id) => (id === "gone" ? undefined : { access_count: version, id }),
+      write: async (updates) => {
+        calls.push([...updates]);
+        version += 1;
+        await settle();
+      },
+      warn: () => undefined,
+      maxIdsPerWrite: 500,
+    });
+    const ids = Array.from({ length: 1_234 }, (_, i) => `m${i}`);
+    behind.mark([...ids, "gone", ...ids.slice(0, 100)]);
+    await behind.flush();
+    expect(calls.map((c) => c.length)).toEqual([500, 500, 234]);
+    expect(calls.flat().map((u) => u.id)).toEqual(ids);
+    // Each call reads the values as they are when it is made.
+    expect(calls.map((c) => c[0]?.metadata["access_count"])).toEqual([0, 1, 2]);
+    expect(behind.pending).toBe(0);
   });
 });
