@@ -7,6 +7,7 @@ import {
   type MemoryFilter,
 } from "../../../../core/memory/engine/memory-filter.js";
 import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../../../core/memory/index.js";
+import { createHybridIndex } from "../../../../core/memory/retrieval/index.js";
 import { MEMORY_SCOPES, MEMORY_TYPES, type Memory } from "../../../../core/memory/types.js";
 
 const T0 = Date.parse("2026-11-21T10:00:00.000Z");
@@ -269,6 +270,37 @@ describe("MemoryEngine", () => {
     expect(engine.get(session.id, T0 + 3 * HOUR)).toBeUndefined();
     expect(engine.recordAccess([session.id], T0 + 3 * HOUR)).toEqual([]);
   });
+
+  for (const index of ["cosine", "hybrid"] as const) {
+    it(`ranks a memory by the expiry an update or an access gave it (${index} index)`, () => {
+      const engine = new MemoryEngine(
+        index === "cosine" ? new CosineRetrievalIndex() : createHybridIndex(),
+        { ttlHours: 720, sessionIdleHours: 2 },
+      );
+      const expiringAt = (hours: number) => new Date(T0 + hours * HOUR).toISOString();
+      const session = base(1, { scope: "session", expires_at: expiringAt(2) });
+      engine.add(session, "h", [1, 0]);
+      engine.add(base(2, { content: "Deploys wait on Mondays" }), "h2", [0.6, 0.8]);
+      const ids = (hours: number) =>
+        engine
+          .query({ text: "deploys", vector: [1, 0], topK: 5, filter: {}, nowMs: T0 + hours * HOUR })
+          .map((hit) => Number(hit.memory.id.slice(-1)));
+      expect(ids(1)).toEqual([1, 2]);
+      expect(ids(2)).toEqual([2]);
+      // Later by an update (same groups): live again at 2 h, until 4 h.
+      expect(engine.update({ ...session, expires_at: expiringAt(4) })).toBe(true);
+      expect(ids(3)).toEqual([1, 2]);
+      expect(ids(4)).toEqual([2]);
+      // Earlier by an update: gone from 1 h.
+      expect(engine.update({ ...session, expires_at: expiringAt(1) })).toBe(true);
+      expect(ids(0.5)).toEqual([1, 2]);
+      expect(ids(1)).toEqual([2]);
+      // An access at 0.5 h extends it to 2.5 h (last access + 2 h idle).
+      expect(engine.recordAccess([session.id], T0 + 0.5 * HOUR)).toEqual([session.id]);
+      expect(ids(2.4)).toEqual([1, 2]);
+      expect(ids(2.5)).toEqual([2]);
+    });
+  }
 
   it("replaces a memory's fields but keeps its content on update, and ignores unknown ids", () => {
     const engine = new MemoryEngine(new CosineRetrievalIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
