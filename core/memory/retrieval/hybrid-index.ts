@@ -150,10 +150,7 @@ class HybridIndex implements RetrievalIndex {
     this.#postings.add(slot, terms);
     this.#groups.add(slot, document.groups ?? []);
     const unordered = this.#ids.length - this.#orderedUpTo;
-    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) {
-      if (this.#groups.distinctPrimaries(this.#ids.length) > 1) this.#compact();
-      else this.#orderedUpTo = this.#ids.length;
-    }
+    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
   }
 
   vectorOf(id: string): number[] | undefined {
@@ -349,7 +346,8 @@ class HybridIndex implements RetrievalIndex {
   #compact(): void {
     const newSlot = this.#groups.clusteredOrder(this.#alive, this.#ids.length);
     if (newSlot.every((to, from) => to === from)) {
-      // Nothing removed and already in group order (e.g. loaded from a snapshot in that order).
+      // Nothing removed and already in group order (a single group, or loaded from a snapshot
+      // in that order).
       this.#orderedUpTo = this.#ids.length;
       return;
     }

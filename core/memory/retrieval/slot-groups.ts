@@ -30,17 +30,6 @@ export class SlotGroups {
   /** Per slot, the number of its primary group; 0 for an ungrouped slot. */
   #primary = new Int32Array(64);
 
-  /**
-   * How many distinct primary groups, counting "none", the slots below `slotCount` fall into
-   * (at most 2 is reported: a clustered order is worth computing only from 2 on).
-   */
-  distinctPrimaries(slotCount: number): number {
-    const primary = this.#primary;
-    const first = slotCount > 0 ? primary[0] : undefined;
-    for (let slot = 1; slot < slotCount; slot += 1) if (primary[slot] !== first) return 2;
-    return slotCount > 0 ? 1 : 0;
-  }
-
   /** Adds a (new) slot to its groups; the first one is its primary group. */
   add(slot: number, groups: readonly string[]): void {
     if (slot >= this.#primary.length) {

@@ -340,16 +340,24 @@ export class VectorMatrix {
   #moveRow(from: number, to: number): void {
     const rowBytes = this.#stride * 4;
     const codeBytes = this.#codeBytes;
-    const bytes = this.#bytes;
-    const floatsAt = (row: number) => (row === SPARE ? this.#queryAt : row * rowBytes);
-    const codesAt = (row: number) =>
-      row === SPARE ? this.#queryCodesAt : this.#codesAt + row * codeBytes;
-    bytes.copyWithin(floatsAt(to), floatsAt(from), floatsAt(from) + rowBytes);
-    bytes.copyWithin(codesAt(to), codesAt(from), codesAt(from) + codeBytes);
+    const floatsFrom = this.#floatsAt(from);
+    const codesFrom = this.#rowCodesAt(from);
+    this.#bytes.copyWithin(this.#floatsAt(to), floatsFrom, floatsFrom + rowBytes);
+    this.#bytes.copyWithin(this.#rowCodesAt(to), codesFrom, codesFrom + codeBytes);
     const scales = this.#scalesAt / 4;
     if (from === SPARE) this.#floats[scales + to] = this.#spareScale;
     else if (to === SPARE) this.#spareScale = this.#floats[scales + from] as number;
     else this.#floats[scales + to] = this.#floats[scales + from] as number;
+  }
+
+  /** Byte offset of a row's floats ({@link SPARE}: the query's region). */
+  #floatsAt(row: number): number {
+    return row === SPARE ? this.#queryAt : row * this.#stride * 4;
+  }
+
+  /** Byte offset of a row's codes ({@link SPARE}: the query codes' region). */
+  #rowCodesAt(row: number): number {
+    return row === SPARE ? this.#queryCodesAt : this.#codesAt + row * this.#codeBytes;
   }
 
   /**
