@@ -37,6 +37,19 @@ function place(): {
   };
 }
 
+/** A closed journal with one segment of two frames (upserts of "a" and "b"), and its bytes. */
+async function twoFrames() {
+  const journal = place();
+  const first = journal.open();
+  await first.open();
+  await first.append([upsert("a")]);
+  await first.append([upsert("b")]);
+  await first.close();
+  const [name] = segments(journal.dir);
+  const path = join(journal.dir, name as string);
+  return { ...journal, path, bytes: readFileSync(path) };
+}
+
 function upsert(id: string): JournalEntry {
   return {
     op: "upsert",
@@ -99,30 +112,14 @@ describe("FileWriteJournal", () => {
   });
 
   it("drops a torn last frame (a write the crash cut) and warns", async () => {
-    const { dir, open, warnings } = place();
-    const journal = open();
-    await journal.open();
-    await journal.append([upsert("a")]);
-    await journal.append([upsert("b")]);
-    await journal.close();
-    const [name] = segments(dir);
-    const path = join(dir, name as string);
-    const bytes = readFileSync(path);
+    const { open, warnings, path, bytes } = await twoFrames();
     writeFileSync(path, bytes.subarray(0, bytes.length - 5));
     expect(await open().open()).toEqual([upsert("a")]);
     expect(warnings.join("\n")).toMatch(/torn frame at byte \d+/);
   });
 
   it("stops a segment at a corrupt frame but still reads the next segment", async () => {
-    const { dir, open, warnings } = place();
-    const first = open();
-    await first.open();
-    await first.append([upsert("a")]);
-    await first.append([upsert("b")]);
-    await first.close();
-    const [name] = segments(dir);
-    const path = join(dir, name as string);
-    const bytes = readFileSync(path);
+    const { open, warnings, path, bytes } = await twoFrames();
     bytes.writeUInt8((bytes.at(-3) as number) ^ 0xff, bytes.length - 3); // a byte of b's payload
     writeFileSync(path, bytes);
     appendFileSync(path, Buffer.from("garbage after it"));
