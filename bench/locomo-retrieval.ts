@@ -25,7 +25,7 @@ import {
   createHybridIndex,
   type HybridIndexOptions,
   type RetrievalIndex,
-} from "../core/memory/retrieval/index.js";
+} from "../core/retrieval/index.js";
 import type { Embedder } from "../core/ports/embedder.js";
 import { InMemoryVectorStore, ManualClock } from "../core/testing/index.js";
 import { makeBenchEmbedder } from "./support/bench-embedder.js";

@@ -15,7 +15,7 @@ import {
   createBm25Index,
   createHybridIndex,
   type RetrievalIndex,
-} from "../core/memory/retrieval/index.js";
+} from "../core/retrieval/index.js";
 import { InMemoryVectorStore, ManualClock } from "../core/testing/index.js";
 import { makeBenchEmbedder } from "./support/bench-embedder.js";
 import { reciprocalRankOf, ScoreTable } from "./support/retrieval-metrics.js";

@@ -21,7 +21,7 @@ import {
   createHybridIndex,
   type RetrievalIndex,
   type RetrievalQuery,
-} from "../core/memory/retrieval/index.js";
+} from "../core/retrieval/index.js";
 import { WordVectorEmbedder } from "../adapters/local/index.js";
 import { MEMORY_LOAD_PROJECTS, memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";

@@ -38,28 +38,27 @@ export type {
 // Memory
 export { MemoryService } from "./memory/memory-service.js";
 export type { MemoryServiceDeps } from "./memory/memory-service.js";
-export type { LoadProgress, LoadSource } from "./memory/engine-load.js";
-export { reindexStore } from "./memory/reindex.js";
-export { JournaledVectorStore } from "./memory/journal/journaled-vector-store.js";
+export type { LoadProgress, LoadSource } from "./storage/engine-load.js";
+export { reindexStore } from "./memory/use-cases/reindex.js";
+export { JournaledVectorStore } from "./storage/journaled-vector-store.js";
 export type {
   JournalEvent,
   JournaledVectorStoreOptions,
-} from "./memory/journal/journaled-vector-store.js";
-export type { ReindexOptions } from "./memory/reindex.js";
-export { createBm25Index, createHybridIndex } from "./memory/retrieval/hybrid-index.js";
-export type { FusionMethod, HybridIndexOptions } from "./memory/retrieval/hybrid-index.js";
+} from "./storage/journaled-vector-store.js";
+export type { ReindexOptions } from "./memory/use-cases/reindex.js";
+export { createBm25Index, createHybridIndex } from "./retrieval/hybrid-index.js";
+export type { FusionMethod, HybridIndexOptions } from "./retrieval/hybrid-index.js";
 export type {
   IndexedDocument,
   RetrievalHit,
   RetrievalIndex,
   RetrievalQuery,
-} from "./memory/retrieval/retrieval-index.js";
+} from "./retrieval/retrieval-index.js";
 export { DEFAULT_MEMORY_SERVICE_OPTIONS } from "./memory/memory-service-options.js";
 export { DEFAULT_RECALL_WEIGHTS } from "./memory/recall-weights.js";
 export { MEMORY_SCOPES, MEMORY_TYPES } from "./memory/types.js";
 export type {
   Memory,
-  MemoryApi,
   MemoryScope,
   MemoryServiceOptions,
   MemoryStats,
@@ -77,6 +76,7 @@ export type {
   SearchResult,
   SearchResultItem,
 } from "./memory/types.js";
+export type { MemoryApi } from "./memory/memory-api.js";
 
 // Tokens
 export { estimateTokens } from "./tokens/estimate-tokens.js";

@@ -8,7 +8,6 @@
 export { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 export type {
   Memory,
-  MemoryApi,
   MemoryScope,
   MemoryServiceOptions,
   MemoryStats,
@@ -26,6 +25,7 @@ export type {
   SearchResult,
   SearchResultItem,
 } from "./types.js";
+export type { MemoryApi } from "./memory-api.js";
 export type {
   DeleteMatchingInput,
   ListFilterInput,
@@ -33,19 +33,19 @@ export type {
   RankedFilters,
   UpdateInput,
 } from "./types.js";
-export type { DeleteMatchingResult } from "./delete-matching.js";
-export { DELETE_BATCH } from "./delete-matching.js";
+export type { DeleteMatchingResult } from "./use-cases/delete-matching.js";
+export { DELETE_BATCH } from "./use-cases/delete-matching.js";
 export type { ListPage, ListOrder } from "./engine/list-page.js";
 export { listPosition, takePage } from "./engine/list-page.js";
 export { compileListFilter, hasListClause } from "./engine/list-filter.js";
 export type { ListFilter } from "./engine/list-filter.js";
-export type { ExportedMemory } from "./export-memories.js";
-export { EXPORT_PAGE_SIZE } from "./export-memories.js";
-export type { ImportResult } from "./import-memories.js";
-export { IMPORT_BATCH, MAX_REJECTED_LISTED } from "./import-memories.js";
+export type { ExportedMemory } from "./use-cases/export-memories.js";
+export { EXPORT_PAGE_SIZE } from "./use-cases/export-memories.js";
+export type { ImportResult } from "./use-cases/import-memories.js";
+export { IMPORT_BATCH, MAX_REJECTED_LISTED } from "./use-cases/import-memories.js";
 export { ndjsonLines } from "./ndjson-lines.js";
 export type { NdjsonLine } from "./ndjson-lines.js";
-export type { UpdateResult } from "./update-memory.js";
+export type { UpdateResult } from "./use-cases/update-memory.js";
 export { patchedMemory } from "./patched-memory.js";
 export { suggestField, unknownFieldMessage } from "./suggest-field.js";
 export { strictBody, isUnknownFieldIssue } from "./strict-body.js";
@@ -64,20 +64,20 @@ export type {
   ParsedUpdateInput,
 } from "./admin-schemas.js";
 export { MemoryService, SWEEP_BATCH } from "./memory-service.js";
-export { LOAD_PAGE_SIZE, type LoadProgress, type LoadSource } from "./engine-load.js";
-export { reindexStore } from "./reindex.js";
-export type { ReindexOptions } from "./reindex.js";
+export { LOAD_PAGE_SIZE, type LoadProgress, type LoadSource } from "../storage/engine-load.js";
+export { reindexStore } from "./use-cases/reindex.js";
+export type { ReindexOptions } from "./use-cases/reindex.js";
 export type { MemoryServiceDeps } from "./memory-service.js";
 export { MemoryEngine } from "./engine/memory-engine.js";
-export type { Awaitable, MemoryReadModel } from "./read-model.js";
-export { StoreQueryReadModel } from "./store-query-read-model.js";
-export type { StoreQueryReadModelDeps } from "./store-query-read-model.js";
-export type { DuplicateKey, EngineHit, EngineQuery } from "./engine/memory-engine.js";
+export type { Awaitable, MemoryReadModel } from "./engine/read-model.js";
+export { StoreQueryReadModel } from "./engine/store-query-read-model.js";
+export type { StoreQueryReadModelDeps } from "./engine/store-query-read-model.js";
+export type { DuplicateKey, EngineHit, EngineQuery } from "./engine/read-model.js";
 export { compileMemoryFilter } from "./engine/memory-filter.js";
 export type { MemoryFilter } from "./engine/memory-filter.js";
-export { CosineRetrievalIndex } from "./engine/cosine-retrieval-index.js";
-export { AccessWriteBehind } from "./engine/access-write-behind.js";
-export type { AccessWriteBehindDeps } from "./engine/access-write-behind.js";
+export { CosineRetrievalIndex } from "../retrieval/cosine-retrieval-index.js";
+export { AccessWriteBehind } from "../storage/access-write-behind.js";
+export type { AccessWriteBehindDeps } from "../storage/access-write-behind.js";
 export {
   createBm25Index,
   createHybridIndex,
@@ -88,7 +88,7 @@ export {
   type RetrievalHit,
   type RetrievalIndex,
   type RetrievalQuery,
-} from "./retrieval/index.js";
+} from "../retrieval/index.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   MAX_RECALL_CANDIDATES,

@@ -6,24 +6,24 @@ import type { VectorQuery } from "../ports/vector-query.js";
 import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { packContext } from "../tokens/pack-context.js";
 import { contentHash } from "./content-key.js";
-import { AccessWriteBehind } from "./engine/access-write-behind.js";
+import { AccessWriteBehind } from "../storage/access-write-behind.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
 import {
   loadEngine,
   saveEngineSnapshot,
   type LoadProgress,
   type LoadSource,
-} from "./engine-load.js";
+} from "../storage/engine-load.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { WriteGate } from "./write-gate.js";
-import { deleteMatching, type DeleteMatchingResult } from "./delete-matching.js";
+import { deleteMatching, type DeleteMatchingResult } from "./use-cases/delete-matching.js";
 import type { ListPage } from "./engine/list-page.js";
 import type { MemoryFilter } from "./engine/memory-filter.js";
-import { exportMemories, type ExportedMemory } from "./export-memories.js";
-import { importMemories, type ImportResult } from "./import-memories.js";
-import { listMemories } from "./list-memories.js";
+import { exportMemories, type ExportedMemory } from "./use-cases/export-memories.js";
+import { importMemories, type ImportResult } from "./use-cases/import-memories.js";
+import { listMemories } from "./use-cases/list-memories.js";
 import type { NdjsonLine } from "./ndjson-lines.js";
-import { updateMemory, type UpdateResult } from "./update-memory.js";
+import { updateMemory, type UpdateResult } from "./use-cases/update-memory.js";
 import { encodeMemoryMetadata } from "./memory-metadata.js";
 import { accessKeys, duplicateMergeMetadata, withMerge } from "./metadata-updates.js";
 import {
@@ -32,9 +32,9 @@ import {
 } from "./memory-service-options.js";
 import { newMemory } from "./new-memory.js";
 import { parseInput, parseMemoryId } from "./parse-input.js";
-import type { MemoryReadModel } from "./read-model.js";
-import { createHybridIndex } from "./retrieval/hybrid-index.js";
-import type { RetrievalIndex } from "./retrieval/retrieval-index.js";
+import type { MemoryReadModel } from "./engine/read-model.js";
+import { createHybridIndex } from "../retrieval/hybrid-index.js";
+import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
 import {
   recallInputSchema,
   rememberBatchInputSchema,
@@ -43,7 +43,7 @@ import {
 } from "./schemas.js";
 import type { ParsedRememberInput } from "./schemas.js";
 import { scoreMemory } from "./scoring.js";
-import { StoreQueryReadModel } from "./store-query-read-model.js";
+import { StoreQueryReadModel } from "./engine/store-query-read-model.js";
 import {
   idLockKey,
   memoryNotFound as notFound,
@@ -54,7 +54,6 @@ import type {
   DeleteMatchingInput,
   ListInput,
   Memory,
-  MemoryApi,
   MemoryScope,
   MemoryType,
   UpdateInput,
@@ -70,6 +69,7 @@ import type {
   SearchInput,
   SearchResult,
 } from "./types.js";
+import type { MemoryApi } from "./memory-api.js";
 
 /** What a {@link MemoryService} is built from. */
 export interface MemoryServiceDeps {

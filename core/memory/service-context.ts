@@ -2,7 +2,7 @@ import { AgentServicesError } from "../errors.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { VectorStore } from "../ports/vector-store.js";
 import type { KeyedLock } from "./keyed-lock.js";
-import type { MemoryReadModel } from "./read-model.js";
+import type { MemoryReadModel } from "./engine/read-model.js";
 import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./types.js";
 
 /**

@@ -1,10 +1,3 @@
-import type { DeleteMatchingResult } from "./delete-matching.js";
-import type { ListPage } from "./engine/list-page.js";
-import type { ExportedMemory } from "./export-memories.js";
-import type { ImportResult } from "./import-memories.js";
-import type { NdjsonLine } from "./ndjson-lines.js";
-import type { UpdateResult } from "./update-memory.js";
-
 /**
  * The Memory model and the MemoryService's inputs and outputs. Field names are the wire names of
  * the memory REST API (snake_case), so the shells pass these objects through unchanged.
@@ -217,37 +210,4 @@ export interface MemoryServiceOptions {
    * The shell logs them. Without it such problems are dropped.
    */
   readonly onWarning?: (message: string, cause: unknown) => void;
-}
-
-/**
- * The memory use cases. Every method validates its input and throws
- * `AgentServicesError("invalid_input", "<field>: expected …")` naming the field.
- */
-export interface MemoryApi {
-  remember(input: RememberInput): Promise<RememberResult>;
-  /**
-   * Remembers up to 1000 memories at once, each as `remember` would (duplicates merged, also
-   * between items of the batch). An invalid item fails the whole batch with `invalid_input`
-   * naming `memories[i].<field>`, and nothing is stored.
-   */
-  rememberBatch(input: RememberBatchInput): Promise<RememberBatchResult>;
-  recall(input: RecallInput): Promise<RecallResult>;
-  search(input: SearchInput): Promise<SearchResult>;
-  /** Throws `not_found` for an unknown or expired id, `invalid_input` for a non-UUID. */
-  get(id: string): Promise<Memory>;
-  /** Throws `not_found` for an unknown or expired id, `invalid_input` for a non-UUID. */
-  delete(id: string): Promise<{ deleted: true }>;
-  stats(): Promise<MemoryStats>;
-  /** One page of the live memories passing the filters, with the cursor of the next page. */
-  list(input?: ListInput): Promise<ListPage>;
-  /** Changes fields of a memory; `not_found` / `invalid_input` as `get`. */
-  update(id: string, input: UpdateInput): Promise<UpdateResult>;
-  /** Deletes (or with `dry_run` counts) the live memories passing the filters. */
-  deleteMatching(input: DeleteMatchingInput): Promise<DeleteMatchingResult>;
-  /** Every live memory, oldest first; with `vectors`, each with its vector and embedder id. */
-  exportMemories(options?: { readonly vectors?: boolean }): AsyncIterable<ExportedMemory>;
-  /** Stores the memories of NDJSON lines (see `importMemories`). */
-  importMemories(lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>): Promise<ImportResult>;
-  /** Deletes expired memories; returns how many. Called periodically by the shell. */
-  sweepExpired(): Promise<number>;
 }

@@ -3,12 +3,12 @@ import { normaliseContent } from "../content-key.js";
 import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../expiry.js";
 import { decodeMemory, encodeMemoryMetadata } from "../memory-metadata.js";
 import { withAccess } from "../metadata-updates.js";
-import type { MemoryReadModel } from "../read-model.js";
-import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
+import type { DuplicateKey, EngineHit, EngineQuery, MemoryReadModel } from "./read-model.js";
+import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../types.js";
 import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
-import { compileMemoryFilter, type MemoryFilter } from "./memory-filter.js";
+import { compileMemoryFilter } from "./memory-filter.js";
 
 interface Entry {
   readonly id: string;
@@ -19,34 +19,6 @@ interface Entry {
   readonly createdMs: number;
   /** Set when the entry leaves the engine (the listing order skips it). */
   gone: boolean;
-}
-
-/** What makes two memories duplicates: normalised content (and its hash), type, scope, project. */
-export interface DuplicateKey {
-  readonly hash: string;
-  readonly content: string;
-  readonly type: MemoryType;
-  readonly scope: MemoryScope;
-  readonly project: string;
-}
-
-/** A ranked query over the live memories. */
-export interface EngineQuery {
-  readonly text: string;
-  readonly vector: readonly number[];
-  readonly topK: number;
-  readonly filter: MemoryFilter;
-  /** Liveness is judged at this instant. */
-  readonly nowMs: number;
-}
-
-/** One ranked memory. */
-export interface EngineHit {
-  readonly memory: Memory;
-  /** The index's relevance in [0, 1] (see `RetrievalHit.relevance`). */
-  readonly relevance: number;
-  /** Cosine similarity of the memory and query vectors. */
-  readonly similarity: number;
 }
 
 /**

@@ -2,7 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
 import { MemoryService } from "../../../core/memory/index.js";
-import { JournaledVectorStore } from "../../../core/memory/journal/journaled-vector-store.js";
+import { JournaledVectorStore } from "../../../core/storage/journaled-vector-store.js";
 import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";

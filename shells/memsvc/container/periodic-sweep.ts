@@ -1,4 +1,4 @@
-import type { MemoryApi } from "../../../core/memory/types.js";
+import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { describeCause } from "../http/error-response.js";
 import type { Logger } from "../../common/logger.js";
 

@@ -6,7 +6,7 @@ import {
   rememberInputSchema,
   searchInputSchema,
 } from "../../../core/memory/index.js";
-import type { MemoryApi } from "../../../core/memory/types.js";
+import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { bearerAuth } from "../../common/bearer-auth.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorJson } from "./error-response.js";

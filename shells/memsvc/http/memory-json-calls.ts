@@ -1,10 +1,10 @@
 import type {
-  MemoryApi,
   RecallInput,
   RememberBatchInput,
   RememberInput,
   SearchInput,
 } from "../../../core/memory/types.js";
+import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import type { JsonCall } from "./memory-fast-path.js";
 
 /**

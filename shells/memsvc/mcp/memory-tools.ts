@@ -28,11 +28,11 @@ import {
 import type {
   DeleteMatchingInput,
   ListInput,
-  MemoryApi,
   RememberBatchInput,
   RememberInput,
   UpdateInput,
 } from "../../../core/memory/types.js";
+import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { defineMcpTool, type McpTool, type ToolReply } from "../../common/mcp/mcp-tool.js";
 
 /** Options of {@link createMemoryTools}. */

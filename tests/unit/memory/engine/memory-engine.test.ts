@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CosineRetrievalIndex } from "../../../../core/memory/engine/cosine-retrieval-index.js";
+import { CosineRetrievalIndex } from "../../../../core/retrieval/cosine-retrieval-index.js";
 import { MemoryEngine } from "../../../../core/memory/engine/memory-engine.js";
 import {
   compileMemoryFilter,
   type MemoryFilter,
 } from "../../../../core/memory/engine/memory-filter.js";
 import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../../../core/memory/index.js";
-import { createHybridIndex } from "../../../../core/memory/retrieval/index.js";
+import { createHybridIndex } from "../../../../core/retrieval/index.js";
 import { MEMORY_SCOPES, MEMORY_TYPES, type Memory } from "../../../../core/memory/types.js";
 
 const T0 = Date.parse("2026-11-21T10:00:00.000Z");

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AgentServicesError } from "../../../../../core/errors.js";
 import { MemoryService } from "../../../../../core/memory/index.js";
-import type { MemoryApi } from "../../../../../core/memory/types.js";
+import type { MemoryApi } from "../../../../../core/memory/memory-api.js";
 import {
   FakeEmbedder,
   InMemoryVectorStore,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { VectorMatrix } from "../../../../core/memory/retrieval/vector-matrix.js";
+import { VectorMatrix } from "../../../core/retrieval/vector-matrix.js";
 
 /** Rows, and new numbers for them: distinct, dense from 0, some rows dropped (-1). */
 const remapArb = fc

@@ -1,5 +1,5 @@
-import type { JournalEntry } from "../../ports/write-journal.js";
-import type { Metadata, VectorRecord } from "../../ports/vector-store.js";
+import type { JournalEntry } from "../ports/write-journal.js";
+import type { Metadata, VectorRecord } from "../ports/vector-store.js";
 
 /**
  * Merges a run of journal entries into as few store writes as possible, with the effect of

@@ -8,7 +8,7 @@ import {
   type IndexedDocument,
   type RetrievalHit,
   type RetrievalQuery,
-} from "../../../../core/memory/retrieval/index.js";
+} from "../../../core/retrieval/index.js";
 
 /** The settings the reference ranks with (the index's defaults when omitted). */
 export interface ReferenceSettings {

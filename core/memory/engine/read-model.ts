@@ -1,6 +1,34 @@
-import type { VectorRecord } from "../ports/vector-store.js";
-import type { DuplicateKey, EngineHit, EngineQuery } from "./engine/memory-engine.js";
-import type { Memory, MemoryStats } from "./types.js";
+import type { VectorRecord } from "../../ports/vector-store.js";
+import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
+import type { MemoryFilter } from "./memory-filter.js";
+
+/** What makes two memories duplicates: normalised content (and its hash), type, scope, project. */
+export interface DuplicateKey {
+  readonly hash: string;
+  readonly content: string;
+  readonly type: MemoryType;
+  readonly scope: MemoryScope;
+  readonly project: string;
+}
+
+/** A ranked query over the live memories. */
+export interface EngineQuery {
+  readonly text: string;
+  readonly vector: readonly number[];
+  readonly topK: number;
+  readonly filter: MemoryFilter;
+  /** Liveness is judged at this instant. */
+  readonly nowMs: number;
+}
+
+/** One ranked memory. */
+export interface EngineHit {
+  readonly memory: Memory;
+  /** The index's relevance in [0, 1] (see `RetrievalHit.relevance`). */
+  readonly relevance: number;
+  /** Cosine similarity of the memory and query vectors. */
+  readonly similarity: number;
+}
 
 /** A value now or later: the engine answers at once, the replica read model asks the store. */
 export type Awaitable<T> = T | Promise<T>;

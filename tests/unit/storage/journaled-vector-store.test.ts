@@ -4,8 +4,8 @@ import {
   JournaledVectorStore,
   type JournalEvent,
   type JournaledVectorStoreOptions,
-} from "../../../core/memory/journal/journaled-vector-store.js";
-import { mergeEntries } from "../../../core/memory/journal/journal-batches.js";
+} from "../../../core/storage/journaled-vector-store.js";
+import { mergeEntries } from "../../../core/storage/journal-batches.js";
 import type { VectorRecord, VectorStore } from "../../../core/ports/vector-store.js";
 import type { JournalEntry } from "../../../core/ports/write-journal.js";
 import { InMemoryVectorStore, InMemoryWriteJournal } from "../../../core/testing/index.js";

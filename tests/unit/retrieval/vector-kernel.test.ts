@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createHybridIndex } from "../../../../core/memory/retrieval/index.js";
-import { VECTOR_KERNEL_WASM } from "../../../../core/memory/retrieval/vector-kernel-wasm.js";
+import { createHybridIndex } from "../../../core/retrieval/index.js";
+import { VECTOR_KERNEL_WASM } from "../../../core/retrieval/vector-kernel-wasm.js";
 import {
   compileVectorKernel,
   renderVectorKernelModule,
-} from "../../../../scripts/vector-kernel-source.js";
+} from "../../../scripts/vector-kernel-source.js";
 import { laneDot } from "./reference-ranking.js";
 
 /** A deterministic stream of floats in [-1, 1). */
@@ -20,13 +20,13 @@ function floats(seed: number): () => number {
 describe("the vector kernel", () => {
   it("is the compiled form of vector-kernel.wat (run scripts/build-vector-kernel.ts after editing it)", async () => {
     const wat = readFileSync(
-      new URL("../../../../core/memory/retrieval/vector-kernel.wat", import.meta.url),
+      new URL("../../../core/retrieval/vector-kernel.wat", import.meta.url),
       "utf8",
     );
     const bytes = await compileVectorKernel(wat);
     expect(Buffer.from(VECTOR_KERNEL_WASM).equals(Buffer.from(bytes))).toBe(true);
     const committed = readFileSync(
-      new URL("../../../../core/memory/retrieval/vector-kernel-wasm.ts", import.meta.url),
+      new URL("../../../core/retrieval/vector-kernel-wasm.ts", import.meta.url),
       "utf8",
     );
     expect(committed).toBe(renderVectorKernelModule(bytes));

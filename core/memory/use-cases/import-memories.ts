@@ -1,13 +1,13 @@
-import { isAgentServicesError } from "../errors.js";
-import { importLineSchema, type ParsedImportLine } from "./admin-schemas.js";
-import { contentHash } from "./content-key.js";
-import { expiresAtMs } from "./expiry.js";
-import { encodeMemoryMetadata } from "./memory-metadata.js";
-import { duplicateMergeMetadata, uniqueTags, withMerge } from "./metadata-updates.js";
-import type { NdjsonLine } from "./ndjson-lines.js";
-import { parseInput } from "./parse-input.js";
-import { idLockKey, rememberLockKey, type ServiceContext } from "./service-context.js";
-import type { Memory } from "./types.js";
+import { isAgentServicesError } from "../../errors.js";
+import { importLineSchema, type ParsedImportLine } from "../admin-schemas.js";
+import { contentHash } from "../content-key.js";
+import { expiresAtMs } from "../expiry.js";
+import { encodeMemoryMetadata } from "../memory-metadata.js";
+import { duplicateMergeMetadata, uniqueTags, withMerge } from "../metadata-updates.js";
+import type { NdjsonLine } from "../ndjson-lines.js";
+import { parseInput } from "../parse-input.js";
+import { idLockKey, rememberLockKey, type ServiceContext } from "../service-context.js";
+import type { Memory } from "../types.js";
 
 /** Answer of an import. `rejected` lists at most {@link MAX_REJECTED_LISTED} lines. */
 export interface ImportResult {

@@ -6,8 +6,8 @@ import {
   minMax,
   reciprocalRank,
   STOP_WORDS,
-} from "../../../../core/memory/retrieval/index.js";
-import { TopK } from "../../../../core/memory/retrieval/top-k.js";
+} from "../../../core/retrieval/index.js";
+import { TopK } from "../../../core/retrieval/top-k.js";
 
 describe("lexicalTerms", () => {
   it("drops stop words and folds inflections", () => {

@@ -1,4 +1,4 @@
-import type { Metadata } from "../../ports/vector-store.js";
+import type { Metadata } from "../ports/vector-store.js";
 
 /** What an {@link AccessWriteBehind} works with. */
 export interface AccessWriteBehindDeps {

@@ -3,7 +3,7 @@ import type {
   RetrievalHit,
   RetrievalIndex,
   RetrievalQuery,
-} from "../retrieval/retrieval-index.js";
+} from "./retrieval-index.js";
 import { TopK } from "./top-k.js";
 
 /**
@@ -78,7 +78,7 @@ export class CosineRetrievalIndex implements RetrievalIndex {
     const q = Float32Array.from(query.vector, (x) => x / norm);
     const vectors = this.#vectors;
     const ids = this.#ids;
-    const best = new TopK<string>(Math.floor(query.topK), compareIds);
+    const best = new TopK(query.topK);
     const candidates =
       query.candidates === undefined
         ? undefined
@@ -94,10 +94,10 @@ export class CosineRetrievalIndex implements RetrievalIndex {
       let dot = 0;
       const offset = slot * dims;
       for (let i = 0; i < dims; i++) dot += (q[i] as number) * (vectors[offset + i] as number);
-      best.offer(dot, id);
+      best.offer({ slot, id, score: dot });
     }
-    return best.sorted().map(({ score, item }) => ({
-      id: item,
+    return best.sorted().map(({ score, id }) => ({
+      id,
       relevance: Math.min(1, Math.max(0, score)),
       similarity: score,
     }));
@@ -110,8 +110,4 @@ export class CosineRetrievalIndex implements RetrievalIndex {
     grown.set(this.#vectors);
     this.#vectors = grown;
   }
-}
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,5 @@
-import type { Embedder } from "../ports/embedder.js";
-import type { VectorStore } from "../ports/vector-store.js";
+import type { Embedder } from "../../ports/embedder.js";
+import type { VectorStore } from "../../ports/vector-store.js";
 
 /** What {@link reindexStore} works with. */
 export interface ReindexOptions {

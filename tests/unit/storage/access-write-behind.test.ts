@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Metadata } from "../../../core/ports/index.js";
 import { AccessWriteBehind, MemoryService } from "../../../core/memory/index.js";
 import { FakeEmbedder, InMemoryVectorStore, ManualClock } from "../../../core/testing/index.js";
-import { HOUR, memoryFixture, T0 } from "./memory-fixture.js";
+import { HOUR, memoryFixture, T0 } from "../memory/memory-fixture.js";
 
 const T0_MS = Date.parse(T0);
 

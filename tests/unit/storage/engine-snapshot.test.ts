@@ -7,7 +7,7 @@ import {
   ManualClock,
 } from "../../../core/testing/index.js";
 import type { ScanPage } from "../../../core/index.js";
-import { sequentialIds, T0 } from "./memory-fixture.js";
+import { sequentialIds, T0 } from "../memory/memory-fixture.js";
 
 /** An in-memory store that counts the pages the startup load reads. */
 class CountingStore extends InMemoryVectorStore {

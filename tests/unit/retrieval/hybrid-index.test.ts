@@ -5,7 +5,7 @@ import {
   createHybridIndex,
   type IndexedDocument,
   type RetrievalQuery,
-} from "../../../../core/memory/retrieval/index.js";
+} from "../../../core/retrieval/index.js";
 import { referenceRanking, type ReferenceSettings } from "./reference-ranking.js";
 
 const DEFAULTS: ReferenceSettings = {

@@ -1,4 +1,4 @@
-import { AgentServicesError } from "../../errors.js";
+import { AgentServicesError } from "../errors.js";
 import type {
   Metadata,
   ScanPage,
@@ -6,8 +6,8 @@ import type {
   VectorRecord,
   VectorSpace,
   VectorStore,
-} from "../../ports/vector-store.js";
-import type { JournalEntry, WriteJournal } from "../../ports/write-journal.js";
+} from "../ports/vector-store.js";
+import type { JournalEntry, WriteJournal } from "../ports/write-journal.js";
 import { idsOf, mergeEntries, sizeOf } from "./journal-batches.js";
 
 /** What a {@link JournaledVectorStore} reports (the shell logs it). */

@@ -1,9 +1,9 @@
-import { AgentServicesError } from "../errors.js";
-import { deleteMatchingInputSchema } from "./admin-schemas.js";
-import { compileListFilter, hasListClause } from "./engine/list-filter.js";
+import { AgentServicesError } from "../../errors.js";
+import { deleteMatchingInputSchema } from "../admin-schemas.js";
+import { compileListFilter, hasListClause } from "../engine/list-filter.js";
 import { toListFilter } from "./list-memories.js";
-import { parseInput } from "./parse-input.js";
-import { idLockKey, type ServiceContext } from "./service-context.js";
+import { parseInput } from "../parse-input.js";
+import { idLockKey, type ServiceContext } from "../service-context.js";
 
 /** Memories deleted per store call by a delete by filter. */
 export const DELETE_BATCH = 1000;

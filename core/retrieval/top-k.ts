@@ -46,7 +46,9 @@ export class TopK {
     return this.#heap.length < this.#k || worst === undefined ? -Infinity : worst.score;
   }
 
+  /** Keeps the candidate if it is among the `k` best so far; a NaN score never enters. */
   offer(candidate: ScoredSlot): void {
+    if (Number.isNaN(candidate.score)) return;
     const heap = this.#heap;
     if (heap.length < this.#k) {
       heap.push(candidate);

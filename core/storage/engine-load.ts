@@ -1,6 +1,6 @@
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
 import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
-import type { MemoryReadModel } from "./read-model.js";
+import type { MemoryReadModel } from "../memory/engine/read-model.js";
 
 /** Records read per page when the engine is loaded at startup. */
 export const LOAD_PAGE_SIZE = 1000;

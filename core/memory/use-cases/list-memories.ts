@@ -1,9 +1,9 @@
-import { listInputSchema } from "./admin-schemas.js";
-import type { ParsedDeleteMatchingInput, ParsedListInput } from "./admin-schemas.js";
-import { compileListFilter, type ListFilter } from "./engine/list-filter.js";
-import { listPosition, takePage, type ListPage } from "./engine/list-page.js";
-import { parseInput } from "./parse-input.js";
-import type { ServiceContext } from "./service-context.js";
+import { listInputSchema } from "../admin-schemas.js";
+import type { ParsedDeleteMatchingInput, ParsedListInput } from "../admin-schemas.js";
+import { compileListFilter, type ListFilter } from "../engine/list-filter.js";
+import { listPosition, takePage, type ListPage } from "../engine/list-page.js";
+import { parseInput } from "../parse-input.js";
+import type { ServiceContext } from "../service-context.js";
 
 /**
  * `GET /v1/memories`: one page of the live memories that pass the filters, newest first (or
