@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RoutingSqlParser } from "../../../../adapters/sql/index.js";
+import { RoutingSqlParser } from "../../../../adapters/sql/index.js";
 import { SQL_DIALECTS } from "../../../../core/sql/dialects.js";
 import {
   DIALECT_ONLY_SQL,
@@ -8,7 +8,10 @@ import {
   INVALID_SQL,
   PORTABLE_SQL,
 } from "../../../fixtures/sql/corpus.js";
+import { describeSqlParserContract } from "../../../contracts/sql-parser-contract.js";
 import { loadedParser } from "../../sql/loaded-parser.js";
+
+describeSqlParserContract("RoutingSqlParser", SQL_DIALECTS, () => new RoutingSqlParser());
 
 let parser: RoutingSqlParser;
 beforeAll(async () => {
