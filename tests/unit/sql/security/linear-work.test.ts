@@ -48,8 +48,8 @@ describe("bounded work on adversarial input", () => {
   const large = pathological(16 * KIB);
 
   for (const name of Object.keys(small)) {
-    // Heavy: 16 KiB through the scanner and every lint rule: 0.4-0.6 s per text on 2 cores at load
-    // ~8 plus two busy loops.
+    // Heavy: 16 KiB through the scanner and every lint rule, per text. Took up to 0.6 s and up to
+    // 1.4 s in two runs of the unit project on 2 shared cores with two busy loops running.
     it(`scans and lints "${name}" with work proportional to the input size`, () => {
       const a = small[name] as string;
       const b = large[name] as string;
