@@ -108,6 +108,8 @@ describe("rememberBatch", () => {
     expect(await store.count()).toBe(0);
   });
 
+  // Heavy: 1,000 memories in one batch. Took 0.3 s and 0.9 s in two runs of the unit project on 2
+  // shared cores with two busy loops running.
   it("accepts 1000 items", async () => {
     const { service } = await memoryFixture();
     const { memories } = await service.rememberBatch({
@@ -115,7 +117,7 @@ describe("rememberBatch", () => {
     });
     expect(memories).toHaveLength(1000);
     expect((await service.stats()).total_memories).toBe(1000);
-  });
+  }, 30_000);
 
   it("stores nothing in the engine when the store write fails", async () => {
     const { service, store } = await memoryFixture();

@@ -3,6 +3,7 @@ import { LibpgQuerySqlParser } from "../../../../adapters/sql/index.js";
 import { cleanPgMessage } from "../../../../adapters/sql/libpg-query-sql-parser.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
 import { DIALECT_SQL, INVALID_SQL, PORTABLE_SQL } from "../../../fixtures/sql/corpus.js";
+import { describeSqlParserContract } from "../../../contracts/sql-parser-contract.js";
 
 const parser = new LibpgQuerySqlParser();
 beforeAll(async () => {
@@ -15,6 +16,8 @@ function only(sql: string): ParsedStatement {
   expect(result.statements).toHaveLength(1);
   return result.statements[0] as ParsedStatement;
 }
+
+describeSqlParserContract("LibpgQuerySqlParser", ["postgresql"], () => new LibpgQuerySqlParser());
 
 describe("LibpgQuerySqlParser", () => {
   it("refuses to parse before load()", () => {

@@ -4,6 +4,7 @@ import { findCallSites } from "../../../../adapters/sql/polyglot-functions.js";
 import { isPolyglotStatementNode } from "../../../../adapters/sql/polyglot-statement-node.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
 import type { SqlDialect } from "../../../../core/sql/dialects.js";
+import { describeSqlParserContract } from "../../../contracts/sql-parser-contract.js";
 
 const parser = new PolyglotSqlParser();
 beforeAll(async () => {
@@ -16,6 +17,22 @@ function only(sql: string, dialect: SqlDialect): ParsedStatement {
   expect(result.statements).toHaveLength(1);
   return result.statements[0] as ParsedStatement;
 }
+
+/** The dialects the routing parser sends to polyglot (PostgreSQL goes to libpg-query). */
+const POLYGLOT_DIALECTS: SqlDialect[] = [
+  "generic",
+  "mysql",
+  "sqlite",
+  "sqlserver",
+  "oracle",
+  "snowflake",
+];
+
+describeSqlParserContract("PolyglotSqlParser", POLYGLOT_DIALECTS, () => new PolyglotSqlParser(), {
+  // Polyglot's dialect modes are lenient (see the adapter's doc comment): it takes a trailing
+  // comma in a select list and an unterminated block comment; RoutingSqlParser rejects both.
+  lenientAbout: ["SELECT id, FROM users", "SELECT id FROM users /* unterminated"],
+});
 
 describe("PolyglotSqlParser", () => {
   it("refuses to parse before load()", () => {
@@ -100,14 +117,6 @@ describe("PolyglotSqlParser", () => {
   });
 
   it("rejects a bare expression where a statement goes, at that statement's first token", () => {
-    const dialects: SqlDialect[] = [
-      "generic",
-      "mysql",
-      "sqlite",
-      "sqlserver",
-      "oracle",
-      "snowflake",
-    ];
     const cases: [string, number, number, string][] = [
       ["SELEC * FRM t", 1, 1, "unexpected SELEC"],
       ["FOO BAR", 1, 1, "unexpected FOO"],
@@ -115,7 +124,7 @@ describe("PolyglotSqlParser", () => {
       ["SELECT 1; FOO", 1, 11, "unexpected FOO"],
       ["SELECT 1;\n(1 + 2)", 2, 1, 'unexpected "("'],
     ];
-    for (const dialect of dialects) {
+    for (const dialect of POLYGLOT_DIALECTS) {
       for (const [sql, line, column, reason] of cases) {
         const error = { line, column, reason };
         expect(parser.parse(sql, dialect), `${dialect}: ${sql}`).toEqual({ ok: false, error });

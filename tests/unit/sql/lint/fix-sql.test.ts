@@ -204,10 +204,12 @@ describe("fixSql over the statement corpus", () => {
     );
   }, 120_000);
 
+  // Heavy: the whole corpus fixed and parsed again. Took 0.2 s and 1.2 s in two runs of the unit
+  // project on 2 shared cores with two busy loops running.
   it("leaves every corpus statement meaning what it meant when fixed as written", () => {
     for (const sql of corpus) {
       const fixed = fixSql(sql).fixed_sql;
       expect(summary(fixed), sql).toEqual(summary(sql));
     }
-  });
+  }, 30_000);
 });

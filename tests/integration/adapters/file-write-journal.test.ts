@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileWriteJournal } from "../../../adapters/system/index.js";
 import type { JournalEntry } from "../../../core/index.js";
+import { describeWriteJournalContract } from "../../contracts/write-journal-contract.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,6 +37,11 @@ function place(): {
       }),
   };
 }
+
+describeWriteJournalContract("FileWriteJournal", async () => {
+  const { open } = place();
+  return { journal: () => open(), cleanup: () => Promise.resolve() };
+});
 
 /** A closed journal with one segment of two frames (upserts of "a" and "b"), and its bytes. */
 async function twoFrames() {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileEngineSnapshots } from "../../../adapters/system/index.js";
 import type { EngineSnapshot, VectorRecord } from "../../../core/index.js";
+import { describeEngineSnapshotsContract } from "../../contracts/engine-snapshots-contract.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -21,6 +22,11 @@ function place(): { path: string; warnings: string[]; snapshots: FileEngineSnaps
     snapshots: new FileEngineSnapshots(path, { warn: (m) => warnings.push(m) }),
   };
 }
+
+describeEngineSnapshotsContract("FileEngineSnapshots", async () => ({
+  snapshots: place().snapshots,
+  cleanup: () => Promise.resolve(),
+}));
 
 /** Records whose vector components are exact in float32, with unicode and every metadata type. */
 function records(n: number): VectorRecord[] {
