@@ -37,7 +37,7 @@ export type {
 
 // Memory
 export { MemoryService } from "./memory/memory-service.js";
-export type { MemoryServiceDeps } from "./memory/memory-service.js";
+export type { MemoryServiceDeps } from "./memory/memory-service-deps.js";
 export type { LoadProgress, LoadSource } from "./storage/engine-load.js";
 export { reindexStore } from "./memory/use-cases/reindex.js";
 export { JournaledVectorStore } from "./storage/journaled-vector-store.js";

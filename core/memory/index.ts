@@ -63,11 +63,12 @@ export type {
   ParsedListInput,
   ParsedUpdateInput,
 } from "./admin-schemas.js";
-export { MemoryService, SWEEP_BATCH } from "./memory-service.js";
+export { MemoryService } from "./memory-service.js";
+export { SWEEP_BATCH } from "./use-cases/sweep-expired.js";
 export { LOAD_PAGE_SIZE, type LoadProgress, type LoadSource } from "../storage/engine-load.js";
 export { reindexStore } from "./use-cases/reindex.js";
 export type { ReindexOptions } from "./use-cases/reindex.js";
-export type { MemoryServiceDeps } from "./memory-service.js";
+export type { MemoryServiceDeps } from "./memory-service-deps.js";
 export { MemoryEngine } from "./engine/memory-engine.js";
 export type { Awaitable, MemoryReadModel } from "./engine/read-model.js";
 export { StoreQueryReadModel } from "./engine/store-query-read-model.js";
