@@ -8,7 +8,7 @@ import type {
   VectorStore,
 } from "../ports/vector-store.js";
 import type { JournalEntry, WriteJournal } from "../ports/write-journal.js";
-import { idsOf, mergeEntries, sizeOf } from "./journal-batches.js";
+import { idsOf, mergeWrites, sizeOf } from "./merge-writes.js";
 
 /** What a {@link JournaledVectorStore} reports (the shell logs it). */
 export type JournalEvent =
@@ -223,7 +223,7 @@ export class JournaledVectorStore implements VectorStore {
     const leftover = await this.#journal.open();
     if (leftover.length === 0) return;
     let ids = 0;
-    for (const entry of mergeEntries(leftover, this.#maxBatch)) {
+    for (const entry of mergeWrites(leftover, this.#maxBatch)) {
       await this.#apply(entry);
       ids += sizeOf(entry);
     }
@@ -305,7 +305,7 @@ export class JournaledVectorStore implements VectorStore {
   async #applyLeading(): Promise<boolean> {
     const taken = this.#take();
     try {
-      for (const entry of mergeEntries(
+      for (const entry of mergeWrites(
         taken.map((q) => q.entry),
         this.#maxBatch,
       )) {
