@@ -4,7 +4,7 @@ import type { EngineSnapshots } from "../ports/engine-snapshots.js";
 import type { VectorQuery } from "../ports/vector-query.js";
 import type { VectorStore } from "../ports/vector-store.js";
 import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
-import type { MemoryServiceOptions } from "./types.js";
+import type { MemoryServiceOptions } from "./model/types.js";
 
 /**
  * What a `MemoryService` is built from.

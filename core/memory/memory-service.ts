@@ -21,10 +21,10 @@ import type { MemoryServiceDeps } from "./memory-service-deps.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   validateMemoryServiceOptions,
-} from "./memory-service-options.js";
-import { accessKeys } from "./metadata-updates.js";
-import type { NdjsonLine } from "./ndjson-lines.js";
-import { parseMemoryId } from "./parse-input.js";
+} from "./model/memory-service-options.js";
+import { accessKeys } from "./model/metadata-updates.js";
+import type { NdjsonLine } from "./model/ndjson-lines.js";
+import { parseMemoryId } from "./model/parse-input.js";
 import type { ServiceContext } from "./service-context.js";
 import type {
   DeleteMatchingInput,
@@ -41,7 +41,7 @@ import type {
   SearchInput,
   SearchResult,
   UpdateInput,
-} from "./types.js";
+} from "./model/types.js";
 import { deleteMatching, type DeleteMatchingResult } from "./use-cases/delete-matching.js";
 import { deleteMemory } from "./use-cases/delete-memory.js";
 import { exportMemories, type ExportedMemory } from "./use-cases/export-memories.js";

@@ -4,7 +4,7 @@ import type { VectorStore } from "../ports/vector-store.js";
 import type { AccessWriteBehind } from "../storage/access-write-behind.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
-import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./types.js";
+import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./model/types.js";
 
 /**
  * What the memory use cases (one file each under `use-cases/`, each a function

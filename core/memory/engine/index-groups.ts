@@ -2,7 +2,7 @@
  * The retrieval-index groups of a memory: a project query ranks only its project's group and the
  * permanent one, so the other projects' memories cost it nothing.
  */
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
 
 /** The index group of the permanent memories (any project). */
 export const PERMANENT_GROUP = "permanent";

@@ -3,9 +3,9 @@
  * memory per request: the stats (valid until the first expiry after them) and "is every held
  * memory live now?" (which lets a query skip the per-memory check).
  */
-import { isLive, NEVER_EXPIRES_MS } from "../expiry.js";
-import { MEMORY_SCOPES, MEMORY_TYPES } from "../types.js";
-import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
+import { isLive, NEVER_EXPIRES_MS } from "../model/expiry.js";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
+import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../model/types.js";
 
 /** What the cache reads of one held memory. */
 export interface HeldMemory {

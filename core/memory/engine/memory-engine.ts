@@ -1,11 +1,11 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
-import { normaliseContent } from "../content-key.js";
-import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../expiry.js";
-import { decodeMemory, encodeMemoryMetadata } from "../memory-metadata.js";
-import { withAccess } from "../metadata-updates.js";
+import { normaliseContent } from "../model/content-key.js";
+import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../model/expiry.js";
+import { decodeMemory, encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { withAccess } from "../model/metadata-updates.js";
 import type { DuplicateKey, EngineHit, EngineQuery, MemoryReadModel } from "./read-model.js";
 import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
-import type { Memory, MemoryStats } from "../types.js";
+import type { Memory, MemoryStats } from "../model/types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
 import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";

@@ -1,7 +1,7 @@
 /** The write of a duplicate merge, shared by remember and import: store first, then the engine. */
-import { duplicateMergeMetadata } from "../metadata-updates.js";
+import { duplicateMergeMetadata } from "../model/metadata-updates.js";
 import type { ServiceContext } from "../service-context.js";
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
 
 /**
  * Writes the keys a duplicate merge changed (tags, confidence, `updated_at` = `nowMs`) of each

@@ -1,7 +1,7 @@
 /** `GET /v1/memories/{id}`: one live memory by id. */
-import { parseMemoryId } from "../parse-input.js";
+import { parseMemoryId } from "../model/parse-input.js";
 import { memoryNotFound, type ServiceContext } from "../service-context.js";
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
 
 /**
  * The live memory with this id (any case); `not_found` when it is unknown or expired.

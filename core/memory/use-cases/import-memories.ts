@@ -1,13 +1,13 @@
 import { isAgentServicesError } from "../../errors.js";
-import { importLineSchema, type ParsedImportLine } from "../admin-schemas.js";
-import { contentHash } from "../content-key.js";
-import { expiresAtMs } from "../expiry.js";
-import { encodeMemoryMetadata } from "../memory-metadata.js";
-import { uniqueTags, withMerge } from "../metadata-updates.js";
-import type { NdjsonLine } from "../ndjson-lines.js";
-import { parseInput } from "../parse-input.js";
+import { importLineSchema, type ParsedImportLine } from "../model/admin-schemas.js";
+import { contentHash } from "../model/content-key.js";
+import { expiresAtMs } from "../model/expiry.js";
+import { encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { uniqueTags, withMerge } from "../model/metadata-updates.js";
+import type { NdjsonLine } from "../model/ndjson-lines.js";
+import { parseInput } from "../model/parse-input.js";
 import { idLockKey, rememberLockKey, type ServiceContext } from "../service-context.js";
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
 import { applyMerges } from "./apply-merges.js";
 
 /** Answer of an import. `rejected` lists at most {@link MAX_REJECTED_LISTED} lines. */

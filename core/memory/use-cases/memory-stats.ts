@@ -1,6 +1,6 @@
 /** `GET /v1/stats`: how many memories are live, in total, by type and by scope. */
 import type { ServiceContext } from "../service-context.js";
-import type { MemoryStats } from "../types.js";
+import type { MemoryStats } from "../model/types.js";
 
 /**
  * The engine's statistics of the memories live now.

@@ -1,6 +1,6 @@
 /** The engine filter that recall and search rank within. */
 import type { MemoryFilter } from "../engine/memory-filter.js";
-import type { MemoryScope, MemoryType } from "../types.js";
+import type { MemoryScope, MemoryType } from "../model/types.js";
 
 /**
  * The engine filter of a recall or search body: its project, and its type, scope and tags when

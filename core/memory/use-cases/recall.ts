@@ -3,11 +3,11 @@
  * into a token budget as one context text; counts an access for each memory it returns.
  */
 import { packContext } from "../../tokens/pack-context.js";
-import { parseInput } from "../parse-input.js";
-import { recallInputSchema } from "../schemas.js";
-import { scoreMemory } from "../scoring.js";
+import { parseInput } from "../model/parse-input.js";
+import { recallInputSchema } from "../model/schemas.js";
+import { scoreMemory } from "../model/scoring.js";
 import type { ServiceContext } from "../service-context.js";
-import type { Memory, RecallResult } from "../types.js";
+import type { Memory, RecallResult } from "../model/types.js";
 import { rankedFilter } from "./ranked-filter.js";
 
 interface Candidate {

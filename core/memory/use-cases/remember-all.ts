@@ -4,12 +4,12 @@
  */
 import { AgentServicesError } from "../../errors.js";
 import type { VectorRecord } from "../../ports/vector-store.js";
-import { encodeMemoryMetadata } from "../memory-metadata.js";
-import { withMerge } from "../metadata-updates.js";
-import { newMemory } from "../new-memory.js";
-import type { ParsedRememberInput } from "../schemas.js";
+import { encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { withMerge } from "../model/metadata-updates.js";
+import { newMemory } from "../model/new-memory.js";
+import type { ParsedRememberInput } from "../model/schemas.js";
 import { idLockKey, rememberLockKey, type ServiceContext } from "../service-context.js";
-import type { Memory, RememberBatchItem } from "../types.js";
+import type { Memory, RememberBatchItem } from "../model/types.js";
 import { applyMerges } from "./apply-merges.js";
 
 /** One remember of a call, after validation, with its content hash. */

@@ -1,9 +1,9 @@
 /** `POST /v1/remember/batch`: remembers many memories in one call (one embedding, one write). */
-import { contentHash } from "../content-key.js";
-import { parseInput } from "../parse-input.js";
-import { rememberBatchInputSchema } from "../schemas.js";
+import { contentHash } from "../model/content-key.js";
+import { parseInput } from "../model/parse-input.js";
+import { rememberBatchInputSchema } from "../model/schemas.js";
 import type { ServiceContext } from "../service-context.js";
-import type { RememberBatchResult } from "../types.js";
+import type { RememberBatchResult } from "../model/types.js";
 import { checkTtl, rememberAll } from "./remember-all.js";
 
 /**

@@ -1,9 +1,9 @@
 /** `POST /v1/remember`: stores one memory, or merges it into the live duplicate it has. */
-import { contentHash } from "../content-key.js";
-import { parseInput } from "../parse-input.js";
-import { rememberInputSchema } from "../schemas.js";
+import { contentHash } from "../model/content-key.js";
+import { parseInput } from "../model/parse-input.js";
+import { rememberInputSchema } from "../model/schemas.js";
 import type { ServiceContext } from "../service-context.js";
-import type { RememberResult } from "../types.js";
+import type { RememberResult } from "../model/types.js";
 import { checkTtl, rememberAll } from "./remember-all.js";
 
 /**

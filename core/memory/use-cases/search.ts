@@ -1,8 +1,8 @@
 /** `POST /v1/search`: the memories most relevant to a message, best first, with their relevance. */
-import { parseInput } from "../parse-input.js";
-import { searchInputSchema } from "../schemas.js";
+import { parseInput } from "../model/parse-input.js";
+import { searchInputSchema } from "../model/schemas.js";
 import type { ServiceContext } from "../service-context.js";
-import type { SearchResult } from "../types.js";
+import type { SearchResult } from "../model/types.js";
 import { rankedFilter } from "./ranked-filter.js";
 
 /**

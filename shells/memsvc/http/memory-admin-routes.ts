@@ -1,8 +1,8 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { deleteMatchingInputSchema, updateInputSchema } from "../../../core/memory/index.js";
-import { ndjsonLines } from "../../../core/memory/ndjson-lines.js";
-import { unknownFieldMessage } from "../../../core/memory/suggest-field.js";
-import type { ListInput } from "../../../core/memory/types.js";
+import { ndjsonLines } from "../../../core/memory/model/ndjson-lines.js";
+import { unknownFieldMessage } from "../../../core/memory/model/suggest-field.js";
+import type { ListInput } from "../../../core/memory/model/types.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { HttpError } from "./http-error.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";

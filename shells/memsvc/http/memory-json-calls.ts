@@ -3,7 +3,7 @@ import type {
   RememberBatchInput,
   RememberInput,
   SearchInput,
-} from "../../../core/memory/types.js";
+} from "../../../core/memory/model/types.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import type { JsonCall } from "./memory-fast-path.js";
 

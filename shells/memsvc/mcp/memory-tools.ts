@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { strictBody } from "../../../core/memory/strict-body.js";
+import { strictBody } from "../../../core/memory/model/strict-body.js";
 import { isAgentServicesError } from "../../../core/errors.js";
 import {
   memoryIdSchema,
@@ -7,12 +7,12 @@ import {
   rememberBatchInputSchema,
   rememberInputSchema,
   searchInputSchema,
-} from "../../../core/memory/schemas.js";
+} from "../../../core/memory/model/schemas.js";
 import {
   deleteMatchingInputSchema,
   listInputSchema,
   updateInputSchema,
-} from "../../../core/memory/admin-schemas.js";
+} from "../../../core/memory/model/admin-schemas.js";
 import {
   deleteMatchingResultSchema,
   deleteResultSchema,
@@ -24,14 +24,14 @@ import {
   rememberResultSchema,
   searchResultSchema,
   updateResultSchema,
-} from "../../../core/memory/response-schemas.js";
+} from "../../../core/memory/model/response-schemas.js";
 import type {
   DeleteMatchingInput,
   ListInput,
   RememberBatchInput,
   RememberInput,
   UpdateInput,
-} from "../../../core/memory/types.js";
+} from "../../../core/memory/model/types.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { defineMcpTool, type McpTool, type ToolReply } from "../../common/mcp/mcp-tool.js";
 
