@@ -1,22 +1,15 @@
 import { Hono, type Context } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import {
-  recallInputSchema,
-  rememberBatchInputSchema,
-  rememberInputSchema,
-  searchInputSchema,
-} from "../../../core/memory/index.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { bearerAuth } from "../../common/bearer-auth.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorJson } from "./error-response.js";
-import { memoryJsonCalls } from "./memory-json-calls.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
-import { mountMemoryAdminRoutes } from "./memory-admin-routes.js";
+import { mountMemoryNdjsonRoutes } from "./memory-ndjson-routes.js";
+import { mountMemoryOperations } from "./memory-operation-routes.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
 import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
-import { validJson, validMemoryId } from "./valid-input.js";
 import { currentRequestId, requestId } from "../../common/request-id.js";
 import { requestLog } from "../../common/request-log.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
@@ -114,35 +107,10 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     c.json(await (openapi ??= buildOpenApiDocument(app, options.version))),
   );
 
-  const body = jsonObjectBody(maxBytes);
-  // The same calls as the fast path's (see createMemoryListener), which answers these routes
-  // in front of this app for well-formed requests.
-  const calls = memoryJsonCalls(memory);
-  const remember = validJson(rememberInputSchema, "RememberRequest");
-  app.post("/v1/remember", doc.remember, body, remember, async (c) =>
-    c.json(await calls["/v1/remember"](c.req.valid("json"))),
-  );
-  const batch = validJson(rememberBatchInputSchema, "RememberBatchRequest");
-  app.post("/v1/remember/batch", doc.rememberBatch, body, batch, async (c) =>
-    c.json(await calls["/v1/remember/batch"](c.req.valid("json"))),
-  );
-  const recall = validJson(recallInputSchema, "RecallRequest");
-  app.post("/v1/recall", doc.recall, body, recall, async (c) =>
-    c.json(await calls["/v1/recall"](c.req.valid("json"))),
-  );
-  const search = validJson(searchInputSchema, "SearchRequest");
-  app.post("/v1/search", doc.search, body, search, async (c) =>
-    c.json(await calls["/v1/search"](c.req.valid("json"))),
-  );
-  const id = validMemoryId();
-  app.get("/v1/memories/:id", doc.getMemory, id, async (c) =>
-    c.json(await memory.get(c.req.valid("param").id)),
-  );
-  app.delete("/v1/memories/:id", doc.deleteMemory, id, async (c) =>
-    c.json(await memory.delete(c.req.valid("param").id)),
-  );
-  app.get("/v1/stats", doc.getStats, async (c) => c.json(await memory.stats()));
-  mountMemoryAdminRoutes(app, memory, body);
+  // Every use case's route, from the operation table (operations/memory-operations.ts); the fast
+  // path (see createMemoryListener) answers the hot ones in front of this app with the same calls.
+  mountMemoryOperations(app, memory, jsonObjectBody(maxBytes));
+  mountMemoryNdjsonRoutes(app, memory);
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.

@@ -1,27 +1,29 @@
-import type {
-  RecallInput,
-  RememberBatchInput,
-  RememberInput,
-  SearchInput,
-} from "../../../core/memory/model/types.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
-import type { JsonCall } from "./memory-fast-path.js";
+import type { MemoryOperation } from "../operations/memory-operation.js";
+import { MEMORY_OPERATIONS } from "../operations/memory-operations.js";
 
 /**
- * What the memory API's JSON routes do with their body, by path: one function per route, called
- * by the Hono route (with the body its validator passed) and by the fast path (with the parsed
- * body, which the service validates with the same core schema), so both answer alike. The
- * answer object goes out as JSON.
+ * What the fast lane does with the body of a hot JSON route (a row of the operation table marked
+ * `hot`), by exact path: the row's call, which the Hono route makes too (with the body its
+ * validator passed), so both answer alike. Here the body is only parsed: the service method
+ * validates it with the core's schema, the same `parseInput` the route's validator reports with.
+ * The answer object goes out as JSON.
  *
  * @example
  * const calls = memoryJsonCalls(memory);
- * const answer = await calls["/v1/search"]({ message: "deploy steps", limit: 5 });
+ * const answer = await calls["/v1/search"]?.({ message: "deploy steps", limit: 5 });
  */
-export function memoryJsonCalls(memory: MemoryApi) {
-  return {
-    "/v1/remember": (body: object) => memory.remember(body as RememberInput),
-    "/v1/remember/batch": (body: object) => memory.rememberBatch(body as RememberBatchInput),
-    "/v1/recall": (body: object) => memory.recall(body as RecallInput),
-    "/v1/search": (body: object) => memory.search(body as SearchInput),
-  } satisfies Record<string, JsonCall>;
+export function memoryJsonCalls(
+  memory: MemoryApi,
+  operations: readonly MemoryOperation[] = MEMORY_OPERATIONS,
+): Record<string, (body: object) => Promise<unknown>> {
+  const calls: Record<string, (body: object) => Promise<unknown>> = {};
+  for (const { rest, call } of operations) {
+    if (rest?.hot !== true) continue;
+    if (rest.method !== "post" || rest.request.from !== "body") {
+      throw new Error(`bug: hot route ${rest.path} is not a POST with a JSON body`);
+    }
+    calls[rest.path] = (body) => call(memory, body as never);
+  }
+  return calls;
 }

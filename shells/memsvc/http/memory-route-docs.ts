@@ -1,20 +1,9 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { describeRoute, resolver } from "hono-openapi";
 import * as v from "valibot";
-import {
-  deleteMatchingResultSchema,
-  deleteResultSchema,
-  importResultSchema,
-  listInputSchema,
-  listResultSchema,
-  memorySchema,
-  memoryStatsSchema,
-  recallResultSchema,
-  rememberBatchResultSchema,
-  rememberResultSchema,
-  searchResultSchema,
-  updateResultSchema,
-} from "../../../core/memory/index.js";
+import { importResultSchema, memorySchema } from "../../../core/memory/index.js";
+import { JSON_BODY_ERRORS, type MemoryOperation } from "../operations/memory-operation.js";
+import { MEMORY_OPERATIONS } from "../operations/memory-operations.js";
 import { REQUEST_SCHEMA_OPTIONS } from "./valid-input.js";
 
 type Schema = v.GenericSchema;
@@ -33,28 +22,22 @@ const ok = (schema: Schema, ref: string, description = "OK") => ({
 const errorSchema = v.object({ error: v.string() });
 const healthSchema = v.object({ status: v.string() });
 const error = (description: string) => ({ description, content: json(errorSchema, "Error") });
+const errors = (descriptions: Readonly<Record<string, string>>) =>
+  Object.fromEntries(Object.entries(descriptions).map(([status, text]) => [status, error(text)]));
 const anyObject = { "application/json": { schema: { type: "object" as const } } };
 const ndjsonMemory = { "application/x-ndjson": { schema: named(memorySchema, "Memory") } };
 
-const COMMON_ERRORS = {
-  "400": error("Invalid input; the message names the field and what was expected"),
-  "401": error("Missing or invalid bearer token"),
-  "413": error("Request body over 1,048,576 bytes"),
-  "500": error("Embedder or vector store failure"),
-};
-const ID_ERRORS = {
-  "400": error("The id is not a UUID"),
-  "401": error("Missing or invalid bearer token"),
-  "404": error("No live memory with this id"),
-  "500": error("Vector store failure"),
-};
+const COMMON_ERRORS = errors(JSON_BODY_ERRORS) as Record<
+  "400" | "401" | "413" | "500",
+  ReturnType<typeof error>
+>;
 
 /**
- * The query parameters of `GET /v1/memories`, from the list schema the core validates with:
- * `tags` is written as a repeatable `tag` parameter.
+ * The query parameters of a route that takes its input from the query string, from the schema
+ * the core validates with: `tags` is written as a repeatable `tag` parameter.
  */
-function listParameters() {
-  const { properties = {} } = toJsonSchema(listInputSchema, {
+function queryParameters(schema: Schema) {
+  const { properties = {} } = toJsonSchema(schema, {
     typeMode: "input",
     errorMode: "ignore",
   }) as { properties?: Record<string, object> };
@@ -73,13 +56,35 @@ function listParameters() {
 }
 
 /**
- * What the OpenAPI document says about each route beyond what its validators tell (operationId,
- * summary, responses), as Hono middleware placed on the route itself: a route without its entry
- * here is missing from the document, and the document lists only routes that exist. Request
- * bodies and path parameters come from the route's validators.
+ * What the OpenAPI document says about a row of the operation table beyond what its route's
+ * validators tell: operationId, summary, query parameters, responses (the row's output as its
+ * `response` component, and its errors). Request bodies and path parameters come from the
+ * route's validators.
  *
  * @example
- * app.get("/v1/stats", ROUTE_DOCS.getStats, async (c) => c.json(await memory.stats()));
+ * app.get("/v1/stats", describeOperation(row), async (c) => c.json(await memory.stats()));
+ */
+export function describeOperation({ input, output, rest }: MemoryOperation) {
+  if (rest === undefined) throw new Error("bug: an operation without a route has no route docs");
+  return describeRoute({
+    operationId: rest.operationId,
+    summary: rest.summary,
+    ...(rest.request.from === "query" ? { parameters: queryParameters(input) } : {}),
+    responses: { "200": ok(output, rest.response), ...errors(rest.errors) },
+  });
+}
+
+/** The MCP tools' names, for the `/mcp` route's summary. */
+const toolNames = MEMORY_OPERATIONS.flatMap(({ mcp }) => (mcp === undefined ? [] : [mcp.name]));
+
+/**
+ * What the OpenAPI document says about each hand-written route (those outside the operation
+ * table, see memory-operations.ts) beyond what its validators tell (operationId, summary,
+ * responses), as Hono middleware placed on the route itself: a route without its entry is
+ * missing from the document, and the document lists only routes that exist.
+ *
+ * @example
+ * app.get("/healthz", ROUTE_DOCS.getHealth, (c) => c.json({ status: "ok" }));
  */
 export const ROUTE_DOCS = {
   getHealth: describeRoute({
@@ -103,68 +108,6 @@ export const ROUTE_DOCS = {
     responses: {
       "200": { description: "The OpenAPI 3.1 document", content: anyObject },
       "401": COMMON_ERRORS["401"],
-    },
-  }),
-  remember: describeRoute({
-    operationId: "remember",
-    summary: "Store a memory (identical live content is deduplicated)",
-    responses: { "200": ok(rememberResultSchema, "RememberResponse"), ...COMMON_ERRORS },
-  }),
-  rememberBatch: describeRoute({
-    operationId: "rememberBatch",
-    summary:
-      "Store up to 1,000 memories at once; the answer lists {id, stored, deduplicated} per item in order. An invalid item fails the whole batch with a 400 naming memories[i].<field>, and nothing is stored",
-    responses: { "200": ok(rememberBatchResultSchema, "RememberBatchResponse"), ...COMMON_ERRORS },
-  }),
-  recall: describeRoute({
-    operationId: "recall",
-    summary: "Memories relevant to a message, re-ranked and trimmed to a token budget",
-    responses: { "200": ok(recallResultSchema, "RecallResponse"), ...COMMON_ERRORS },
-  }),
-  search: describeRoute({
-    operationId: "search",
-    summary:
-      "Raw relevance search (no re-ranking, no access update); score is the retrieval index's relevance in [0, 1]",
-    responses: { "200": ok(searchResultSchema, "SearchResponse"), ...COMMON_ERRORS },
-  }),
-  getMemory: describeRoute({
-    operationId: "getMemory",
-    summary: "One memory",
-    responses: { "200": ok(memorySchema, "Memory"), ...ID_ERRORS },
-  }),
-  deleteMemory: describeRoute({
-    operationId: "deleteMemory",
-    summary: "Delete one memory",
-    responses: { "200": ok(deleteResultSchema, "DeleteResponse"), ...ID_ERRORS },
-  }),
-  updateMemory: describeRoute({
-    operationId: "updateMemory",
-    summary:
-      "Change fields of a memory (content is embedded again); updated_at changes, created_at and access data do not; a change that makes it a duplicate merges it into the existing memory (deduplicated: true, that id)",
-    responses: {
-      "200": ok(updateResultSchema, "UpdateMemoryResponse"),
-      ...ID_ERRORS,
-      "400": COMMON_ERRORS["400"],
-    },
-  }),
-  listMemories: describeRoute({
-    operationId: "listMemories",
-    summary:
-      "List live memories, newest first (order=oldest to reverse), with exact filters and a stable cursor: pass next_cursor as cursor for the next page",
-    parameters: listParameters(),
-    responses: {
-      "200": ok(listResultSchema, "ListResponse"),
-      "400": COMMON_ERRORS["400"],
-      "401": COMMON_ERRORS["401"],
-    },
-  }),
-  deleteMemories: describeRoute({
-    operationId: "deleteMemories",
-    summary:
-      "Delete the live memories matching the filters (project exact); all: true is required without a filter; dry_run: true only counts",
-    responses: {
-      "200": ok(deleteMatchingResultSchema, "DeleteMemoriesResponse"),
-      ...COMMON_ERRORS,
     },
   }),
   exportMemories: describeRoute({
@@ -192,19 +135,9 @@ export const ROUTE_DOCS = {
       "500": COMMON_ERRORS["500"],
     },
   }),
-  getStats: describeRoute({
-    operationId: "getStats",
-    summary: "Counts of live memories",
-    responses: {
-      "200": ok(memoryStatsSchema, "Stats"),
-      "401": COMMON_ERRORS["401"],
-      "500": COMMON_ERRORS["500"],
-    },
-  }),
   mcp: describeRoute({
     operationId: "mcp",
-    summary:
-      "MCP (streamable HTTP, stateless JSON): tools remember, remember_batch, recall, search, forget, get_memory, memory_stats, list_memories, update_memory, delete_memories",
+    summary: `MCP (streamable HTTP, stateless JSON): tools ${toolNames.join(", ")}`,
     requestBody: { required: true, content: anyObject },
     responses: {
       "200": { description: "JSON-RPC response", content: anyObject },

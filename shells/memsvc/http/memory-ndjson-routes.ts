@@ -1,12 +1,9 @@
-import type { Hono, MiddlewareHandler } from "hono";
-import { deleteMatchingInputSchema, updateInputSchema } from "../../../core/memory/index.js";
+import type { Hono } from "hono";
 import { ndjsonLines } from "../../../core/memory/model/ndjson-lines.js";
 import { unknownFieldMessage } from "../../../core/memory/model/suggest-field.js";
-import type { ListInput } from "../../../core/memory/model/types.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { HttpError } from "./http-error.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
-import { validJson, validMemoryId } from "./valid-input.js";
 
 /** Largest line of an import: 1 MB, the limit of every other body. */
 export const MAX_IMPORT_LINE_BYTES = 1_048_576;
@@ -16,32 +13,16 @@ export const MAX_IMPORT_BYTES = 1_073_741_824;
 const EXPORT_CHUNK_LINES = 256;
 
 /**
- * The management routes of the memory API: `GET /v1/memories` (list), `PATCH /v1/memories/:id`,
- * `POST /v1/memories/delete`, `GET /v1/export` (NDJSON) and `POST /v1/import` (NDJSON). Thin:
- * they turn the request into the core's input (query strings into a list input, the body into
- * lines) and the answer into JSON or a stream. JSON bodies pass `body` (the JSON object reader)
- * and the core's schema; query strings are validated by the core, which names the fields.
+ * The NDJSON routes of the memory API: `GET /v1/export` and `POST /v1/import`. They stay out of
+ * the operation table (memory-operations.ts) because they stream: the export answers a stream
+ * of lines, the import reads its body line by line up to 1 GiB, with its own content type and
+ * limit, so neither is "input object in, answer object out". Thin: they turn the query string
+ * and the body into the core's input and the answer into a stream or JSON.
  *
  * @example
- * mountMemoryAdminRoutes(app, service, jsonObjectBody(MAX_BODY_BYTES));
+ * mountMemoryNdjsonRoutes(app, service);
  */
-export function mountMemoryAdminRoutes(
-  app: Hono,
-  memory: MemoryApi,
-  body: MiddlewareHandler,
-): void {
-  app.get("/v1/memories", doc.listMemories, async (c) =>
-    c.json(await memory.list(listInputOf(c.req.queries()))),
-  );
-  const update = validJson(updateInputSchema, "UpdateMemoryRequest");
-  // The body's shape first, then the id, then the fields: the order the core reports them in.
-  app.patch("/v1/memories/:id", doc.updateMemory, body, validMemoryId(), update, async (c) =>
-    c.json(await memory.update(c.req.valid("param").id, c.req.valid("json"))),
-  );
-  const deleteMatching = validJson(deleteMatchingInputSchema, "DeleteMemoriesRequest");
-  app.post("/v1/memories/delete", doc.deleteMemories, body, deleteMatching, async (c) =>
-    c.json(await memory.deleteMatching(c.req.valid("json"))),
-  );
+export function mountMemoryNdjsonRoutes(app: Hono, memory: MemoryApi): void {
   app.get("/v1/export", doc.exportMemories, async (c) => {
     const vectors = exportVectorsOf(c.req.queries());
     const iterator = memory.exportMemories({ vectors })[Symbol.asyncIterator]();
@@ -63,24 +44,6 @@ export function mountMemoryAdminRoutes(
     const body = request.body ?? emptyBody();
     return c.json(await memory.importMemories(ndjsonLines(capped(body), MAX_IMPORT_LINE_BYTES)));
   });
-}
-
-/**
- * A list input from query parameters: `tag` (or `tags`) repeatable into `tags`, `limit` a number
- * when it is one; any other repeated parameter stays an array so validation names it.
- */
-function listInputOf(queries: Record<string, string[]>): ListInput {
-  const input: Record<string, unknown> = {};
-  for (const [name, values] of Object.entries(queries)) {
-    if (name === "tag" || name === "tags") {
-      input["tags"] = [...((input["tags"] as string[] | undefined) ?? []), ...values];
-      continue;
-    }
-    const value = values.length === 1 ? values[0] : values;
-    input[name] =
-      name === "limit" && typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
-  }
-  return input as ListInput;
 }
 
 function exportVectorsOf(queries: Record<string, string[]>): boolean {
