@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { CosineRetrievalIndex, MemoryEngine } from "../core/memory/index.js";
 import { compileListFilter } from "../core/memory/engine/list-filter.js";
 import { listPosition, takePage } from "../core/memory/engine/list-page.js";
-import type { Memory } from "../core/memory/types.js";
+import type { Memory } from "../core/memory/model/types.js";
 
 const { values } = parseArgs({
   options: {

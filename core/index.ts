@@ -37,7 +37,7 @@ export type {
 
 // Memory
 export { MemoryService } from "./memory/memory-service.js";
-export type { MemoryServiceDeps } from "./memory/memory-service.js";
+export type { MemoryServiceDeps } from "./memory/memory-service-deps.js";
 export type { LoadProgress, LoadSource } from "./storage/engine-load.js";
 export { reindexStore } from "./memory/use-cases/reindex.js";
 export { JournaledVectorStore } from "./storage/journaled-vector-store.js";
@@ -54,9 +54,9 @@ export type {
   RetrievalIndex,
   RetrievalQuery,
 } from "./retrieval/retrieval-index.js";
-export { DEFAULT_MEMORY_SERVICE_OPTIONS } from "./memory/memory-service-options.js";
-export { DEFAULT_RECALL_WEIGHTS } from "./memory/recall-weights.js";
-export { MEMORY_SCOPES, MEMORY_TYPES } from "./memory/types.js";
+export { DEFAULT_MEMORY_SERVICE_OPTIONS } from "./memory/model/memory-service-options.js";
+export { DEFAULT_RECALL_WEIGHTS } from "./memory/model/recall-weights.js";
+export { MEMORY_SCOPES, MEMORY_TYPES } from "./memory/model/types.js";
 export type {
   Memory,
   MemoryScope,
@@ -75,7 +75,7 @@ export type {
   SearchInput,
   SearchResult,
   SearchResultItem,
-} from "./memory/types.js";
+} from "./memory/model/types.js";
 export type { MemoryApi } from "./memory/memory-api.js";
 
 // Tokens

@@ -1,4 +1,5 @@
-import type { Metadata, MetadataValue, VectorRecord } from "../../core/ports/vector-store.js";
+import type { Metadata, VectorRecord } from "../../core/ports/vector-store.js";
+import { idsOf, mergeWrites, type StoreWrite } from "../../core/storage/merge-writes.js";
 
 /** One metadata update, as {@link WriteSink.update} receives it. */
 export interface MetadataUpdate {
@@ -46,9 +47,10 @@ type Operation =
  * Group commit for a store whose writes are expensive per call and serialised by the backend
  * (Chroma commits every write call as its own SQLite transactions: ~10-40 ms each, almost
  * independent of its size, and concurrent writers contend). At most one sink call is in flight;
- * operations queued meanwhile are merged into as few calls as possible: consecutive operations of
- * the same kind become one call (the last upsert of an id wins, updates of an id merge in order),
- * and operations of different kinds keep their order. A caller's promise settles with the sink
+ * operations queued meanwhile are merged into as few calls as possible by `mergeWrites`, with the
+ * effect of applying them one by one: consecutive operations of the same kind become one call (an
+ * id upserted twice gets the last vector and document and both metadata, later keys winning;
+ * updates of an id merge in order), and operations of different kinds keep their order. A caller's promise settles with the sink
  * call that holds its operation, so an acknowledged write is as durable as the sink makes it, and
  * a failed call that held several callers' operations is retried once per operation, so one
  * caller's bad record (a value the backend refuses) fails only that caller.
@@ -73,9 +75,10 @@ export class WriteBatcher {
     }
   }
 
-  /** Inserts or replaces records; duplicate ids keep the last record. */
+  /** Inserts or replaces records; an id named twice is upserted as twice in a row. */
   upsert(records: readonly VectorRecord[]): Promise<void> {
-    const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+    const [merged] = mergeWrites([{ op: "upsert", records }]);
+    const unique = merged?.op === "upsert" ? merged.records : [];
     return this.#all(
       chunks(unique, this.#maxBatch).map((part) =>
         this.#enqueue<void>((done) => ({ kind: "upsert", records: part, done })),
@@ -85,7 +88,8 @@ export class WriteBatcher {
 
   /** Merges metadata keys into existing records; an update without keys is a no-op. */
   updateMetadata(updates: readonly MetadataUpdate[]): Promise<void> {
-    const merged = mergeUpdates(updates);
+    const [write] = mergeWrites([{ op: "update", updates }]);
+    const merged = write?.op === "update" ? write.updates : [];
     return this.#all(
       chunks(merged, this.#maxBatch).map((part) =>
         this.#enqueue<void>((done) => ({ kind: "update", updates: part, done })),
@@ -143,7 +147,7 @@ export class WriteBatcher {
     let taken = 0;
     for (const op of this.#queue) {
       if (op.kind !== first.kind) break;
-      const opIds = idsOf(op);
+      const opIds = idsOf(toWrite(op));
       const added = opIds.filter((id) => !ids.has(id)).length;
       if (taken > 0 && ids.size + added > this.#maxBatch) break;
       for (const id of opIds) ids.add(id);
@@ -174,45 +178,33 @@ export class WriteBatcher {
 
   /** One sink call for a run of same-kind operations; settles them on success, throws on failure. */
   async #write(batch: Operation[]): Promise<void> {
-    const kind = batch[0]?.kind;
-    if (kind === "upsert") {
-      const records = new Map<string, VectorRecord>();
-      for (const op of batch) {
-        if (op.kind === "upsert") for (const r of op.records) records.set(r.id, r);
-      }
-      await this.#sink.upsert([...records.values()]);
-      for (const op of batch) if (op.kind === "upsert") op.done.resolve();
-    } else if (kind === "update") {
-      await this.#sink.update(
-        mergeUpdates(batch.flatMap((op) => (op.kind === "update" ? op.updates : []))),
-      );
-      for (const op of batch) if (op.kind === "update") op.done.resolve();
-    } else if (kind === "delete") {
-      const ids = [...new Set(batch.flatMap((op) => (op.kind === "delete" ? op.ids : [])))];
+    const [write] = mergeWrites(batch.map(toWrite));
+    if (write?.op === "upsert") {
+      await this.#sink.upsert(write.records);
+    } else if (write?.op === "update") {
+      await this.#sink.update(write.updates);
+    } else if (write?.op === "delete") {
       // As if run one after another: an id counts for the first caller that deletes it.
-      const existed = new Set(await this.#sink.delete(ids));
+      const existed = new Set(await this.#sink.delete(write.ids));
       for (const op of batch) {
         if (op.kind !== "delete") continue;
         const mine = op.ids.filter((id) => existed.delete(id));
         op.done.resolve(mine.length);
       }
+      return;
+    }
+    for (const op of batch) {
+      if (op.kind === "delete") op.done.resolve(0);
+      else op.done.resolve();
     }
   }
 }
 
-function idsOf(op: Operation): readonly string[] {
-  if (op.kind === "upsert") return op.records.map((r) => r.id);
-  if (op.kind === "update") return op.updates.map((u) => u.id);
-  return op.ids;
-}
-
-/** One entry per id with its keys merged in order; entries without keys are dropped. */
-function mergeUpdates(updates: readonly MetadataUpdate[]): MetadataUpdate[] {
-  const merged = new Map<string, Record<string, MetadataValue>>();
-  for (const { id, metadata } of updates) merged.set(id, { ...merged.get(id), ...metadata });
-  return [...merged]
-    .filter(([, metadata]) => Object.keys(metadata).length > 0)
-    .map(([id, metadata]) => ({ id, metadata }));
+/** The write an operation asks for, as `mergeWrites` takes it. */
+function toWrite(op: Operation): StoreWrite {
+  if (op.kind === "upsert") return { op: "upsert", records: op.records };
+  if (op.kind === "update") return { op: "update", updates: op.updates };
+  return { op: "delete", ids: op.ids };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {

@@ -1,11 +1,34 @@
 /**
- * The memory domain: the Memory model, its store layout, validation schemas, recall scoring and
- * the {@link MemoryService} use cases.
+ * The memory domain and its service. Read it inward out; each layer imports only those before it
+ * (checked by tests/unit/boundary/memory-layers.test.ts and the import-cycle test):
+ *
+ * - `model/`: the domain model and its validation, pure functions and data. The `Memory` type and
+ *   the request/answer types (`types.ts`), the input schemas (`schemas.ts`, `admin-schemas.ts`)
+ *   and their checks (`parse-input.ts`, `strict-body.ts`, `suggest-field.ts`), the answer schemas
+ *   (`response-schemas.ts`), the content key (`content-key.ts`, `sha256.ts`), expiry
+ *   (`expiry.ts`), the store layout (`memory-metadata.ts`) and how writes change a memory
+ *   (`new-memory.ts`, `patched-memory.ts`, `metadata-updates.ts`), recall scoring (`scoring.ts`,
+ *   `recall-weights.ts`), the service options (`memory-service-options.ts`) and NDJSON import
+ *   lines (`ndjson-lines.ts`).
+ * - `engine/`: the read model (`read-model.ts`: `MemoryReadModel` and the engine's query
+ *   vocabulary), `MemoryEngine` (every memory in process, owner mode) and `StoreQueryReadModel`
+ *   (the store's own queries, replica mode), with filters, listing order and pages.
+ * - `use-cases/`: one file per use case, each `(context, input) => result` over the
+ *   `ServiceContext` (`service-context.ts`): remember, remember-batch, recall, search, get, list,
+ *   update, delete, delete-matching, export, import, stats, sweep-expired (and what several
+ *   share: `remember-all.ts`, `apply-merges.ts`, `ranked-filter.ts`); `reindex.ts` copies one
+ *   store into another and needs no service.
+ * - here: `MemoryService` (`memory-service.ts`, the facade: wiring, `init`/`saveSnapshot`, the
+ *   write gate), its dependencies (`memory-service-deps.ts`), the `MemoryApi` interface the shells
+ *   program against, and the per-key locks (`keyed-lock.ts`) and write gate (`write-gate.ts`).
+ *
+ * Beside it: `../retrieval/` ranks (the hybrid BM25 and cosine index the engine queries) and
+ * `../storage/` persists (the write journal, the access write-behind, loading and snapshots).
  *
  * @example
  * import { MemoryService, DEFAULT_MEMORY_SERVICE_OPTIONS } from "agent-services";
  */
-export { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
+export { MEMORY_SCOPES, MEMORY_TYPES } from "./model/types.js";
 export type {
   Memory,
   MemoryScope,
@@ -24,7 +47,7 @@ export type {
   SearchInput,
   SearchResult,
   SearchResultItem,
-} from "./types.js";
+} from "./model/types.js";
 export type { MemoryApi } from "./memory-api.js";
 export type {
   DeleteMatchingInput,
@@ -32,7 +55,7 @@ export type {
   ListInput,
   RankedFilters,
   UpdateInput,
-} from "./types.js";
+} from "./model/types.js";
 export type { DeleteMatchingResult } from "./use-cases/delete-matching.js";
 export { DELETE_BATCH } from "./use-cases/delete-matching.js";
 export type { ListPage, ListOrder } from "./engine/list-page.js";
@@ -43,12 +66,12 @@ export type { ExportedMemory } from "./use-cases/export-memories.js";
 export { EXPORT_PAGE_SIZE } from "./use-cases/export-memories.js";
 export type { ImportResult } from "./use-cases/import-memories.js";
 export { IMPORT_BATCH, MAX_REJECTED_LISTED } from "./use-cases/import-memories.js";
-export { ndjsonLines } from "./ndjson-lines.js";
-export type { NdjsonLine } from "./ndjson-lines.js";
+export { ndjsonLines } from "./model/ndjson-lines.js";
+export type { NdjsonLine } from "./model/ndjson-lines.js";
 export type { UpdateResult } from "./use-cases/update-memory.js";
-export { patchedMemory } from "./patched-memory.js";
-export { suggestField, unknownFieldMessage } from "./suggest-field.js";
-export { strictBody, isUnknownFieldIssue } from "./strict-body.js";
+export { patchedMemory } from "./model/patched-memory.js";
+export { suggestField, unknownFieldMessage } from "./model/suggest-field.js";
+export { strictBody, isUnknownFieldIssue } from "./model/strict-body.js";
 export {
   DEFAULT_LIST_LIMIT,
   deleteMatchingInputSchema,
@@ -56,18 +79,19 @@ export {
   listInputSchema,
   MAX_LIST_LIMIT,
   updateInputSchema,
-} from "./admin-schemas.js";
+} from "./model/admin-schemas.js";
 export type {
   ParsedDeleteMatchingInput,
   ParsedImportLine,
   ParsedListInput,
   ParsedUpdateInput,
-} from "./admin-schemas.js";
-export { MemoryService, SWEEP_BATCH } from "./memory-service.js";
+} from "./model/admin-schemas.js";
+export { MemoryService } from "./memory-service.js";
+export { SWEEP_BATCH } from "./use-cases/sweep-expired.js";
 export { LOAD_PAGE_SIZE, type LoadProgress, type LoadSource } from "../storage/engine-load.js";
 export { reindexStore } from "./use-cases/reindex.js";
 export type { ReindexOptions } from "./use-cases/reindex.js";
-export type { MemoryServiceDeps } from "./memory-service.js";
+export type { MemoryServiceDeps } from "./memory-service-deps.js";
 export { MemoryEngine } from "./engine/memory-engine.js";
 export type { Awaitable, MemoryReadModel } from "./engine/read-model.js";
 export { StoreQueryReadModel } from "./engine/store-query-read-model.js";
@@ -93,13 +117,13 @@ export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   MAX_RECALL_CANDIDATES,
   validateMemoryServiceOptions,
-} from "./memory-service-options.js";
+} from "./model/memory-service-options.js";
 export {
   DEFAULT_RECALL_WEIGHTS,
   RECALL_FACTORS,
   validateRecallWeights,
   WEIGHT_SUM_TOLERANCE,
-} from "./recall-weights.js";
+} from "./model/recall-weights.js";
 export {
   frequencyFactor,
   recencyFactor,
@@ -111,8 +135,8 @@ export {
   SCOPE_FACTOR_PERMANENT,
   SCOPE_FACTOR_SAME_PROJECT,
   TYPE_FACTORS,
-} from "./scoring.js";
-export type { MemoryScore, ScoringContext } from "./scoring.js";
+} from "./model/scoring.js";
+export type { MemoryScore, ScoringContext } from "./model/scoring.js";
 export {
   DEFAULT_RECALL_BUDGET,
   DEFAULT_SEARCH_LIMIT,
@@ -125,18 +149,22 @@ export {
   rememberInputSchema,
   SEARCH_INCLUDES,
   searchInputSchema,
-} from "./schemas.js";
+} from "./model/schemas.js";
 export type {
   ParsedRecallInput,
   ParsedRememberBatchInput,
   ParsedRememberInput,
   ParsedSearchInput,
-} from "./schemas.js";
-export { describeIssues, parseInput, parseMemoryId } from "./parse-input.js";
-export { expiresAtMs, isLive, NEVER_EXPIRES_MS } from "./expiry.js";
-export type { ExpiryInput, ExpiryOptions } from "./expiry.js";
-export { decodeMemory, encodeMemoryMetadata, MEMORY_METADATA_VERSION } from "./memory-metadata.js";
-export { contentHash, normaliseContent } from "./content-key.js";
+} from "./model/schemas.js";
+export { describeIssues, parseInput, parseMemoryId } from "./model/parse-input.js";
+export { expiresAtMs, isLive, NEVER_EXPIRES_MS } from "./model/expiry.js";
+export type { ExpiryInput, ExpiryOptions } from "./model/expiry.js";
+export {
+  decodeMemory,
+  encodeMemoryMetadata,
+  MEMORY_METADATA_VERSION,
+} from "./model/memory-metadata.js";
+export { contentHash, normaliseContent } from "./model/content-key.js";
 export { KeyedLock } from "./keyed-lock.js";
 export {
   deleteMatchingResultSchema,
@@ -150,7 +178,7 @@ export {
   rememberBatchResultSchema,
   rememberResultSchema,
   searchResultSchema,
-} from "./response-schemas.js";
+} from "./model/response-schemas.js";
 export {
   accessKeys,
   accessMetadata,
@@ -158,4 +186,4 @@ export {
   uniqueTags,
   withAccess,
   withMerge,
-} from "./metadata-updates.js";
+} from "./model/metadata-updates.js";

@@ -2,7 +2,7 @@ import type { DeleteMatchingResult } from "./use-cases/delete-matching.js";
 import type { ListPage } from "./engine/list-page.js";
 import type { ExportedMemory } from "./use-cases/export-memories.js";
 import type { ImportResult } from "./use-cases/import-memories.js";
-import type { NdjsonLine } from "./ndjson-lines.js";
+import type { NdjsonLine } from "./model/ndjson-lines.js";
 import type { UpdateResult } from "./use-cases/update-memory.js";
 
 import type {
@@ -19,7 +19,7 @@ import type {
   SearchInput,
   SearchResult,
   UpdateInput,
-} from "./types.js";
+} from "./model/types.js";
 
 /**
  * The memory use cases. Every method validates its input and throws

@@ -1,14 +1,16 @@
 import { AgentServicesError } from "../errors.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { VectorStore } from "../ports/vector-store.js";
+import type { AccessWriteBehind } from "../storage/access-write-behind.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
-import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./types.js";
+import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./model/types.js";
 
 /**
- * What the memory use cases beyond the seed's (list, update, delete by filter, export, import)
- * share with the {@link MemoryService} that runs them: its engine, store, embedder, locks and
- * clock. The service builds one and passes it; each use case lives in its own file.
+ * What the memory use cases (one file each under `use-cases/`, each a function
+ * `(context, input) => result`) share with the {@link MemoryService} that runs them: its engine,
+ * store, embedder, locks, access write-behind and clock. The service builds one and passes it;
+ * the write gate stays in the service, which wraps every write use case in it.
  *
  * @example
  * const page = listMemories(this.#context, input);
@@ -19,6 +21,8 @@ export interface ServiceContext {
   readonly store: VectorStore;
   readonly embedder: Embedder;
   readonly lock: KeyedLock;
+  /** Recall's access counts, persisted behind the answer. */
+  readonly accesses: AccessWriteBehind;
   readonly options: MemoryServiceOptions;
   /** The clock's instant in epoch ms. */
   nowMs(): number;

@@ -1,6 +1,18 @@
 /**
- * Retrieval: the exact in-process hybrid index (BM25 fused with cosine) behind search, recall and
- * duplicate lookup, and its parts.
+ * Retrieval: how relevant each memory is to a message. The exact in-process hybrid index (BM25
+ * fused with cosine) behind search, recall and duplicate lookup, and its parts. Pure and
+ * synchronous; it knows documents (id, text, vector) and slots, not memories.
+ *
+ * - `retrieval-index.ts`: the `RetrievalIndex` seam the memory engine ranks through.
+ * - `hybrid-index.ts`: the default index (`createHybridIndex`, `createBm25Index`): BM25 and
+ *   cosine over the same slots, fused (`fusion.ts`: convex or reciprocal rank).
+ * - lexical side: `lexical-terms.ts` (tokenizer), `light-stem.ts`, `stop-words.ts`,
+ *   `lexical-postings.ts` (typed-array postings), `bm25-scoring.ts`.
+ * - vector side: `vector-matrix.ts` (rows in WebAssembly memory, int8 codes from
+ *   `vector-codes.ts` for a bounded first pass), `vector-kernel.wat` and its compiled bytes
+ *   `vector-kernel-wasm.ts` (SIMD dot products).
+ * - shared: `slot-groups.ts` (a project's or scope's slots, for filter masks), `top-k.ts` (the
+ *   one top-k heap), `cosine-retrieval-index.ts` (brute-force cosine reference).
  *
  * @example
  * import { createHybridIndex } from "agent-services";
@@ -20,6 +32,7 @@ export {
   type FusionMethod,
   type HybridIndexOptions,
 } from "./hybrid-index.js";
+export { CosineRetrievalIndex } from "./cosine-retrieval-index.js";
 export { lexicalTerms } from "./lexical-terms.js";
 export { lightStem } from "./light-stem.js";
 export { STOP_WORDS } from "./stop-words.js";

@@ -1,3 +1,9 @@
+/**
+ * Document vectors in WebAssembly memory, scored by the SIMD kernel.
+ * Long because: one class over one block of WebAssembly memory whose layout (rows, int8 codes,
+ * scales, the kernel's query, mask and output regions) every method shares; splitting it would
+ * spread raw byte offsets over several files.
+ */
 import { VECTOR_KERNEL_WASM } from "./vector-kernel-wasm.js";
 import { quantizeQuery, quantizeRow, ROW_CODE_MAX } from "./vector-codes.js";
 

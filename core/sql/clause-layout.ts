@@ -6,6 +6,9 @@ import type { Token } from "./token.js";
  * every clause, whether its body must be spread over lines (it holds a block, or it is long); the
  * second pass writes the text. Only whitespace between tokens changes (and keyword case when
  * asked), so meaning cannot change; `format.ts` still checks that the tokens came through.
+ *
+ * Long because: `layOutClauses` is one function of two passes that share the items, their lookahead
+ * indexes and closures, and the block and spread decisions of the first pass.
  */
 
 /** Layout settings: spaces per level and keyword case. */

@@ -3,9 +3,8 @@ import { SQL_KEYWORDS } from "./keywords.js";
 import { endsOperand, isSignificant, type Token, type TokenKind } from "./token.js";
 
 /*
- * One file of about 400 lines on purpose: the tokenizer is a single hot loop whose character
- * classes and sub-scanners are inlined candidates; splitting it would scatter the dialect choices
- * below, which belong together.
+ * Long because: the tokenizer is a single hot loop whose character classes and sub-scanners are
+ * inlined candidates; splitting it would scatter the dialect choices below, which belong together.
  *
  * Choices where dialects disagree (documented here because rules and the scanner depend on them):
  *

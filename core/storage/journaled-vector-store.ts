@@ -1,3 +1,10 @@
+/**
+ * `JournaledVectorStore`: a write-ahead journal in front of a `VectorStore` (why the service has
+ * one: `index.ts` of this folder, and docs/decisions/0005-write-journal.md).
+ * Long because: one class, the port's methods and the drain loop that writes the journal to the
+ * store, sharing its failure state and waits; its bookkeeping is in `journal-queue.ts` and its
+ * merging in `merge-writes.ts`.
+ */
 import { AgentServicesError } from "../errors.js";
 import type {
   Metadata,
@@ -8,7 +15,8 @@ import type {
   VectorStore,
 } from "../ports/vector-store.js";
 import type { JournalEntry, WriteJournal } from "../ports/write-journal.js";
-import { idsOf, mergeEntries, sizeOf } from "./journal-batches.js";
+import { JournalQueue, type Queued } from "./journal-queue.js";
+import { idsOf, mergeWrites, sizeOf } from "./merge-writes.js";
 
 /** What a {@link JournaledVectorStore} reports (the shell logs it). */
 export type JournalEvent =
@@ -39,17 +47,6 @@ export interface JournaledVectorStoreOptions {
   /** Most ids in one store call. Default 2,000. */
   readonly maxBatchIds?: number;
   readonly onEvent?: (event: JournalEvent) => void;
-}
-
-interface Queued {
-  readonly position: number;
-  readonly entry: JournalEntry;
-}
-
-interface Waiter {
-  readonly position: number;
-  resolve(): void;
-  reject(error: unknown): void;
 }
 
 /**
@@ -88,17 +85,8 @@ export class JournaledVectorStore implements VectorStore {
   readonly #maxBatch: number;
   readonly #emit: (event: JournalEvent) => void;
   readonly #opened: Promise<void>;
-  /** Journaled entries the store does not have yet, by position. */
-  readonly #queue: Queued[] = [];
-  #queuedIds = 0;
-  /** The store holds every entry up to this position. */
-  #applied = 0;
-  /** Position of the last journaled entry. */
-  #journaled = 0;
-  /** The last pending write of each id: its position and whether it leaves the id stored. */
-  readonly #pendingIds = new Map<string, { position: number; stored: boolean | undefined }>();
-  readonly #waiters: Waiter[] = [];
-  #roomWaiters: (() => void)[] = [];
+  /** Journaled entries the store does not have yet, and who waits for them. */
+  readonly #pending = new JournalQueue();
   #draining = false;
   /** Ends the current `batchDelay` early. */
   #hurry: (() => void) | undefined;
@@ -150,12 +138,12 @@ export class JournaledVectorStore implements VectorStore {
     let existed = 0;
     const ask: string[] = [];
     for (const id of unique) {
-      const pending = this.#pendingIds.get(id);
-      if (pending?.stored === undefined) ask.push(id);
-      else if (pending.stored) existed += 1;
+      const stored = this.#pending.storedAfterPending(id);
+      if (stored === undefined) ask.push(id);
+      else if (stored) existed += 1;
     }
     if (ask.length > 0) {
-      await this.#until(this.#lastPendingOf(ask));
+      await this.#until(this.#pending.lastPendingOf(ask));
       existed += (await this.#inner.get(ask)).length;
     }
     await this.#write({ op: "delete", ids: unique });
@@ -164,7 +152,7 @@ export class JournaledVectorStore implements VectorStore {
 
   async get(ids: readonly string[]): Promise<StoredRecord[]> {
     await this.#opened;
-    await this.#until(this.#lastPendingOf(ids));
+    await this.#until(this.#pending.lastPendingOf(ids));
     return this.#inner.get(ids);
   }
 
@@ -207,7 +195,7 @@ export class JournaledVectorStore implements VectorStore {
       );
       if (opened && this.#failure === undefined) await this.#settled().catch(() => undefined);
       this.#closed = true;
-      this.#rejectWaiters(closedError());
+      this.#pending.rejectWaiters(closedError());
       await this.#journal.close();
       await this.#inner.close();
     })();
@@ -216,18 +204,18 @@ export class JournaledVectorStore implements VectorStore {
 
   /** Number of ids journaled and not yet in the store. */
   get pendingIds(): number {
-    return this.#queuedIds;
+    return this.#pending.ids;
   }
 
   async #recover(): Promise<void> {
     const leftover = await this.#journal.open();
     if (leftover.length === 0) return;
     let ids = 0;
-    for (const entry of mergeEntries(leftover, this.#maxBatch)) {
+    for (const entry of mergeWrites(leftover, this.#maxBatch)) {
       await this.#apply(entry);
       ids += sizeOf(entry);
     }
-    this.#applied = this.#journaled = leftover.length;
+    this.#pending.recovered(leftover.length);
     await this.#journal.discardThrough(leftover.length);
     this.#emit({ kind: "replayed", entries: leftover.length, ids });
   }
@@ -236,27 +224,14 @@ export class JournaledVectorStore implements VectorStore {
     await this.#opened;
     this.#assertWritable();
     const size = sizeOf(entry);
-    while (this.#queuedIds > 0 && this.#queuedIds + size > this.#maxPending) {
-      await new Promise<void>((resolve) => {
-        this.#roomWaiters.push(resolve);
-        this.#hurry?.();
-      });
+    while (this.#pending.ids > 0 && this.#pending.ids + size > this.#maxPending) {
+      const room = this.#pending.waitForRoom();
+      this.#hurry?.();
+      await room;
       this.#assertWritable();
     }
     const position = await this.#journal.append([entry]);
-    this.#enqueue(position, entry);
-  }
-
-  #enqueue(position: number, entry: JournalEntry): void {
-    this.#queue.push({ position, entry });
-    this.#queuedIds += sizeOf(entry);
-    this.#journaled = position;
-    const stored = entry.op === "upsert" ? true : entry.op === "delete" ? false : undefined;
-    for (const id of idsOf(entry)) {
-      // A metadata update leaves an id as its earlier pending write left it.
-      const earlier = this.#pendingIds.get(id);
-      this.#pendingIds.set(id, { position, stored: stored ?? earlier?.stored });
-    }
+    this.#pending.enqueue(position, entry);
     this.#startDrain();
   }
 
@@ -266,18 +241,18 @@ export class JournaledVectorStore implements VectorStore {
     void this.#drain().finally(() => {
       this.#draining = false;
       // Entries that arrived as the loop ended.
-      if (this.#queue.length > 0 && !this.#closed) this.#startDrain();
+      if (this.#pending.length > 0 && !this.#closed) this.#startDrain();
     });
   }
 
   async #drain(): Promise<void> {
     let failedAttempts = 0;
-    while (this.#queue.length > 0 && !this.#closed) {
+    while (this.#pending.length > 0 && !this.#closed) {
       await this.#gather();
       if (await this.#applyLeading()) {
         if (this.#failure !== undefined) {
           this.#failure = undefined;
-          this.#emit({ kind: "store_up", pendingIds: this.#queuedIds, failedAttempts });
+          this.#emit({ kind: "store_up", pendingIds: this.#pending.ids, failedAttempts });
         }
         failedAttempts = 0;
         continue;
@@ -292,10 +267,8 @@ export class JournaledVectorStore implements VectorStore {
    * the store (a read, a writer without room, close): they cut it short.
    */
   async #gather(): Promise<void> {
-    if (this.#batchDelay === undefined || this.#queuedIds >= this.#maxBatch) return;
-    if (this.#waiters.length > 0 || this.#roomWaiters.length > 0 || this.#closing !== undefined) {
-      return;
-    }
+    if (this.#batchDelay === undefined || this.#pending.ids >= this.#maxBatch) return;
+    if (this.#pending.hasWaiters || this.#closing !== undefined) return;
     const hurry = new Promise<void>((resolve) => (this.#hurry = resolve));
     await Promise.race([this.#batchDelay(), hurry]);
     this.#hurry = undefined;
@@ -303,9 +276,9 @@ export class JournaledVectorStore implements VectorStore {
 
   /** Writes the leading entries to the store, merged; false when the store fails. */
   async #applyLeading(): Promise<boolean> {
-    const taken = this.#take();
+    const taken = this.#pending.take(this.#maxBatch);
     try {
-      for (const entry of mergeEntries(
+      for (const entry of mergeWrites(
         taken.map((q) => q.entry),
         this.#maxBatch,
       )) {
@@ -319,27 +292,14 @@ export class JournaledVectorStore implements VectorStore {
       if (this.#failure === undefined) {
         this.#failure = new AgentServicesError(
           "store_unavailable",
-          `vector store unavailable; ${this.#queuedIds} journaled writes wait for it`,
+          `vector store unavailable; ${this.#pending.ids} journaled writes wait for it`,
           { cause: error },
         );
-        this.#rejectWaiters(this.#failure);
-        this.#emit({ kind: "store_down", pendingIds: this.#queuedIds, error });
+        this.#pending.rejectWaiters(this.#failure);
+        this.#emit({ kind: "store_down", pendingIds: this.#pending.ids, error });
       }
       return false;
     }
-  }
-
-  /** The leading entries of the queue, up to about `maxBatchIds` ids (at least one entry). */
-  #take(): Queued[] {
-    let ids = 0;
-    let count = 0;
-    for (const queued of this.#queue) {
-      const size = sizeOf(queued.entry);
-      if (count > 0 && ids + size > this.#maxBatch) break;
-      ids += size;
-      count += 1;
-    }
-    return this.#queue.slice(0, count);
   }
 
   /** Applies entries one by one; false when the store stopped answering on the way. */
@@ -379,59 +339,30 @@ export class JournaledVectorStore implements VectorStore {
 
   /** The store holds these entries (the leading ones of the queue). */
   #settle(done: readonly Queued[]): void {
-    for (const { position, entry } of done) {
-      if (this.#queue[0]?.position === position) this.#queue.shift();
-      this.#queuedIds -= sizeOf(entry);
-      this.#applied = Math.max(this.#applied, position);
-      for (const id of idsOf(entry)) {
-        if (this.#pendingIds.get(id)?.position === position) this.#pendingIds.delete(id);
-      }
-    }
-    const applied = this.#applied;
-    for (let i = this.#waiters.length - 1; i >= 0; i -= 1) {
-      const waiter = this.#waiters[i] as Waiter;
-      if (waiter.position <= applied) {
-        this.#waiters.splice(i, 1);
-        waiter.resolve();
-      }
-    }
-    for (const resolve of this.#roomWaiters.splice(0)) resolve();
+    const applied = this.#pending.settle(done);
     // Dropping landed entries is housekeeping: a failure only means they are written again.
     this.#journal.discardThrough(applied).catch(() => undefined);
   }
 
-  /** Position of the last pending write of any of these ids (0: none). */
-  #lastPendingOf(ids: readonly string[]): number {
-    let last = 0;
-    for (const id of ids) last = Math.max(last, this.#pendingIds.get(id)?.position ?? 0);
-    return last;
-  }
-
   /** Resolves once the store holds every entry up to `position`. */
   #until(position: number): Promise<void> {
-    if (position <= this.#applied) return Promise.resolve();
+    if (position <= this.#pending.applied) return Promise.resolve();
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#closed) return Promise.reject(closedError());
-    return new Promise((resolve, reject) => {
-      this.#waiters.push({ position, resolve, reject });
-      this.#hurry?.();
-    });
+    const reached = this.#pending.waitFor(position);
+    this.#hurry?.();
+    return reached;
   }
 
   /** Resolves once the store holds every write acknowledged so far. */
   async #settled(): Promise<void> {
     await this.#opened;
-    await this.#until(this.#journaled);
+    await this.#until(this.#pending.journaled);
   }
 
   #assertWritable(): void {
     if (this.#closed || this.#closing !== undefined) throw closedError();
     if (this.#failure !== undefined) throw this.#failure;
-  }
-
-  #rejectWaiters(error: unknown): void {
-    for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
-    for (const resolve of this.#roomWaiters.splice(0)) resolve();
   }
 }
 

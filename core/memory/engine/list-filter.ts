@@ -1,4 +1,4 @@
-import type { Memory, MemoryScope, MemoryType } from "../types.js";
+import type { Memory, MemoryScope, MemoryType } from "../model/types.js";
 
 /**
  * Which memories a listing, a delete by filter or an export selects, judged exactly in process.

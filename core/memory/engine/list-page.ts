@@ -1,5 +1,5 @@
 import { AgentServicesError } from "../../errors.js";
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
 
 /** Order of a listing: by `created_at`, then by id, both the same way. */
 export type ListOrder = "newest" | "oldest";

@@ -1,13 +1,14 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
-import { normaliseContent } from "../content-key.js";
-import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../expiry.js";
-import { decodeMemory, encodeMemoryMetadata } from "../memory-metadata.js";
-import { withAccess } from "../metadata-updates.js";
+import { normaliseContent } from "../model/content-key.js";
+import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../model/expiry.js";
+import { decodeMemory, encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { withAccess } from "../model/metadata-updates.js";
 import type { DuplicateKey, EngineHit, EngineQuery, MemoryReadModel } from "./read-model.js";
 import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
-import { MEMORY_SCOPES, MEMORY_TYPES } from "../types.js";
-import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
+import type { Memory, MemoryStats } from "../model/types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
+import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
+import { LivenessCache } from "./liveness-cache.js";
 import { compileMemoryFilter } from "./memory-filter.js";
 
 interface Entry {
@@ -46,15 +47,8 @@ export class MemoryEngine implements MemoryReadModel {
   readonly #byHash = new Map<string, Set<string>>();
   /** The entries by creation, for listing pages without a pass over every memory. */
   readonly #order = new CreatedOrder<Entry>();
-  /** Bumped by every change of which memories are held or of their type, scope or expiry. */
-  #version = 0;
-  /** Every held memory is live before this instant (a lower bound; `undefined`: unknown). */
-  #allLiveBeforeMs: number | undefined;
-  /** The version at which some held memory was found expired (until the sweep removes it). */
-  #expiredSeenAtVersion = -1;
-  /** The last stats answer: valid for the same version until the first expiry after it. */
-  #stats:
-    { version: number; validUntilMs: number; sinceMs: number; value: MemoryStats } | undefined;
+  /** The stats and "all live" answers, kept between changes. */
+  readonly #liveness = new LivenessCache(this.#entries);
 
   constructor(index: RetrievalIndex, options: ExpiryOptions) {
     this.#index = index;
@@ -78,37 +72,20 @@ export class MemoryEngine implements MemoryReadModel {
 
   /** Every held memory (expired ones not swept yet included) as the store holds it. */
   *records(): Generator<VectorRecord> {
-    // Memories without a group first, then group by group: the order the index keeps its rows
-    // in, so a load from these records needs no reordering.
-    const byGroup = new Map<string, Entry[]>([["", []]]);
-    for (const entry of this.#entries.values()) {
-      const group = groupsOf(entry.memory)[0] ?? "";
-      const entries = byGroup.get(group);
-      if (entries === undefined) byGroup.set(group, [entry]);
-      else entries.push(entry);
-    }
-    for (const entries of byGroup.values()) {
-      for (const { id, memory, hash } of entries) {
-        const vector = this.#index.vectorOf(id);
-        if (vector === undefined) continue;
-        yield {
-          id,
-          vector,
-          document: memory.content,
-          metadata: encodeMemoryMetadata(memory, hash),
-        };
-      }
+    // In the order the index keeps its rows in, so a load from these records needs no reordering.
+    for (const { id, memory, hash } of inGroupOrder(this.#entries.values())) {
+      const vector = this.#index.vectorOf(id);
+      if (vector === undefined) continue;
+      yield { id, vector, document: memory.content, metadata: encodeMemoryMetadata(memory, hash) };
     }
   }
 
   /** Adds (or replaces) a memory the store has just acknowledged. */
   add(memory: Memory, hash: string, vector: readonly number[]): void {
     this.remove(memory.id);
-    this.#version += 1;
+    this.#liveness.changed();
     const expiresAtMs = expiryOf(memory);
-    if (this.#allLiveBeforeMs !== undefined && expiresAtMs < this.#allLiveBeforeMs) {
-      this.#allLiveBeforeMs = expiresAtMs;
-    }
+    this.#liveness.added(expiresAtMs);
     const entry: Entry = {
       id: memory.id,
       memory,
@@ -127,7 +104,7 @@ export class MemoryEngine implements MemoryReadModel {
   remove(id: string): boolean {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
-    this.#version += 1;
+    this.#liveness.changed();
     this.#entries.delete(id);
     this.#order.remove(entry);
     removeFrom(this.#byHash, entry.hash, id);
@@ -148,7 +125,7 @@ export class MemoryEngine implements MemoryReadModel {
   update(memory: Memory): boolean {
     let entry = this.#entries.get(memory.id);
     if (entry === undefined) return false;
-    this.#version += 1;
+    this.#liveness.changed();
     const before = entry.memory;
     entry.memory = { ...memory, content: before.content };
     if (before.created_at !== memory.created_at) {
@@ -166,7 +143,7 @@ export class MemoryEngine implements MemoryReadModel {
       }
     }
     entry.expiresAtMs = expiryOf(entry.memory);
-    this.#allLiveBeforeMs = undefined;
+    this.#liveness.expiriesMoved();
     return true;
   }
 
@@ -225,7 +202,7 @@ export class MemoryEngine implements MemoryReadModel {
     const entries = this.#entries;
     const onlyProject =
       filter.types === undefined && filter.scopes === undefined && (filter.tags ?? []).length === 0;
-    const unchecked = onlyProject && this.#allLive(nowMs);
+    const unchecked = onlyProject && this.#liveness.allLive(nowMs);
     const hits = this.#index.query({
       text: query.text,
       vector: query.vector,
@@ -251,63 +228,11 @@ export class MemoryEngine implements MemoryReadModel {
   }
 
   /**
-   * Live memories at `nowMs`: the total and one count per type and per scope, zeros included.
-   * One pass over the memories, remembered until a memory is added, removed or updated or the
-   * first live one expires (an access only moves expiries later, so it keeps the answer valid).
+   * Live memories at `nowMs`: the total and one count per type and per scope, zeros included
+   * (remembered between changes: see {@link LivenessCache.stats}).
    */
   stats(nowMs: number): MemoryStats {
-    const cached = this.#stats;
-    if (
-      cached !== undefined &&
-      cached.version === this.#version &&
-      nowMs >= cached.sinceMs &&
-      nowMs < cached.validUntilMs
-    ) {
-      return cached.value;
-    }
-    const value = this.#countLive(nowMs);
-    this.#stats = { version: this.#version, sinceMs: nowMs, ...value };
-    return value.value;
-  }
-
-  #countLive(nowMs: number): { value: MemoryStats; validUntilMs: number } {
-    const byType = Object.fromEntries(MEMORY_TYPES.map((t) => [t, 0])) as Record<
-      MemoryType,
-      number
-    >;
-    const byScope = Object.fromEntries(MEMORY_SCOPES.map((s) => [s, 0])) as Record<
-      MemoryScope,
-      number
-    >;
-    let total = 0;
-    let validUntilMs = NEVER_EXPIRES_MS;
-    for (const entry of this.#entries.values()) {
-      if (!isLive(entry.expiresAtMs, nowMs)) continue;
-      total += 1;
-      byType[entry.memory.type] += 1;
-      byScope[entry.memory.scope] += 1;
-      if (entry.expiresAtMs < validUntilMs) validUntilMs = entry.expiresAtMs;
-    }
-    return { value: { total_memories: total, by_type: byType, by_scope: byScope }, validUntilMs };
-  }
-
-  /**
-   * Whether every held memory is live at `nowMs`: true before the earliest expiry (kept as a
-   * lower bound: adds lower it, accesses only move expiries later, removals leave it low), found
-   * again by one pass when `nowMs` reaches it; once a pass finds an expired memory, no further
-   * pass runs until the held memories change (the sweep removes it).
-   */
-  #allLive(nowMs: number): boolean {
-    if (this.#allLiveBeforeMs !== undefined && nowMs < this.#allLiveBeforeMs) return true;
-    if (this.#expiredSeenAtVersion === this.#version) return false;
-    let earliest = NEVER_EXPIRES_MS;
-    for (const entry of this.#entries.values()) {
-      if (entry.expiresAtMs < earliest) earliest = entry.expiresAtMs;
-    }
-    this.#allLiveBeforeMs = earliest;
-    if (nowMs < earliest) return true;
-    this.#expiredSeenAtVersion = this.#version;
-    return false;
+    return this.#liveness.stats(nowMs);
   }
 
   /** Ids of the memories expired at `nowMs` (what the sweep deletes). */
@@ -345,22 +270,6 @@ export class MemoryEngine implements MemoryReadModel {
   peek(id: string): Memory | undefined {
     return this.#entries.get(id)?.memory;
   }
-}
-
-/** The index group of the permanent memories (any project). */
-const PERMANENT_GROUP = "permanent";
-
-/** The index group of a project's memories (prefixed: a project may be named "permanent"). */
-function projectGroup(project: string): string {
-  return `project:${project}`;
-}
-
-/** The index groups a memory belongs to: its project's, and the permanent one. */
-function groupsOf(memory: Memory): string[] {
-  const groups: string[] = [];
-  if (memory.project !== "") groups.push(projectGroup(memory.project));
-  if (memory.scope === "permanent") groups.push(PERMANENT_GROUP);
-  return groups;
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string): void {

@@ -1,4 +1,4 @@
-import type { Memory, MemoryScope, MemoryType } from "../types.js";
+import type { Memory, MemoryScope, MemoryType } from "../model/types.js";
 
 /**
  * Which memories a recall, search or listing considers, judged exactly in process. Every clause

@@ -1,5 +1,5 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
-import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
+import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../model/types.js";
 import type { MemoryFilter } from "./memory-filter.js";
 
 /** What makes two memories duplicates: normalised content (and its hash), type, scope, project. */

@@ -1,14 +1,14 @@
 import type { RecordFilter, VectorQuery } from "../../ports/vector-query.js";
 import type { StoredRecord, VectorRecord, VectorStore } from "../../ports/vector-store.js";
-import { normaliseContent } from "../content-key.js";
+import { normaliseContent } from "../model/content-key.js";
 import { CreatedOrder, type Ordered, type OrderPosition } from "./created-order.js";
 import { compileMemoryFilter, type MemoryFilter } from "./memory-filter.js";
-import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../expiry.js";
-import { decodeMemory } from "../memory-metadata.js";
-import { withAccess } from "../metadata-updates.js";
+import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../model/expiry.js";
+import { decodeMemory } from "../model/memory-metadata.js";
+import { withAccess } from "../model/metadata-updates.js";
 import type { DuplicateKey, EngineHit, EngineQuery, MemoryReadModel } from "./read-model.js";
-import { MEMORY_SCOPES, MEMORY_TYPES } from "../types.js";
-import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../types.js";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
+import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../model/types.js";
 
 /** Memories kept for {@link StoreQueryReadModel.peek} (the last ones read), oldest dropped first. */
 const SEEN_LIMIT = 10_000;

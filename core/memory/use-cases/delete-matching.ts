@@ -1,8 +1,8 @@
 import { AgentServicesError } from "../../errors.js";
-import { deleteMatchingInputSchema } from "../admin-schemas.js";
+import { deleteMatchingInputSchema } from "../model/admin-schemas.js";
 import { compileListFilter, hasListClause } from "../engine/list-filter.js";
 import { toListFilter } from "./list-memories.js";
-import { parseInput } from "../parse-input.js";
+import { parseInput } from "../model/parse-input.js";
 import { idLockKey, type ServiceContext } from "../service-context.js";
 
 /** Memories deleted per store call by a delete by filter. */

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../service-context.js";
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
 
 /** One line of an export: a full Memory, with its vector and the embedder that made it on request. */
 export type ExportedMemory = Memory & {

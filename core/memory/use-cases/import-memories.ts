@@ -1,13 +1,14 @@
 import { isAgentServicesError } from "../../errors.js";
-import { importLineSchema, type ParsedImportLine } from "../admin-schemas.js";
-import { contentHash } from "../content-key.js";
-import { expiresAtMs } from "../expiry.js";
-import { encodeMemoryMetadata } from "../memory-metadata.js";
-import { duplicateMergeMetadata, uniqueTags, withMerge } from "../metadata-updates.js";
-import type { NdjsonLine } from "../ndjson-lines.js";
-import { parseInput } from "../parse-input.js";
+import { importLineSchema, type ParsedImportLine } from "../model/admin-schemas.js";
+import { contentHash } from "../model/content-key.js";
+import { expiresAtMs } from "../model/expiry.js";
+import { encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { uniqueTags, withMerge } from "../model/metadata-updates.js";
+import type { NdjsonLine } from "../model/ndjson-lines.js";
+import { parseInput } from "../model/parse-input.js";
 import { idLockKey, rememberLockKey, type ServiceContext } from "../service-context.js";
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
+import { applyMerges } from "./apply-merges.js";
 
 /** Answer of an import. `rejected` lists at most {@link MAX_REJECTED_LISTED} lines. */
 export interface ImportResult {
@@ -206,19 +207,7 @@ async function merge(
       const nowMs = context.nowMs();
       const live: Memory[] = [];
       for (const m of merged) if ((await engine.get(m.id, nowMs)) !== undefined) live.push(m);
-      await context.store.updateMetadata(
-        live.map((m) => ({ id: m.id, metadata: duplicateMergeMetadata(m, m, nowMs) })),
-      );
-      for (const memory of live) {
-        const current = engine.peek(memory.id);
-        if (current === undefined) continue;
-        engine.update({
-          ...current,
-          tags: memory.tags,
-          confidence: memory.confidence,
-          updated_at: new Date(nowMs).toISOString(),
-        });
-      }
+      await applyMerges(context, live, nowMs);
     },
   );
 }

@@ -1,8 +1,8 @@
-import { listInputSchema } from "../admin-schemas.js";
-import type { ParsedDeleteMatchingInput, ParsedListInput } from "../admin-schemas.js";
+import { listInputSchema } from "../model/admin-schemas.js";
+import type { ParsedDeleteMatchingInput, ParsedListInput } from "../model/admin-schemas.js";
 import { compileListFilter, type ListFilter } from "../engine/list-filter.js";
 import { listPosition, takePage, type ListPage } from "../engine/list-page.js";
-import { parseInput } from "../parse-input.js";
+import { parseInput } from "../model/parse-input.js";
 import type { ServiceContext } from "../service-context.js";
 
 /**

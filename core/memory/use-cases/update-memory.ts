@@ -1,18 +1,18 @@
 import { AgentServicesError } from "../../errors.js";
 import type { Metadata } from "../../ports/vector-store.js";
-import { updateInputSchema } from "../admin-schemas.js";
-import { contentHash, normaliseContent } from "../content-key.js";
-import { encodeMemoryMetadata } from "../memory-metadata.js";
-import { duplicateMergeMetadata, withMerge } from "../metadata-updates.js";
-import { parseInput, parseMemoryId } from "../parse-input.js";
-import { patchedMemory } from "../patched-memory.js";
+import { updateInputSchema } from "../model/admin-schemas.js";
+import { contentHash, normaliseContent } from "../model/content-key.js";
+import { encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { duplicateMergeMetadata, withMerge } from "../model/metadata-updates.js";
+import { parseInput, parseMemoryId } from "../model/parse-input.js";
+import { patchedMemory } from "../model/patched-memory.js";
 import {
   idLockKey,
   memoryNotFound,
   rememberLockKey,
   type ServiceContext,
 } from "../service-context.js";
-import type { Memory } from "../types.js";
+import type { Memory } from "../model/types.js";
 
 /** Answer of a `PATCH`: the memory as it is now; `deduplicated` when it merged into another. */
 export type UpdateResult = Memory & { readonly deduplicated?: true };

@@ -1,3 +1,8 @@
+/**
+ * Constant condition terms (`1=1`, `'a'='a'`, `col=col`) for the tautology detectors.
+ * Long because: finding the terms and evaluating them (literals, comparisons, identities) share
+ * the keyword sets at the top and the token walk; each half alone reads only with the other.
+ */
 import type { Token } from "../token.js";
 import type { ConstantTerm, TermValue } from "./constant-term.js";
 import type { ScanContext } from "./scan-context.js";

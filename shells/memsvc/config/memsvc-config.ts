@@ -1,4 +1,4 @@
-import type { MemoryServiceOptions } from "../../../core/memory/types.js";
+import type { MemoryServiceOptions } from "../../../core/memory/model/types.js";
 import type { ListenAddress } from "../../common/listen-address.js";
 
 /** The log levels, least to most severe. */

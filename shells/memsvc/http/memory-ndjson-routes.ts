@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { ndjsonLines } from "../../../core/memory/ndjson-lines.js";
-import { unknownFieldMessage } from "../../../core/memory/suggest-field.js";
+import { ndjsonLines } from "../../../core/memory/model/ndjson-lines.js";
+import { unknownFieldMessage } from "../../../core/memory/model/suggest-field.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { HttpError } from "./http-error.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";

@@ -5,7 +5,7 @@ import {
   type JournalEvent,
   type JournaledVectorStoreOptions,
 } from "../../../core/storage/journaled-vector-store.js";
-import { mergeEntries } from "../../../core/storage/journal-batches.js";
+import { mergeWrites } from "../../../core/storage/merge-writes.js";
 import type { VectorRecord, VectorStore } from "../../../core/ports/vector-store.js";
 import type { JournalEntry } from "../../../core/ports/write-journal.js";
 import { InMemoryVectorStore, InMemoryWriteJournal } from "../../../core/testing/index.js";
@@ -260,7 +260,7 @@ describe("JournaledVectorStore", () => {
   });
 });
 
-describe("mergeEntries", () => {
+describe("mergeWrites", () => {
   it("has the effect of applying the entries one after another", async () => {
     const entries: JournalEntry[] = [
       { op: "upsert", records: [record("a", { x: 1, y: 1 }), record("b")] },
@@ -285,7 +285,7 @@ describe("mergeEntries", () => {
       else await store.delete(entry.ids);
     };
     for (const entry of entries) await apply(oneByOne, entry);
-    const batches = mergeEntries(entries, 1000);
+    const batches = mergeWrites(entries, 1000);
     expect(batches.map((b) => b.op)).toEqual(["upsert", "update", "delete", "upsert"]);
     for (const entry of batches) await apply(merged, entry);
     expect(await merged.get(["a", "b", "c"])).toEqual(await oneByOne.get(["a", "b", "c"]));
@@ -297,7 +297,7 @@ describe("mergeEntries", () => {
       { op: "delete", ids: ["c", "d"] },
       { op: "delete", ids: ["e"] },
     ];
-    expect(mergeEntries(entries, 4)).toEqual([
+    expect(mergeWrites(entries, 4)).toEqual([
       { op: "delete", ids: ["a", "b", "c", "d"] },
       { op: "delete", ids: ["e"] },
     ]);

@@ -46,7 +46,11 @@ class FakeSink implements WriteSink {
     if (records.some((r) => r.document === "refused by the backend")) {
       throw new Error("the backend refuses this record");
     }
-    for (const r of records) this.state.set(r.id, { document: r.document, metadata: r.metadata });
+    // As the sink's contract says: the metadata keys merge into an existing id's.
+    for (const r of records) {
+      const metadata = { ...this.state.get(r.id)?.metadata, ...r.metadata };
+      this.state.set(r.id, { document: r.document, metadata });
+    }
   }
 
   async update(updates: readonly MetadataUpdate[]): Promise<void> {
@@ -364,6 +368,47 @@ describe("WriteBatcher", () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+  it("merges upserts of an id as applying them one by one does: earlier metadata keys stay (issue 20)", async () => {
+    const id = fc.constantFrom("a", "b", "c");
+    const metadata = fc.dictionary(fc.constantFrom("x", "y", "z"), fc.nat(3), { maxKeys: 3 });
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant("upsert" as const),
+        items: fc.array(fc.record({ id, metadata, n: fc.nat(9) }), { maxLength: 3 }),
+      }),
+      fc.record({
+        kind: fc.constant("update" as const),
+        items: fc.array(fc.record({ id, metadata, n: fc.nat(9) }), { maxLength: 3 }),
+      }),
+      fc.record({ kind: fc.constant("delete" as const), ids: fc.array(id, { maxLength: 3 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 8 }), async (ops) => {
+        const sink = new FakeSink();
+        const writes = new WriteBatcher(sink, { maxBatch: 4 });
+        const reference = new FakeSink();
+        const pending: Promise<unknown>[] = [];
+        // Issued together, so they share calls; the reference applies them one by one.
+        for (const op of ops) {
+          if (op.kind === "upsert") {
+            const records = op.items.map((i) => rec(i.id, `${i.id}${i.n}`, i.metadata));
+            pending.push(writes.upsert(records));
+            for (const r of records) await reference.upsert([r]);
+          } else if (op.kind === "update") {
+            const updates = op.items.map((i) => ({ id: i.id, metadata: i.metadata }));
+            pending.push(writes.updateMetadata(updates));
+            for (const u of updates) await reference.update([u]);
+          } else {
+            pending.push(writes.delete(op.ids));
+            await reference.delete([...new Set(op.ids)]);
+          }
+        }
+        await Promise.all(pending);
+        expect(sink.state).toEqual(reference.state);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../../core/memory/sha256.js";
+import { sha256Hex } from "../../../core/memory/model/sha256.js";
 
 async function webCrypto(bytes: Uint8Array): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);

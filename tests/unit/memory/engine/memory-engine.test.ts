@@ -8,7 +8,7 @@ import {
 } from "../../../../core/memory/engine/memory-filter.js";
 import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../../../core/memory/index.js";
 import { createHybridIndex } from "../../../../core/retrieval/index.js";
-import { MEMORY_SCOPES, MEMORY_TYPES, type Memory } from "../../../../core/memory/types.js";
+import { MEMORY_SCOPES, MEMORY_TYPES, type Memory } from "../../../../core/memory/model/types.js";
 
 const T0 = Date.parse("2026-11-21T10:00:00.000Z");
 const HOUR = 3_600_000;

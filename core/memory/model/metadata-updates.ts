@@ -1,4 +1,4 @@
-import type { Metadata } from "../ports/vector-store.js";
+import type { Metadata } from "../../ports/vector-store.js";
 import { expiresAtMs, type ExpiryOptions } from "./expiry.js";
 import { encodeExpiry, encodeInstant, encodeTags } from "./memory-metadata.js";
 import type { Memory } from "./types.js";

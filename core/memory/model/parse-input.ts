@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { AgentServicesError } from "../errors.js";
+import { AgentServicesError } from "../../errors.js";
 import { FIELD_EXPECTATIONS, memoryIdSchema } from "./schemas.js";
 import { isUnknownFieldIssue } from "./strict-body.js";
 

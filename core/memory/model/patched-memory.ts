@@ -1,4 +1,4 @@
-import { AgentServicesError } from "../errors.js";
+import { AgentServicesError } from "../../errors.js";
 import type { ParsedUpdateInput } from "./admin-schemas.js";
 import { expiresAtMs, type ExpiryOptions } from "./expiry.js";
 import { uniqueTags } from "./metadata-updates.js";

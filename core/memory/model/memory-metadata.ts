@@ -1,4 +1,4 @@
-import type { Metadata, MetadataValue, StoredRecord } from "../ports/vector-store.js";
+import type { Metadata, MetadataValue, StoredRecord } from "../../ports/vector-store.js";
 import { NEVER_EXPIRES_MS } from "./expiry.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 import type { Memory, MemoryScope, MemoryType } from "./types.js";

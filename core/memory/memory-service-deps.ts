@@ -1,0 +1,50 @@
+import type { Clock } from "../ports/clock.js";
+import type { Embedder } from "../ports/embedder.js";
+import type { EngineSnapshots } from "../ports/engine-snapshots.js";
+import type { VectorQuery } from "../ports/vector-query.js";
+import type { VectorStore } from "../ports/vector-store.js";
+import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
+import type { MemoryServiceOptions } from "./model/types.js";
+
+/**
+ * What a `MemoryService` is built from.
+ *
+ * @example
+ * const deps: MemoryServiceDeps = { store, embedder, clock: new SystemClock() };
+ */
+export interface MemoryServiceDeps {
+  readonly store: VectorStore;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+  /** Overrides of `DEFAULT_MEMORY_SERVICE_OPTIONS`; validated by the constructor. */
+  readonly options?: Partial<MemoryServiceOptions>;
+  /**
+   * The retrieval index that ranks memories for recall and search (default: the hybrid index,
+   * BM25 fused with cosine, `createHybridIndex()`; `CosineRetrievalIndex` ranks by the vectors
+   * alone). It must be empty: `init()` fills it from the store.
+   */
+  readonly index?: RetrievalIndex;
+  /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
+  readonly newId?: () => string;
+  /**
+   * Awaited before each write of recall accesses (default: none). Recalls answer before their
+   * accesses are written, so a delay costs them nothing and merges more accesses into each write;
+   * the price is what a crash can lose (the accesses of the last delay). Shutdown cuts it short.
+   *
+   * @example
+   * new MemoryService({ store, embedder, clock, accessWriteDelay: () => sleep(1000) });
+   */
+  readonly accessWriteDelay?: () => Promise<void>;
+  /**
+   * Replica mode: reads query the store through this port on every request instead of the
+   * in-process engine (`StoreQueryReadModel`), so several services may share one collection.
+   * Absent (the default): owner mode, the engine, this service the store's only writer.
+   */
+  readonly replicaQuery?: VectorQuery;
+  /**
+   * Where to keep a snapshot of the engine between clean runs (owner mode only): `init()` loads
+   * from it when the store still carries its mark, `saveSnapshot()` writes it at shutdown. Absent:
+   * every start reads the whole store.
+   */
+  readonly snapshots?: EngineSnapshots;
+}

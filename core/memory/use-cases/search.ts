@@ -1,0 +1,43 @@
+/** `POST /v1/search`: the memories most relevant to a message, best first, with their relevance. */
+import { parseInput } from "../model/parse-input.js";
+import { searchInputSchema } from "../model/schemas.js";
+import type { ServiceContext } from "../service-context.js";
+import type { SearchResult } from "../model/types.js";
+import { rankedFilter } from "./ranked-filter.js";
+
+/**
+ * Embeds the message and returns the engine's `limit` best hits of at least `min_score`
+ * relevance, as summaries (`tags` and `project` only when `include` asks for them). Unlike
+ * recall it neither re-scores nor counts accesses.
+ *
+ * @example
+ * await search(context, { message: "deploys", limit: 5, include: ["tags"] });
+ */
+export async function search(context: ServiceContext, input: unknown): Promise<SearchResult> {
+  const body = parseInput(searchInputSchema, input);
+  const vector = await context.embedder.embedQuery(body.message);
+  const hits = await context.engine.query({
+    text: body.message,
+    vector,
+    topK: body.limit,
+    filter: rankedFilter(body),
+    nowMs: context.nowMs(),
+  });
+  const include = new Set(body.include);
+  return {
+    results: hits.flatMap(({ memory, relevance }) => {
+      if (relevance < (body.min_score ?? 0)) return [];
+      const { id, content, type, scope, confidence } = memory;
+      const summary = {
+        id,
+        content,
+        type,
+        scope,
+        confidence,
+        ...(include.has("tags") ? { tags: memory.tags } : {}),
+        ...(include.has("project") ? { project: memory.project } : {}),
+      };
+      return [{ memory: summary, score: relevance }];
+    }),
+  };
+}
