@@ -6,6 +6,7 @@
 import type { Token } from "../token.js";
 import type { ConstantTerm, TermValue } from "./constant-term.js";
 import type { ScanContext } from "./scan-context.js";
+import { COMPARISON_OPERATORS } from "./signals.js";
 
 /** Clauses whose expressions are conditions. */
 const CONDITION_CLAUSES: ReadonlySet<string> = new Set(["WHERE", "HAVING", "ON", "WHEN"]);
@@ -44,18 +45,6 @@ const CONSTANT_WORDS: ReadonlySet<string> = new Set([
   "BETWEEN",
   "DIV",
   "MOD",
-]);
-const COMPARISONS: ReadonlySet<string> = new Set([
-  "=",
-  "==",
-  "<>",
-  "!=",
-  "<",
-  ">",
-  "<=",
-  ">=",
-  "<=>",
-  "LIKE",
 ]);
 /** Functions whose value depends on the rows read, even with constant arguments. */
 const AGGREGATES: ReadonlySet<string> = new Set([
@@ -166,7 +155,8 @@ function evaluate(sig: readonly Token[], from: number, to: number): TermValue {
     const op = wordOf(sig[from + 1]);
     const a = literal(first);
     const b = literal(sig[from + 2]);
-    if (COMPARISONS.has(op) && a !== undefined && b !== undefined) return compare(a, op, b);
+    if (COMPARISON_OPERATORS.has(op) && a !== undefined && b !== undefined)
+      return compare(a, op, b);
   }
   if ((n === 3 || n === 4) && wordOf(sig[from + 1]) === "IS") {
     const a = literal(first);
@@ -299,7 +289,7 @@ function termEnd(sig: readonly Token[], depth: Int32Array, k: number, limit: num
 }
 
 function isComparison(t: Token | undefined): boolean {
-  return t !== undefined && COMPARISONS.has(wordOf(t));
+  return t !== undefined && COMPARISON_OPERATORS.has(wordOf(t));
 }
 
 /**

@@ -199,16 +199,34 @@ export function matchingParen(
   return -1;
 }
 
-const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "<", ">", "<=", ">=", "LIKE"]);
+/**
+ * The comparison operators, as written (`==` is SQLite's equality, `<=>` MySQL's null-safe one)
+ * and the keyword `LIKE` upper-cased: the one list every detector compares with.
+ *
+ * @example
+ * COMPARISON_OPERATORS.has("<=>"); // true
+ */
+export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set([
+  "=",
+  "==",
+  "<>",
+  "!=",
+  "<",
+  ">",
+  "<=",
+  ">=",
+  "<=>",
+  "LIKE",
+]);
 
 /**
- * True for a comparison operator (`=`, `<>`, `!=`, `<`, `>`, `<=`, `>=`) or the keyword `LIKE`.
+ * True for a comparison operator ({@link COMPARISON_OPERATORS}) or the keyword `LIKE`.
  *
  * @example
  * isComparisonToken(tokenize("<=")[0]); // true
  */
 export function isComparisonToken(t: Token | undefined): boolean {
-  return t !== undefined && COMPARISONS.has(t.kind === "keyword" ? t.upper : t.text);
+  return t !== undefined && COMPARISON_OPERATORS.has(t.kind === "keyword" ? t.upper : t.text);
 }
 
 /**

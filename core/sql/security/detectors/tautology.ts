@@ -2,24 +2,13 @@ import { forEachConstantTerm } from "../condition-terms.js";
 import type { Detector } from "../detector.js";
 import { makeFinding } from "../patterns.js";
 import { spanText } from "../scan-context.js";
+import { isComparisonToken } from "../signals.js";
 import type { Token } from "../../token.js";
-
-const COMPARISONS: ReadonlySet<string> = new Set([
-  "=",
-  "<>",
-  "!=",
-  "<",
-  ">",
-  "<=",
-  ">=",
-  "<=>",
-  "LIKE",
-]);
 
 function hasComparison(sig: readonly Token[], from: number, to: number): boolean {
   for (let j = from; j < to; j++) {
     const t = sig[j] as Token;
-    if (COMPARISONS.has(t.kind === "keyword" ? t.upper : t.text)) return true;
+    if (isComparisonToken(t)) return true;
   }
   return false;
 }
