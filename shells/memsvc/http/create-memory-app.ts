@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { methodNotAllowed } from "hono/method-not-allowed";
 import {
   recallInputSchema,
   rememberBatchInputSchema,
@@ -7,7 +6,6 @@ import {
   searchInputSchema,
 } from "../../../core/memory/index.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
-import { bearerAuth } from "../../common/bearer-auth.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorJson } from "./error-response.js";
 import { memoryJsonCalls } from "./memory-json-calls.js";
@@ -17,8 +15,8 @@ import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.j
 import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
 import { validJson, validMemoryId } from "./valid-input.js";
-import { currentRequestId, requestId } from "../../common/request-id.js";
-import { requestLog } from "../../common/request-log.js";
+import { currentRequestId } from "../../common/http/request-id.js";
+import { memoryEdge } from "./memory-edge.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
 
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
@@ -66,39 +64,16 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     return c.body(answer.text, answer.status, answer.headers);
   };
 
-  app.use("*", requestId());
-  app.use("*", requestLog(logger, options.metrics));
+  // The edge concerns (memory-edge.ts), mounted around the routes; the fast lane applies the same.
+  const edge = memoryEdge(app, { logger, metrics: options.metrics, authToken: options.authToken });
+  edge.mount(app, "request-id", "request-log");
   // Before the guard: a page load cannot carry a token. The page's API calls do, and meet it.
   if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
-  if (options.authToken !== undefined && options.authToken !== "") {
-    app.use(
-      "*",
-      bearerAuth({
-        token: options.authToken,
-        openPaths: ["/healthz"],
-        body: (reason) => ({ error: `${reason} bearer token` }),
-      }),
-    );
-  }
+  edge.mount(app, "bearer-auth");
   if (options.metrics !== undefined) {
     app.get("/metrics", doc.getMetrics, metricsHandler(options.metrics));
   }
-  app.use(
-    "*",
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        c.json(
-          {
-            error: `method ${c.req.method} not allowed on ${c.req.path}; allowed: ${methods.join(", ")}`,
-          },
-          405,
-          {
-            Allow: methods.join(", "),
-          },
-        ),
-    }),
-  );
+  edge.mount(app, "method-not-allowed");
 
   app.get("/healthz", doc.getHealth, (c) => c.json({ status: "ok" }));
   app.get("/readyz", doc.getReadiness, async (c) => {
