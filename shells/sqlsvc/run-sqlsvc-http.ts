@@ -2,7 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SqlToolkit } from "../../core/sql/results.js";
-import { answerClientErrors } from "../common/answer-client-errors.js";
+import { answerClientErrors } from "../common/http/answer-client-errors.js";
 import { createBatchedWriter } from "../common/batched-writer.js";
 import { drainServer } from "../common/drain-server.js";
 import { createJsonLogger } from "../common/logger.js";

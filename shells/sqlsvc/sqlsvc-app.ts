@@ -1,18 +1,20 @@
 import type { RequestListener } from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import type { SqlToolkit } from "../../core/sql/results.js";
-import { bearerAuth, bearerTokenMatcher } from "../common/bearer-auth.js";
+import { bearerAuthConcern } from "../common/http/bearer-auth.js";
+import { Edge } from "../common/http/edge.js";
+import { createFastLane } from "../common/http/fast-lane.js";
+import { toNodeListener } from "../common/http/framework-internals.js";
 import { jsonRpcErrorResponse } from "../common/mcp/json-rpc-error-response.js";
-import { withMcpFastPath } from "../common/mcp/mcp-fast-path.js";
+import { mcpLaneRoute } from "../common/mcp/mcp-lane-route.js";
 import type { McpServerInfo } from "../common/mcp/mcp-tool.js";
 import { DEFAULT_MCP_MAX_BODY_BYTES, mountMcpHttp } from "../common/mcp/mount-mcp-http.js";
 import { createToolCatalog, type ToolCatalog } from "../common/mcp/tool-catalog.js";
 import type { SqlToolRunner } from "./sql-tool-call.js";
 import { observeToolCalls } from "../common/mcp/observe-tool-calls.js";
 import { SILENT_LOGGER, type Logger } from "../common/logger.js";
-import { currentRequestId, requestId } from "../common/request-id.js";
-import { requestLog } from "../common/request-log.js";
+import { currentRequestId, requestIdConcern } from "../common/http/request-id.js";
+import { requestLogConcern } from "../common/http/request-log.js";
 import { metricsHandler, type ServiceMetrics } from "../common/service-metrics.js";
 import { createSqlTools } from "./sql-tools.js";
 
@@ -30,7 +32,7 @@ export interface SqlsvcAppOptions {
   readonly authToken: string;
   /** Runs the tool calls (default: in-process on `toolkit`); see `BudgetedSqlRunner`. */
   readonly runner?: SqlToolRunner;
-  /** Use the fast path for `tools/call`, `tools/list`, `ping` (default true; tests turn it off). */
+  /** Answer `tools/call`, `tools/list`, `ping` in the fast lane (default true; tests turn it off). */
   readonly fastPath?: boolean;
   /** One `tool call` line per call (tool, outcome, ms, request id; never the SQL). Default silent. */
   readonly logger?: Logger;
@@ -80,46 +82,48 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
 }
 
 /**
- * The same application as a Node request listener (what the server runs): the MCP fast path
- * answers plain `tools/call`, `tools/list` and `ping` requests in front of Hono (request id, log
- * line, metrics and auth as in the app; see `withMcpFastPath`), and the Hono app of
- * {@link createSqlsvcApp} answers everything else, with the same tool catalog.
+ * The same application as a Node request listener (what the server runs): the fast lane
+ * (`createFastLane`, with the MCP route `mcpLaneRoute`) answers plain `tools/call`, `tools/list`
+ * and `ping` requests in front of Hono, applying the app's own edge concerns (request id, request
+ * metrics, auth), and the Hono app of {@link createSqlsvcApp} answers everything else, with the
+ * same tool catalog.
  *
  * @example
  * const server = createServer(createSqlsvcListener({ toolkit, version: "0.1.0", authToken: "" }));
  */
 export function createSqlsvcListener(options: SqlsvcAppOptions): RequestListener {
-  const { app, catalog } = buildSqlsvcApp(options);
-  const fallback = getRequestListener(app.fetch);
+  const { app, catalog, edge } = buildSqlsvcApp(options);
+  const fallback = toNodeListener(app.fetch);
   if (options.fastPath === false) return fallback;
-  const { metrics } = options;
-  return withMcpFastPath(
+  return createFastLane(
     {
-      catalog,
-      path: "/mcp",
+      edge,
+      routes: new Map([["/mcp", mcpLaneRoute(catalog)]]),
       maxBodyBytes: DEFAULT_MCP_MAX_BODY_BYTES,
-      ...(options.authToken === "" ? {} : { authorized: bearerTokenMatcher(options.authToken) }),
-      ...(metrics === undefined
-        ? {}
-        : {
-            onAnswered: (seconds: number) =>
-              metrics.observeRequest({ method: "POST", route: "/mcp", status: 200, seconds }),
-          }),
     },
     fallback,
   );
 }
 
-function buildSqlsvcApp(options: SqlsvcAppOptions): { app: Hono; catalog: ToolCatalog } {
+interface SqlsvcParts {
+  readonly app: Hono;
+  readonly catalog: ToolCatalog;
+  readonly edge: Edge;
+}
+
+function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
   const app = new Hono();
   const logger = options.logger ?? SILENT_LOGGER;
   const { metrics } = options;
-  app.use("*", requestId());
-  // Metrics only: the log has one line per tool call instead of one per request.
-  if (metrics !== undefined) app.use("*", requestLog(SILENT_LOGGER, metrics));
-  if (options.authToken !== "") {
-    app.use("*", bearerAuth({ token: options.authToken, body: () => UNAUTHORIZED }));
-  }
+  const edge = new Edge([
+    requestIdConcern(),
+    // Metrics only: the log has one line per tool call instead of one per request.
+    metrics === undefined ? undefined : requestLogConcern(undefined, metrics),
+    options.authToken === ""
+      ? undefined
+      : bearerAuthConcern({ token: options.authToken, body: () => UNAUTHORIZED }),
+  ]);
+  edge.mount(app, "request-id", "request-log", "bearer-auth");
   if (metrics !== undefined) app.get("/metrics", metricsHandler(metrics));
   const catalog = observeToolCalls(
     createToolCatalog(createSqlTools(options.toolkit, options.runner)),
@@ -130,11 +134,7 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): { app: Hono; catalog: ToolCa
       metrics?.observeToolCall({ tool: call.tool, outcome: call.outcome, seconds: call.ms / 1000 });
     },
   );
-  mountMcpHttp(app, {
-    info: sqlsvcServerInfo(options.version),
-    catalog,
-    ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }),
-  });
+  mountMcpHttp(app, { info: sqlsvcServerInfo(options.version), catalog });
   app.notFound((c) =>
     jsonRpcErrorResponse(
       404,
@@ -149,5 +149,5 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): { app: Hono; catalog: ToolCa
     });
     return jsonRpcErrorResponse(500, -32603, "Internal error");
   });
-  return { app, catalog };
+  return { app, catalog, edge };
 }

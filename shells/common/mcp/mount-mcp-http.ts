@@ -4,7 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { createMcpServerFactory } from "./create-mcp-server.js";
 import { jsonRpcErrorResponse } from "./json-rpc-error-response.js";
-import { isSupportedVersion, tryFastPath } from "./mcp-fast-path.js";
+import { readBody } from "../http/body-reader.js";
 import type { McpServerInfo } from "./mcp-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -29,11 +29,8 @@ export interface McpHttpOptions {
   readonly path?: string;
   /** Request body limit in bytes (413 beyond); default {@link DEFAULT_MCP_MAX_BODY_BYTES}. */
   readonly maxBodyBytes?: number;
-  /** Answer `tools/call`, `tools/list` and `ping` without the SDK transport; default true. */
-  readonly fastPath?: boolean;
 }
 
-const JSON_HEADERS = { "Content-Type": "application/json" };
 /** What the SDK transport insists on; we accept any Accept header and always answer JSON. */
 const SDK_ACCEPT = "application/json, text/event-stream";
 /** SDK servers kept between slow-path requests (more may be busy at once; they are dropped). */
@@ -58,7 +55,9 @@ function sdkAcceptable(request: Request): Request {
  * stateless JSON mode: a bare `tools/call` without `initialize` or session header works, and so
  * does the SDK client's full handshake. `Content-Type: application/json` is required (415), the
  * Accept header is not checked, bodies over the limit get 413, other methods on the path 405.
- * Authentication is the app's business (mount `bearerAuth` from `shells/common` before this).
+ * Authentication is the app's business (mount `bearerAuth` from `shells/common/http` before
+ * this). Every message goes through the SDK here: the hot ones are answered in front of the app
+ * by the fast lane (`mcpLaneRoute`), so a call is answered one of two ways, the lane or the SDK.
  *
  * @example
  * const app = new Hono();
@@ -67,9 +66,7 @@ function sdkAcceptable(request: Request): Request {
 export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
   const path = options.path ?? "/mcp";
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MCP_MAX_BODY_BYTES;
-  const fastPath = options.fastPath ?? true;
-  const { catalog } = options;
-  const makeServer = createMcpServerFactory(options.info, catalog);
+  const makeServer = createMcpServerFactory(options.info, options.catalog);
   const tooLarge = `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
 
   // The SDK's stateless transport serves one request only (it throws when reused), and an SDK
@@ -99,25 +96,17 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const body = await readBody(request, maxBytes);
+    const body = await readBody(c, maxBytes);
     if (body === undefined) return jsonRpcErrorResponse(413, -32000, tooLarge);
     let message: unknown;
     try {
-      message = JSON.parse(body);
+      // As `Request#text()` decodes: UTF-8, a leading byte order mark dropped.
+      message = JSON.parse(new TextDecoder().decode(body));
     } catch {
       return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
     }
     const invalid = invalidRequest(message);
     if (invalid !== undefined) return jsonRpcErrorResponse(400, -32600, invalid);
-    if (fastPath && isSupportedVersion(request.headers.get("mcp-protocol-version"))) {
-      const answer = tryFastPath(message, catalog);
-      if (answer !== undefined) {
-        return new Response(typeof answer === "string" ? answer : await answer, {
-          status: 200,
-          headers: JSON_HEADERS,
-        });
-      }
-    }
     return viaSdk(request, message);
   });
 
@@ -158,63 +147,4 @@ function invalidMessage(message: unknown): string | undefined {
   // A response (a client answering a server request) has an id and a result or an error.
   if ("id" in record && ("result" in record || "error" in record)) return undefined;
   return "Invalid Request: expected a 'method' (request or notification) or a response";
-}
-
-/**
- * How much of a body over the limit is read and thrown away before the 413 goes out, so that a
- * client still sending gets to read it (issue 8: the socket used to be reset under a client
- * still sending, which then saw EPIPE, not the 413): at most {@link DRAIN_BYTES} bytes for at
- * most {@link DRAIN_MS} ms. Past that, the HTTP adapter discards what still comes for a while
- * after the answer, then ends the connection (a FIN, never a reset with the answer unread).
- * Closing the connection ourselves (`Connection: close`) is worse: Node then resets it while
- * the client is still sending, and the client never reads the answer.
- */
-const DRAIN_BYTES = 16 * 1024 * 1024;
-const DRAIN_MS = 2_000;
-
-/**
- * The body as text, or undefined when it exceeds `maxBytes` (declared or counted as it comes).
- * An oversized body is read on and discarded (bounded), never cancelled mid-stream.
- */
-async function readBody(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) <= maxBytes) return request.text();
-  if (request.body === null) return "";
-  const reader = request.body.getReader();
-  if (declared !== null) return drain(reader);
-  const decoder = new TextDecoder();
-  let received = 0;
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > maxBytes) return drain(reader);
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-/** Reads and discards the rest of a body, bounded; always undefined (too large). */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), DRAIN_MS);
-  });
-  const discard = async (): Promise<boolean> => {
-    let received = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return true;
-      received += value.byteLength;
-      if (received > DRAIN_BYTES) return false;
-    }
-  };
-  try {
-    await Promise.race([discard(), timeout]);
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-    reader.releaseLock();
-  }
 }

@@ -1,17 +1,16 @@
 import { Hono, type Context } from "hono";
-import { methodNotAllowed } from "hono/method-not-allowed";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
-import { bearerAuth } from "../../common/bearer-auth.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorJson } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
 import { mountMemoryNdjsonRoutes } from "./memory-ndjson-routes.js";
 import { mountMemoryOperations } from "./memory-operation-routes.js";
+import { loadMemoryToolCatalog } from "../mcp/memory-tool-catalog.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
 import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
-import { currentRequestId, requestId } from "../../common/request-id.js";
-import { requestLog } from "../../common/request-log.js";
+import { currentRequestId } from "../../common/http/request-id.js";
+import { memoryEdge } from "./memory-edge.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
 
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
@@ -59,39 +58,16 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     return c.body(answer.text, answer.status, answer.headers);
   };
 
-  app.use("*", requestId());
-  app.use("*", requestLog(logger, options.metrics));
+  // The edge concerns (memory-edge.ts), mounted around the routes; the fast lane applies the same.
+  const edge = memoryEdge(app, { logger, metrics: options.metrics, authToken: options.authToken });
+  edge.mount(app, "request-id", "request-log");
   // Before the guard: a page load cannot carry a token. The page's API calls do, and meet it.
   if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
-  if (options.authToken !== undefined && options.authToken !== "") {
-    app.use(
-      "*",
-      bearerAuth({
-        token: options.authToken,
-        openPaths: ["/healthz"],
-        body: (reason) => ({ error: `${reason} bearer token` }),
-      }),
-    );
-  }
+  edge.mount(app, "bearer-auth");
   if (options.metrics !== undefined) {
     app.get("/metrics", doc.getMetrics, metricsHandler(options.metrics));
   }
-  app.use(
-    "*",
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        c.json(
-          {
-            error: `method ${c.req.method} not allowed on ${c.req.path}; allowed: ${methods.join(", ")}`,
-          },
-          405,
-          {
-            Allow: methods.join(", "),
-          },
-        ),
-    }),
-  );
+  edge.mount(app, "method-not-allowed");
 
   app.get("/healthz", doc.getHealth, (c) => c.json({ status: "ok" }));
   app.get("/readyz", doc.getReadiness, async (c) => {
@@ -116,22 +92,14 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   // request, not at startup, so a service that is only used over REST does not pay for them.
   let mcpApp: Promise<Hono> | undefined;
   const loadMcpApp = async (): Promise<Hono> => {
-    const [{ createMemoryTools }, { mountMcpHttp }, { createToolCatalog }] = await Promise.all([
-      import("../mcp/memory-tools.js"),
+    const [catalog, { mountMcpHttp }] = await Promise.all([
+      loadMemoryToolCatalog(memory, logger),
       import("../../common/mcp/mount-mcp-http.js"),
-      import("../../common/mcp/tool-catalog.js"),
     ]);
-    const tools = createMemoryTools(memory, {
-      onFailure: (error, tool) =>
-        logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
-    });
     const sub = new Hono();
     mountMcpHttp(sub, {
       info: { name: "memsvc", version: options.version },
-      catalog: createToolCatalog(tools, {
-        onServerFault: (error, tool) =>
-          logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
-      }),
+      catalog,
       maxBodyBytes: maxBytes,
     });
     sub.onError(onError);

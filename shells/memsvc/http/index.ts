@@ -5,10 +5,10 @@
  * import { createMemoryApp, createJsonLogger } from "./shells/memsvc/http/index.js";
  * const app = createMemoryApp({ memory, version: "0.1.0", logger: createJsonLogger() });
  */
-export { answerClientErrors } from "../../common/answer-client-errors.js";
-export type { ClientErrorOptions } from "../../common/answer-client-errors.js";
-export { bearerAuth } from "../../common/bearer-auth.js";
-export type { BearerAuthOptions } from "../../common/bearer-auth.js";
+export { answerClientErrors } from "../../common/http/answer-client-errors.js";
+export type { ClientErrorOptions } from "../../common/http/answer-client-errors.js";
+export { bearerAuth } from "../../common/http/bearer-auth.js";
+export type { BearerAuthOptions } from "../../common/http/bearer-auth.js";
 export { createMemoryApp } from "./create-memory-app.js";
 export type { MemoryAppOptions, ReadinessCheck } from "./create-memory-app.js";
 export { createMemoryListener } from "./create-memory-listener.js";
@@ -23,7 +23,7 @@ export type { OpenApiDocument } from "./openapi-document.js";
 export { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 export { ROUTE_DOCS } from "./memory-route-docs.js";
 export { validJson, validMemoryId } from "./valid-input.js";
-export { requestLog } from "../../common/request-log.js";
-export { currentRequestId, requestId } from "../../common/request-id.js";
+export { requestLog } from "../../common/http/request-log.js";
+export { currentRequestId, requestId } from "../../common/http/request-id.js";
 export { createServiceMetrics, metricsHandler } from "../../common/service-metrics.js";
 export type { ServiceMetrics, ToolCallResult } from "../../common/service-metrics.js";

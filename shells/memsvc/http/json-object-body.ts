@@ -1,5 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { MiddlewareHandler } from "hono";
+import { readBody } from "../../common/http/body-reader.js";
+import { cacheBodyText } from "../../common/http/framework-internals.js";
 import { HttpError } from "./http-error.js";
 
 /** The request body limit of the memory API: 1 MB (1,048,576 bytes). */
@@ -7,9 +9,10 @@ export const MAX_BODY_BYTES = 1_048_576;
 
 /**
  * Middleware for a route whose body is one JSON object: `Content-Type` must be `application/json`
- * (charset allowed), the body at most `maxBytes` (a larger declared `Content-Length` is refused
- * before reading, a chunked body is counted as it arrives and reading stops at the limit), the
- * text valid JSON and the value an object (not an array, string or null). Throws
+ * (charset allowed), the body at most `maxBytes` (read with the one body reader and its over-size
+ * policy, `readBody` in shells/common/http/body-reader.ts: a larger declared `Content-Length` is
+ * refused before reading, a chunked body is counted as it arrives and reading stops at the
+ * limit), the text valid JSON and the value an object (not an array, string or null). Throws
  * {@link HttpError} 400/413 with a message naming what was wrong. The object's fields are
  * validated next, by the route's validator, with the core's schema.
  *
@@ -24,48 +27,22 @@ export const MAX_BODY_BYTES = 1_048_576;
  * app.post("/v1/remember", jsonObjectBody(MAX_BODY_BYTES), validJson(schema, "Remember"), handler);
  */
 export function jsonObjectBody(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler {
-  const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`);
   return createMiddleware(async (c, next) => {
     const type = c.req.header("content-type") ?? "";
     if (!isJsonMediaType(type)) {
       const got = type === "" ? "none" : JSON.stringify(type);
       throw new HttpError(400, `Content-Type: expected application/json, got ${got}`);
     }
-    const declared = c.req.header("content-length");
-    if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge();
-    const text = await readText(c.req.raw, maxBytes, tooLarge);
+    const body = await readBody(c, maxBytes);
+    if (body === undefined) {
+      throw new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`);
+    }
+    const text = body.toString("utf8");
     jsonObjectOf(text);
-    // The stream is consumed: hand the text to Hono's body cache, where the validator's
-    // `c.req.json()` reads it. The cache holds promises (hono 4.13 request.js `#cachedBody`)
-    // although its type says `string`; a `new Request` carrying the text instead costs ~100 µs.
-    Object.assign(c.req.bodyCache, { text: Promise.resolve(text) });
+    // The stream is consumed: the validator's `c.req.json()` reads the text from Hono's cache.
+    cacheBodyText(c, text);
     await next();
   });
-}
-
-async function readText(
-  request: Request,
-  maxBytes: number,
-  tooLarge: () => HttpError,
-): Promise<string> {
-  if (request.body === null) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > maxBytes) {
-      // Stop reading here, and let go of the stream: after the 413 is sent, @hono/node-server
-      // reads and discards what the client still sends (up to 64 MB or 500 ms, then it closes
-      // the socket), so the client is not cut off mid-upload and reliably receives the answer.
-      reader.releaseLock();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**

@@ -1,135 +1,96 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { isAgentServicesError } from "../../../core/errors.js";
+import type { LaneAnswer, LaneResult, LaneRoute } from "../../common/http/fast-lane.js";
+import { lazyLaneRoute } from "../../common/http/lazy-lane-route.js";
+import { currentRequestId } from "../../common/http/request-id.js";
 import { withFields, type Logger } from "../../common/logger.js";
-import { requestIdFor, runWithRequestId } from "../../common/request-id.js";
-import { logRequest } from "../../common/request-log.js";
-import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { toErrorJson } from "./error-response.js";
+import { loadMemoryToolCatalog } from "../mcp/memory-tool-catalog.js";
 import { isJsonMediaType, jsonObjectOf } from "./json-object-body.js";
 
 /** A JSON route's work: the parsed body object in, the answer object out (see `memoryJsonCalls`). */
 export type JsonCall = (body: object) => Promise<unknown>;
 
 /**
- * Options of {@link withMemoryFastPath}.
+ * The memory API's routes of the fast lane (`createFastLane`): its hot JSON routes (`POST
+ * /v1/search`, `/v1/recall`, `/v1/remember`, `/v1/remember/batch`: `calls`, by exact path, each
+ * the Hono route's own call from `memoryJsonCalls`) and its MCP tools on `POST /mcp` (loaded on the first `/mcp`
+ * request, as the app loads its MCP route). Answering these without Hono, its validator
+ * middleware or Web `Request`/`Response` objects saved 0.35-0.5 ms of the ~1.3 ms of service CPU
+ * a search took.
  *
  * @example
- * const options: MemoryFastPathOptions = { calls, maxBodyBytes: 1_048_576, logger };
+ * const routes = memoryLaneRoutes(memory, memoryJsonCalls(memory), logger);
+ * const lane = createFastLane({ edge, routes, maxBodyBytes }, fallback);
  */
-export interface MemoryFastPathOptions {
-  /** The routes answered here, by exact path (`POST` only), each with the Hono route's call. */
-  readonly calls: Readonly<Record<string, JsonCall>>;
-  /** Bodies declared larger than this take the fallback (which answers 413). */
-  readonly maxBodyBytes: number;
-  /** Whether the `Authorization` header lets the request in; default: no auth. */
-  readonly authorized?: (header: string | undefined) => boolean;
-  /** The `request` line per answer and the causes of 500s, as the app logs them. */
-  readonly logger: Logger;
-  readonly metrics?: ServiceMetrics | undefined;
+export function memoryLaneRoutes(
+  memory: MemoryApi,
+  calls: Readonly<Record<string, JsonCall>>,
+  logger: Logger,
+): Map<string, LaneRoute> {
+  const routes = new Map<string, LaneRoute>();
+  for (const [path, call] of Object.entries(calls)) {
+    routes.set(path, jsonCallRoute(call, logger));
+  }
+  routes.set(
+    "/mcp",
+    lazyLaneRoute(() => loadMcpRoute(memory, logger)),
+  );
+  return routes;
 }
 
 /**
- * A Node request listener answering the memory API's hot JSON routes (`POST /v1/search`,
- * `/v1/recall`, `/v1/remember`, `/v1/remember/batch`) without Hono, its validator middleware or
- * Web `Request`/`Response` objects (0.35-0.5 ms of the ~1.3 ms of service CPU a search took), with
- * everything else left to `fallback` (the service's Hono app). It takes a request only when it
- * is an authorised `POST` to one of those paths with a JSON content type and a declared body
- * within the limit; it then reads the body, parses it with the app's own check
- * ({@link jsonObjectOf}) and hands the object to the route's call, which validates it with the
- * core's schema (the same `parseInput` the app's validator reports with).
- *
- * What it does not answer goes to the fallback with the body already read (`rawBody`, which
- * `@hono/node-server` reads instead of the stream): unreadable JSON, a body that is no object,
- * and any `invalid_input` from the call (validation runs before the call does anything), so
- * every refusal has one implementation. A call failing otherwise (store or embedder down) is
- * answered here with {@link toErrorJson}, as the app's error handler does, rather than run a
- * second time through the fallback. The request keeps its id (`X-Request-Id`, and
- * `currentRequestId()` during the call), its `request` log line and its metrics; the answer
- * goes out in one `end()`.
- *
- * @example
- * const server = createServer(withMemoryFastPath({ calls, maxBodyBytes, logger }, getRequestListener(app.fetch)));
+ * One JSON route in the lane. It admits a JSON content type, parses the body with the app's own
+ * check ({@link jsonObjectOf}) and hands the object to the route's call, which validates it with
+ * the core's schema (the same `parseInput` the app's validator reports with). Unreadable JSON, a
+ * body that is no object and any `invalid_input` from the call (validation runs before the call
+ * does anything) go to the app, which refuses them; a call failing otherwise (store or embedder
+ * down) is answered here with {@link toErrorJson}, as the app's error handler does, rather than
+ * run a second time.
  */
-export function withMemoryFastPath(
-  options: MemoryFastPathOptions,
-  fallback: RequestListener,
-): RequestListener {
-  const { calls, maxBodyBytes, authorized, logger, metrics } = options;
-  return (req, res) => {
-    const headers = req.headers;
-    const declared = headers["content-length"];
-    const path = req.url ?? "";
-    const call = Object.hasOwn(calls, path) ? calls[path] : undefined;
-    if (
-      call === undefined ||
-      req.method !== "POST" ||
-      declared === undefined ||
-      !(Number(declared) <= maxBodyBytes) ||
-      !isJsonMediaType(headers["content-type"] ?? "") ||
-      (authorized !== undefined && !authorized(headers.authorization))
-    ) {
-      fallback(req, res);
-      return;
+function jsonCallRoute(call: JsonCall, logger: Logger): LaneRoute {
+  const failure = (error: unknown): LaneResult => {
+    // Refused by the core's validation, before the call did anything: the app refuses it.
+    if (isAgentServicesError(error, "invalid_input")) return undefined;
+    return errorAnswer(error, logger);
+  };
+  const answered = (answer: unknown): LaneResult => {
+    try {
+      return JSON.stringify(answer);
+    } catch (error) {
+      return failure(error);
     }
-    const started = performance.now();
-    const id = requestIdFor(headers["x-request-id"] as string | undefined);
-    const send = (status: number, extra: Readonly<Record<string, string>>, text: string) => {
-      sendJson(res, status, id, extra, text);
-      const ms = performance.now() - started;
-      logRequest(logger, metrics, { method: "POST", path, route: path, status, ms });
-    };
-    const fail = (error: unknown) => {
-      const failed = toErrorJson(error, withFields(logger, { request_id: id }));
-      send(failed.status, failed.headers, failed.text);
-    };
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    // A client that goes away mid-body: logged (at debug level) and counted as the app does.
-    req.on("error", (error) => runWithRequestId(id, () => fail(error)));
-    req.on("end", () => {
-      const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const handOver = (): void => {
-        (req as IncomingMessage & { rawBody?: Buffer }).rawBody = raw;
-        fallback(req, res);
-      };
-      let body: object;
+  };
+  return {
+    admits: (headers) => isJsonMediaType(headers["content-type"] ?? ""),
+    answer: (body) => {
+      let input: object;
       try {
-        body = jsonObjectOf(raw.toString("utf8"));
+        input = jsonObjectOf(body.toString("utf8"));
       } catch {
-        handOver();
-        return;
+        return undefined;
       }
-      void runWithRequestId(id, async () => {
-        let text: string;
-        try {
-          text = JSON.stringify(await call(body));
-        } catch (error) {
-          // Refused by the core's validation, before the call did anything: the app refuses it.
-          if (isAgentServicesError(error, "invalid_input")) {
-            handOver();
-            return;
-          }
-          fail(error);
-          return;
-        }
-        send(200, JSON_TYPE, text);
-      });
-    });
+      return call(input).then(answered, failure);
+    },
+    // A client that goes away mid-body: logged (at debug level) and counted as the app does.
+    failed: (error) => errorAnswer(error, logger),
   };
 }
 
-const JSON_TYPE: Readonly<Record<string, string>> = { "Content-Type": "application/json" };
+/** The app's error answer, its cause logged under the current request id. */
+function errorAnswer(error: unknown, logger: Logger): LaneAnswer {
+  return toErrorJson(error, withFields(logger, { request_id: currentRequestId() }));
+}
 
-/** The answer with its request id, content type and length, in one write of headers and body. */
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  id: string,
-  headers: Readonly<Record<string, string>>,
-  text: string,
-): void {
-  const list = ["X-Request-Id", id, "Content-Length", String(Buffer.byteLength(text))];
-  for (const name in headers) list.push(name, headers[name] as string);
-  res.writeHead(status, list);
-  res.end(text);
+/**
+ * The memory MCP tools as a lane route, wired as the app wires its MCP route (the same failure
+ * and fault log lines). Loaded on demand: the modules and the SDK's checks are not loaded at
+ * startup.
+ */
+async function loadMcpRoute(memory: MemoryApi, logger: Logger): Promise<LaneRoute> {
+  const [catalog, { mcpLaneRoute }] = await Promise.all([
+    loadMemoryToolCatalog(memory, logger),
+    import("../../common/mcp/mcp-lane-route.js"),
+  ]);
+  return mcpLaneRoute(catalog);
 }

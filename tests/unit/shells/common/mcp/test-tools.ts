@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { AgentServicesError } from "../../../../../core/errors.js";
 import { defineMcpTool, READ_ONLY_TOOL } from "../../../../../shells/common/mcp/mcp-tool.js";
-import { currentRequestId } from "../../../../../shells/common/request-id.js";
+import { currentRequestId } from "../../../../../shells/common/http/request-id.js";
 
 /**
  * Two tools for the MCP plumbing tests. `shout` upper-cases `text` (with HTML and non-ASCII in

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SqlToolkit } from "../../../../core/sql/results.js";
 import { createServiceMetrics } from "../../../../shells/common/service-metrics.js";
 import { createSqlsvcListener } from "../../../../shells/sqlsvc/sqlsvc-app.js";
-import { recordingLogger } from "../memsvc/http/memory-app-fixture.js";
+import { recordingLogger } from "../../../unit/shells/memsvc/http/memory-app-fixture.js";
 
 const toolkit = {
   validate: () => ({ ok: true, result: { valid: true } }),

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import type { EdgeConcern } from "./edge.js";
 
 /**
  * Options of {@link bearerAuth}.
@@ -59,7 +60,7 @@ export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
 
 /**
  * Whether an `Authorization` header value is exactly `Bearer <token>`, compared in constant time
- * (see {@link bearerAuth}, which uses it; so does the MCP fast path, which answers without Hono).
+ * (see {@link bearerAuth}, which uses it; so does the fast lane, which answers without Hono).
  *
  * @example
  * const matches = bearerTokenMatcher("s3cret");
@@ -74,4 +75,20 @@ export function bearerTokenMatcher(token: string): (header: string | undefined) 
 
 function sha256(text: string): Buffer {
   return createHash("sha256").update(text, "utf8").digest();
+}
+
+/**
+ * Bearer auth as an edge concern: {@link bearerAuth} for Hono (it answers the 401), and for the
+ * lane the same token check, whose refusals the lane leaves to the app. The lane answers only
+ * `POST`s, so the open paths (`GET`/`HEAD` only) never concern it.
+ *
+ * @example
+ * const concern = bearerAuthConcern({ token, body: () => UNAUTHORIZED });
+ */
+export function bearerAuthConcern(options: BearerAuthOptions): EdgeConcern {
+  return {
+    name: "bearer-auth",
+    middleware: bearerAuth(options),
+    lane: { admits: bearerTokenMatcher(options.token) },
+  };
 }

@@ -1,85 +1,29 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { requestIdFor, runWithRequestId } from "../request-id.js";
+import type { LaneRoute } from "../http/fast-lane.js";
 import { JSON_RPC, McpProtocolError } from "./mcp-protocol-error.js";
 import type { ToolCallOutcome, ToolCatalog } from "./tool-catalog.js";
 
 /**
- * Options of {@link withMcpFastPath}.
+ * The MCP endpoint as a route of the fast lane (`createFastLane`): it admits a request with a
+ * JSON content type and a supported protocol version (or none), as the SDK transport would, and
+ * answers the hot messages ({@link tryFastPath}) from the catalog with the bytes the SDK path
+ * sends; anything else (initialize, notifications, batches, malformed JSON) goes to the app and
+ * its SDK transport. The lane and the SDK are the only two ways a call is answered.
+ *
+ * This module imports the SDK's content-type check and version list: memsvc loads it with its
+ * tools on the first `/mcp` request, never at startup.
  *
  * @example
- * const options: McpFastPathOptions = { catalog, path: "/mcp", maxBodyBytes: 1024 * 1024 };
+ * const routes = new Map([["/mcp", mcpLaneRoute(catalog)]]);
  */
-export interface McpFastPathOptions {
-  readonly catalog: ToolCatalog;
-  /** The MCP route; default `/mcp`. */
-  readonly path?: string;
-  /** Bodies declared larger than this take the fallback (which answers 413). */
-  readonly maxBodyBytes: number;
-  /** Whether the `Authorization` header lets the request in; default: no auth. */
-  readonly authorized?: (header: string | undefined) => boolean;
-  /** Told about every request the fast path answered (for the request metrics). */
-  readonly onAnswered?: (seconds: number) => void;
-}
-
-/**
- * A Node request listener answering the hot MCP requests ({@link tryFastPath}) on `POST <path>`
- * without Hono or Web `Request`/`Response` objects, with everything else left to `fallback` (the
- * service's Hono app). It answers only what it can answer exactly as the app would: an
- * authorised POST with a JSON content type, a declared body within the limit, a supported
- * protocol version (or none) and a message {@link tryFastPath} recognises. The request gets its
- * id (`X-Request-Id`, readable with `currentRequestId()` during the call, as under the app's
- * middleware) and the answer goes out in one `end()`. Anything else, refusals included, reaches
- * the fallback, with the body already read handed over as `rawBody` (which `@hono/node-server`
- * reads instead of the stream), so there is one implementation of every refusal.
- *
- * @example
- * const server = createServer(withMcpFastPath({ catalog, maxBodyBytes }, getRequestListener(app.fetch)));
- */
-export function withMcpFastPath(
-  options: McpFastPathOptions,
-  fallback: RequestListener,
-): RequestListener {
-  const path = options.path ?? "/mcp";
-  const { catalog, maxBodyBytes, authorized, onAnswered } = options;
-  return (req, res) => {
-    const headers = req.headers;
-    const declared = headers["content-length"];
-    if (
-      req.method !== "POST" ||
-      req.url !== path ||
-      declared === undefined ||
-      !(Number(declared) <= maxBodyBytes) ||
-      !isJsonContentType(headers["content-type"]) ||
-      (authorized !== undefined && !authorized(headers.authorization)) ||
+export function mcpLaneRoute(catalog: ToolCatalog): LaneRoute {
+  return {
+    admits: (headers) =>
+      isJsonContentType(headers["content-type"]) &&
       // Node joins repeated headers other than Set-Cookie into one string, as fetch's Headers do.
-      !isSupportedVersion(headers["mcp-protocol-version"] as string | undefined)
-    ) {
-      fallback(req, res);
-      return;
-    }
-    const started = performance.now();
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    // A client that goes away mid-body: nothing to answer.
-    req.on("error", () => undefined);
-    req.on("end", () => {
-      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const id = requestIdFor(headers["x-request-id"] as string | undefined);
-      const answer = runWithRequestId(id, () => answerBody(body, catalog));
-      if (answer === undefined) {
-        (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
-        fallback(req, res);
-        return;
-      }
-      const send = (text: string): void => {
-        sendJson(res, id, text);
-        onAnswered?.((performance.now() - started) / 1000);
-      };
-      if (typeof answer === "string") send(answer);
-      else void answer.then(send);
-    });
+      isSupportedVersion(headers["mcp-protocol-version"] as string | undefined),
+    answer: (body) => answerBody(body, catalog),
   };
 }
 
@@ -92,19 +36,6 @@ function answerBody(body: Buffer, catalog: ToolCatalog): string | Promise<string
     return undefined;
   }
   return tryFastPath(message, catalog);
-}
-
-/** 200 with the JSON text, in one write of headers and body. */
-function sendJson(res: ServerResponse, id: string, text: string): void {
-  res.writeHead(200, [
-    "X-Request-Id",
-    id,
-    "Content-Type",
-    "application/json",
-    "Content-Length",
-    String(Buffer.byteLength(text)),
-  ]);
-  res.end(text);
 }
 
 /**
@@ -124,7 +55,8 @@ type RequestId = string | number;
 /**
  * Answers the hot JSON-RPC requests (`tools/call`, `tools/list`, `ping`) without the SDK's
  * per-request transport and server (~0.9 ms each), calling the same catalog the SDK handlers call
- * and writing byte for byte the body the SDK path would send. Returns undefined for anything it
+ * and writing byte for byte the body the SDK path would send (the lane's half of
+ * {@link mcpLaneRoute}). Returns undefined for anything it
  * does not recognise exactly (batches, notifications, `initialize`, `_meta`, odd ids or params),
  * which then takes the SDK path, so the fast path never has to reproduce the SDK's error texts.
  * One deliberate difference: a `tools/call` whose `name` is not a string or whose `arguments` is

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { responseUnderway } from "./framework-internals.js";
 
 /** Options of {@link answerClientErrors}. */
 export interface ClientErrorOptions {
@@ -32,8 +33,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
     const [status, message] = describe(error);
     options.onRefused?.({ status, code });
     // A reset connection cannot be answered; a response already under way must not be corrupted.
-    const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (code === "ECONNRESET" || !socket.writable || pending?.headersSent === true) {
+    if (code === "ECONNRESET" || !socket.writable || responseUnderway(socket)) {
       socket.destroy();
       return;
     }

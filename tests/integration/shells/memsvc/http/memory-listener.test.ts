@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createServiceMetrics } from "../../../../../shells/common/service-metrics.js";
 import { createMemoryListener } from "../../../../../shells/memsvc/http/index.js";
 import { AUTH, close, listen, makeMemory, TOKEN } from "./fast-path-fixture.js";
-import { recordingLogger } from "./memory-app-fixture.js";
+import { recordingLogger } from "../../../../unit/shells/memsvc/http/memory-app-fixture.js";
 
 /**
  * The listener `memsvc serve` runs: what the fast path answers carries the same request id, log

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import type { Logger } from "./logger.js";
+import type { EdgeConcern, RecordAnswer } from "./edge.js";
+import { SILENT_LOGGER, type Logger } from "../logger.js";
 import { currentRequestId } from "./request-id.js";
-import type { ServiceMetrics } from "./service-metrics.js";
+import type { ServiceMetrics } from "../service-metrics.js";
 
 /**
  * Hono middleware logging one line per request once the answer is known: method, path (without
@@ -48,9 +49,9 @@ export interface AnsweredRequest {
 }
 
 /**
- * Records an answered request: the `request` log line of {@link requestLog} (with the current
- * request id) and, with `metrics`, its count and latency. Shared by {@link requestLog} and the
- * fast paths that answer without Hono, so both write the same line.
+ * Records an answered request: the `request` log line of {@link requestLog} (with the request id,
+ * the current one by default) and, with `metrics`, its count and latency. Shared by
+ * {@link requestLog} and the fast lane, which answers without Hono, so both write the same line.
  *
  * @example
  * logRequest(logger, metrics, { method: "POST", path: "/v1/search", route: "/v1/search", status: 200, ms: 1.7 });
@@ -59,6 +60,7 @@ export function logRequest(
   logger: Logger,
   metrics: ServiceMetrics | undefined,
   request: AnsweredRequest,
+  id: string | undefined = currentRequestId(),
 ): void {
   const { method, path, route, status, ms } = request;
   logger.info("request", {
@@ -66,7 +68,35 @@ export function logRequest(
     path,
     status,
     ms: Math.round(ms * 100) / 100,
-    request_id: currentRequestId(),
+    request_id: id,
   });
   metrics?.observeRequest({ method, route, status, seconds: ms / 1000 });
+}
+
+/**
+ * The request log and metrics as an edge concern: {@link requestLog} for Hono, and for the lane
+ * a function recording a `POST` it answered (route = path: the lane answers exact paths only).
+ * Without a logger it counts only (sqlsvc logs one line per tool call instead), and then builds
+ * no log fields.
+ *
+ * @example
+ * const concern = requestLogConcern(logger, metrics);
+ */
+export function requestLogConcern(
+  logger: Logger | undefined,
+  metrics: ServiceMetrics | undefined,
+): EdgeConcern {
+  let record: RecordAnswer;
+  if (logger !== undefined) {
+    record = (path, status, ms, id) =>
+      logRequest(logger, metrics, { method: "POST", path, route: path, status, ms }, id);
+  } else {
+    record = (path, status, ms) =>
+      metrics?.observeRequest({ method: "POST", route: path, status, seconds: ms / 1000 });
+  }
+  return {
+    name: "request-log",
+    middleware: requestLog(logger ?? SILENT_LOGGER, metrics),
+    lane: { record },
+  };
 }

@@ -1,12 +1,15 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withMcpFastPath } from "../../../../../shells/common/mcp/mcp-fast-path.js";
+import { Edge } from "../../../../../shells/common/http/edge.js";
+import { createFastLane } from "../../../../../shells/common/http/fast-lane.js";
+import { toNodeListener } from "../../../../../shells/common/http/framework-internals.js";
+import { requestIdConcern } from "../../../../../shells/common/http/request-id.js";
+import { mcpLaneRoute } from "../../../../../shells/common/mcp/mcp-lane-route.js";
 import { mountMcpHttp } from "../../../../../shells/common/mcp/mount-mcp-http.js";
 import { createToolCatalog } from "../../../../../shells/common/mcp/tool-catalog.js";
-import { TEST_TOOLS } from "./test-tools.js";
+import { TEST_TOOLS } from "../../../../unit/shells/common/mcp/test-tools.js";
 
 const MAX_BODY = 4096;
 
@@ -19,10 +22,10 @@ async function listen(listener: RequestListener): Promise<{ server: Server; url:
 
 /**
  * Two real HTTP servers over the same catalog: `sdk` answers everything through the SDK
- * transport (the Hono app with its own fast path off), `fast` puts the Node-level fast path in
- * front of that same app and counts what it hands over.
+ * transport (the Hono app, where every message goes through the SDK), `fast` puts the fast lane
+ * with the MCP route in front of that same app and counts what it hands over.
  */
-describe("the MCP fast path over real HTTP, against the SDK path", () => {
+describe("the MCP lane route over real HTTP, against the SDK path", () => {
   let sdk: { server: Server; url: string };
   let fast: { server: Server; url: string };
   let handedOver = 0;
@@ -30,16 +33,18 @@ describe("the MCP fast path over real HTTP, against the SDK path", () => {
   beforeAll(async () => {
     const catalog = createToolCatalog(TEST_TOOLS, { onServerFault: () => undefined });
     const app = new Hono();
+    const edge = new Edge([requestIdConcern()]);
+    edge.mount(app, "request-id");
     mountMcpHttp(app, {
       info: { name: "test-mcp", version: "1.2.3" },
       catalog,
-      fastPath: false,
       maxBodyBytes: MAX_BODY,
     });
-    const viaSdk = getRequestListener(app.fetch);
+    const viaSdk = toNodeListener(app.fetch);
     sdk = await listen(viaSdk);
+    const routes = new Map([["/mcp", mcpLaneRoute(catalog)]]);
     fast = await listen(
-      withMcpFastPath({ catalog, maxBodyBytes: MAX_BODY }, (req, res) => {
+      createFastLane({ edge, routes, maxBodyBytes: MAX_BODY }, (req, res) => {
         handedOver++;
         void viaSdk(req, res);
       }),
@@ -146,6 +151,62 @@ describe("the MCP fast path over real HTTP, against the SDK path", () => {
     expect(plain.status).toBe(415);
     expect(handedOver).toBe(before + 3);
   });
+
+  // From mount-mcp-http.test.ts, where the fast answers were given inside the Hono route.
+  it.each([
+    ["a successful call", call(1, "shout", { text: 'hi "there" \u2028' })],
+    ["a call with a string id", call("req-7", "shout", { text: "x" })],
+    ["a call whose tool fails", call(2, "shout", { text: "fail" })],
+    ["a call whose tool crashes", call(3, "shout", { text: "crash" })],
+    ["a call with a missing parameter", call(4, "shout", {})],
+    ["a call without arguments", call(5, "shout")],
+    ["a call to an unknown tool", call(6, "nope", {})],
+    ["an async call that rejects", call(7, "later", {})],
+    ["tools/list", { jsonrpc: "2.0", id: 8, method: "tools/list" }],
+    ["ping", { jsonrpc: "2.0", id: 9, method: "ping" }],
+  ])(
+    "answers %s with the same status and bytes on the fast path as through the SDK",
+    async (_name, body) => {
+      const [a, b] = await Promise.all([post(fast.url, body), post(sdk.url, body)]);
+      expect(a.status).toBe(200);
+      expect(a.status).toBe(b.status);
+      expect(a.headers.get("content-type")).toBe(b.headers.get("content-type"));
+      expect(await a.text()).toBe(await b.text());
+    },
+  );
+
+  it.each([
+    [
+      "a non-string tool name",
+      { name: 5, arguments: {} },
+      "params.name must be a string naming a tool",
+    ],
+    ["a missing tool name", { arguments: {} }, "params.name must be a string naming a tool"],
+    [
+      "arguments that are not an object",
+      { name: "shout", arguments: "hi" },
+      "params.arguments must be an object of named parameters",
+    ],
+    [
+      "arguments that are an array",
+      { name: "shout", arguments: ["hi"] },
+      "params.arguments must be an object of named parameters",
+    ],
+  ])(
+    "answers a tools/call with %s with -32602 naming the field (where the SDK says -32603)",
+    async (_name, params, message) => {
+      const body = { jsonrpc: "2.0", id: 11, method: "tools/call", params };
+      expect(await (await post(fast.url, body)).json()).toEqual({
+        jsonrpc: "2.0",
+        id: 11,
+        error: { code: -32602, message },
+      });
+      expect(await (await post(sdk.url, body)).json()).toMatchObject({
+        id: 11,
+        error: { code: expect.any(Number) },
+      });
+    },
+  );
 
   it("echoes a sane X-Request-Id, or assigns one, and runs the call under it", async () => {
     const given = await post(fast.url, call(1, "shout", { text: "who" }), {

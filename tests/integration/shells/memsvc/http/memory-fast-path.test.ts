@@ -1,19 +1,20 @@
 import type { Server } from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearerTokenMatcher } from "../../../../../shells/common/bearer-auth.js";
+import { edgeOf } from "../../../../../shells/common/http/edge.js";
+import { createFastLane } from "../../../../../shells/common/http/fast-lane.js";
+import { toNodeListener } from "../../../../../shells/common/http/framework-internals.js";
 import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
-import { withMemoryFastPath } from "../../../../../shells/memsvc/http/memory-fast-path.js";
+import { memoryLaneRoutes } from "../../../../../shells/memsvc/http/memory-fast-path.js";
 import { memoryJsonCalls } from "../../../../../shells/memsvc/http/memory-json-calls.js";
 import { AUTH, close, listen, makeMemory, TOKEN } from "./fast-path-fixture.js";
-import { recordingLogger } from "./memory-app-fixture.js";
+import { recordingLogger } from "../../../../unit/shells/memsvc/http/memory-app-fixture.js";
 
 const MAX_BODY = 4096;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Two real HTTP servers over two identical services: `plain` is the Hono app alone, `fast` puts
- * the fast path in front of the same app (wired as `createMemoryListener` wires it) and counts
+ * the fast lane in front of the same app (wired as `createMemoryListener` wires it) and counts
  * what it hands over. Every request goes to both; status, the headers that matter and the body
  * bytes must be equal.
  */
@@ -25,7 +26,7 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
   beforeAll(async () => {
     const options = { version: "9.9.9", authToken: TOKEN, maxBodyBytes: MAX_BODY };
     plain = await listen(
-      getRequestListener(
+      toNodeListener(
         createMemoryApp({
           ...options,
           memory: await makeMemory(),
@@ -35,14 +36,16 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
     );
     const memory = await makeMemory();
     const { logger } = recordingLogger();
-    const app = getRequestListener(createMemoryApp({ ...options, memory, logger }).fetch);
+    const hono = createMemoryApp({ ...options, memory, logger });
+    const app = toNodeListener(hono.fetch);
+    const edge = edgeOf(hono);
+    if (edge === undefined) throw new Error("the app mounts its edge");
     fast = await listen(
-      withMemoryFastPath(
+      createFastLane(
         {
-          calls: memoryJsonCalls(memory),
+          edge,
+          routes: memoryLaneRoutes(memory, memoryJsonCalls(memory), logger),
           maxBodyBytes: MAX_BODY,
-          authorized: bearerTokenMatcher(TOKEN),
-          logger,
         },
         (req, res) => {
           handedOver++;

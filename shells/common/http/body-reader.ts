@@ -1,0 +1,106 @@
+import type { IncomingMessage } from "node:http";
+import type { Context } from "hono";
+import { nodeBindingsOf } from "./framework-internals.js";
+
+/**
+ * The one request body reader of both services, with its one over-size policy, and its two thin
+ * feeds: {@link readNodeBody} (the fast lane, from Node's stream) and {@link readBody} (Hono
+ * routes, from the Web stream). Both return the bytes, or `undefined` for a body over the limit;
+ * decoding is the route's business (the memory API decodes with `Buffer#toString`, which keeps a
+ * byte order mark, MCP as `Request#text()` does, which drops it).
+ *
+ * The policy: a body declared over the limit is not read at all; a streamed (chunked) one is
+ * read up to the limit and no further; either way the 413 goes out at once. What the client
+ * still sends is then read and thrown away by the HTTP adapter after the answer (bounded, then
+ * the connection ends with a FIN; see framework-internals.ts), so a client still sending reads
+ * the 413 rather than meeting a reset (issue 8), and the service never spends more than the
+ * limit's worth of reading before it answers. The reader never cancels the stream: under
+ * @hono/node-server a cancelled body destroys the socket, and the client gets a reset instead of
+ * the answer (why Hono's own `bodyLimit` is not used: honojs/node-server#327, honojs/hono#4969).
+ *
+ * The other policy in use before (MCP: read and discard up to 16 MiB or 2 s before answering)
+ * answered the same statuses and bytes, later, and after reading up to 16 MiB of junk; it also
+ * relied on the same after-answer drain for anything beyond that.
+ */
+
+/** Requests the lane stopped reading at the limit and handed to the app, which answers 413. */
+const overLimit = new WeakSet<IncomingMessage>();
+
+const EMPTY = Buffer.alloc(0);
+
+/** Where {@link readNodeBody} delivers: one of the two is called, once. */
+export interface BodySink {
+  /** The whole body, or undefined when it passed the limit (reading stopped there). */
+  body(body: Buffer | undefined): void;
+  /** The client went away mid-body (Node's `aborted` error). */
+  failed(error: Error): void;
+}
+
+/**
+ * Reads a Node request's body for the fast lane, without async hops: the bytes, or undefined
+ * once more than `maxBytes` arrived. A request stopped at the limit is paused and marked, so that
+ * the app it is handed to answers 413 without reading ({@link readBody}).
+ *
+ * @example
+ * readNodeBody(req, 1_048_576, { body: (bytes) => answer(bytes), failed: () => undefined });
+ */
+export function readNodeBody(req: IncomingMessage, maxBytes: number, sink: BodySink): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let settled = false;
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= maxBytes) {
+      chunks.push(chunk);
+      return;
+    }
+    settled = true;
+    req.off("data", onData);
+    req.pause();
+    overLimit.add(req);
+    sink.body(undefined);
+  };
+  req.on("data", onData);
+  req.on("error", (error) => {
+    if (settled) return;
+    settled = true;
+    sink.failed(error);
+  });
+  req.on("end", () => {
+    if (settled) return;
+    settled = true;
+    sink.body(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+  });
+}
+
+/**
+ * Reads a Hono request's body: the bytes, or undefined when it is over `maxBytes` (declared, or
+ * counted as it arrives), or when the fast lane already found it so.
+ *
+ * @example
+ * const body = await readBody(c, maxBytes);
+ * if (body === undefined) throw new HttpError(413, "request body exceeds the limit");
+ */
+export async function readBody(c: Context, maxBytes: number): Promise<Buffer | undefined> {
+  const { incoming } = nodeBindingsOf(c);
+  if (incoming !== undefined && overLimit.has(incoming)) return undefined;
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && Number(declared) > maxBytes) return undefined;
+  const stream = c.req.raw.body;
+  if (stream === null) return EMPTY;
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > maxBytes) {
+      // Let go of the stream rather than cancel it (see the file header).
+      reader.releaseLock();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,49 @@
+import type { Hono } from "hono";
+import { bearerAuthConcern } from "../../common/http/bearer-auth.js";
+import { Edge } from "../../common/http/edge.js";
+import { methodCheckConcern } from "../../common/http/method-check.js";
+import { requestIdConcern } from "../../common/http/request-id.js";
+import { requestLogConcern } from "../../common/http/request-log.js";
+import type { Logger } from "../../common/logger.js";
+import type { ServiceMetrics } from "../../common/service-metrics.js";
+
+/** What {@link memoryEdge} needs of the app's options. */
+export interface MemoryEdgeOptions {
+  readonly logger: Logger;
+  readonly metrics?: ServiceMetrics | undefined;
+  readonly authToken?: string | undefined;
+}
+
+/**
+ * The memory API's edge concerns, in the order the app runs them: request id, request log and
+ * metrics, bearer auth (with a token; `GET /healthz` stays open), 405 for a known path. The app
+ * mounts them around its routes (`createMemoryApp`), the fast lane applies the same list
+ * (`createMemoryListener`).
+ *
+ * @example
+ * const edge = memoryEdge(app, { logger, metrics, authToken: "s3cret" });
+ * edge.mount(app, "request-id", "request-log");
+ */
+export function memoryEdge(app: Hono, options: MemoryEdgeOptions): Edge {
+  const token = options.authToken;
+  return new Edge([
+    requestIdConcern(),
+    requestLogConcern(options.logger, options.metrics),
+    token === undefined || token === ""
+      ? undefined
+      : bearerAuthConcern({
+          token,
+          openPaths: ["/healthz"],
+          body: (reason) => ({ error: `${reason} bearer token` }),
+        }),
+    methodCheckConcern(app, (c, methods) =>
+      c.json(
+        {
+          error: `method ${c.req.method} not allowed on ${c.req.path}; allowed: ${methods.join(", ")}`,
+        },
+        405,
+        { Allow: methods.join(", ") },
+      ),
+    ),
+  ]);
+}
