@@ -8,7 +8,7 @@ import {
   UI_CONTENT_SECURITY_POLICY,
 } from "../../../../../shells/memsvc/http/mount-memory-browser.js";
 import { loadUiAssets } from "../../../../../shells/memsvc/http/ui-assets.js";
-import { makeApp } from "./memory-app-fixture.js";
+import { makeApp } from "../../../../unit/shells/memsvc/http/memory-app-fixture.js";
 
 const dirs: string[] = [];
 afterEach(() => {
