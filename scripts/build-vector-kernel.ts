@@ -6,12 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compileVectorKernel, renderVectorKernelModule } from "./vector-kernel-source.js";
 
-const watPath = fileURLToPath(
-  new URL("../core/retrieval/vector-kernel.wat", import.meta.url),
-);
-const outPath = fileURLToPath(
-  new URL("../core/retrieval/vector-kernel-wasm.ts", import.meta.url),
-);
+const watPath = fileURLToPath(new URL("../core/retrieval/vector-kernel.wat", import.meta.url));
+const outPath = fileURLToPath(new URL("../core/retrieval/vector-kernel-wasm.ts", import.meta.url));
 const bytes = await compileVectorKernel(readFileSync(watPath, "utf8"));
 writeFileSync(outPath, renderVectorKernelModule(bytes));
 console.log(`wrote ${outPath} (${bytes.length} bytes of WebAssembly)`);
