@@ -3,9 +3,10 @@ import type { Context } from "hono";
 import { nodeBindingsOf } from "./framework-internals.js";
 
 /**
- * The one request body reader of both services, with its one over-size policy, and its two thin
- * feeds: {@link readNodeBody} (the fast lane, from Node's stream) and {@link readBody} (Hono
- * routes, from the Web stream). Both return the bytes, or `undefined` for a body over the limit;
+ * The one request body reader of both services, with its one over-size policy, and its three thin
+ * feeds: {@link readNodeBody} (the fast lane, from Node's stream), {@link readBody} (Hono
+ * routes, from the Web stream) and {@link streamBody} (a route that reads its body as it comes,
+ * the NDJSON import). Both return the bytes, or `undefined` for a body over the limit;
  * decoding is the route's business (the memory API decodes with `Buffer#toString`, which keeps a
  * byte order mark, MCP as `Request#text()` does, which drops it).
  *
@@ -103,4 +104,46 @@ export async function readBody(c: Context, maxBytes: number): Promise<Buffer | u
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * The body's chunks as they come, for a route that streams its body (the NDJSON import), under
+ * the same policy: a body declared over `maxBytes` is refused before anything is read
+ * (`tooLarge()` is thrown at once), a streamed one when it passes the limit; the stream is let
+ * go, never cancelled, also when the consumer stops early (an over-long line).
+ *
+ * @example
+ * const chunks = streamBody(c, MAX_IMPORT_BYTES, () => new HttpError(413, "too large"));
+ * for await (const chunk of chunks) parse(chunk);
+ */
+export function streamBody(
+  c: Context,
+  maxBytes: number,
+  tooLarge: () => Error,
+): AsyncGenerator<Uint8Array> {
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge();
+  return chunksOf(c.req.raw.body, maxBytes, tooLarge);
+}
+
+async function* chunksOf(
+  stream: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  tooLarge: () => Error,
+): AsyncGenerator<Uint8Array> {
+  if (stream === null) return;
+  const reader = stream.getReader();
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      received += value.byteLength;
+      if (received > maxBytes) throw tooLarge();
+      yield value;
+    }
+  } finally {
+    // Let go of the stream rather than cancel it (see the file header).
+    reader.releaseLock();
+  }
 }

@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { ndjsonLines } from "../../../core/memory/model/ndjson-lines.js";
 import { unknownFieldMessage } from "../../../core/memory/model/suggest-field.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
+import { streamBody } from "../../common/http/body-reader.js";
 import { HttpError } from "./http-error.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
 
@@ -39,10 +40,8 @@ export function mountMemoryNdjsonRoutes(app: Hono, memory: MemoryApi): void {
       const got = type === "" ? "none" : JSON.stringify(type);
       throw new HttpError(400, `Content-Type: expected application/x-ndjson, got ${got}`);
     }
-    const declared = request.headers.get("content-length");
-    if (declared !== null && Number(declared) > MAX_IMPORT_BYTES) throw tooLarge();
-    const body = request.body ?? emptyBody();
-    return c.json(await memory.importMemories(ndjsonLines(capped(body), MAX_IMPORT_LINE_BYTES)));
+    const body = streamBody(c, MAX_IMPORT_BYTES, tooLarge);
+    return c.json(await memory.importMemories(ndjsonLines(body, MAX_IMPORT_LINE_BYTES)));
   });
 }
 
@@ -86,20 +85,6 @@ function exportStream(
       await iterator.return?.();
     },
   });
-}
-
-/** The body's chunks, refused with 413 once they pass {@link MAX_IMPORT_BYTES}. */
-async function* capped(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  let received = 0;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    received += chunk.byteLength;
-    if (received > MAX_IMPORT_BYTES) throw tooLarge();
-    yield chunk;
-  }
-}
-
-function emptyBody(): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start: (controller) => controller.close() });
 }
 
 function tooLarge(): HttpError {
