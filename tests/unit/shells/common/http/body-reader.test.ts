@@ -44,7 +44,11 @@ function appReading(read: "whole" | "stream", stopAfter = Infinity) {
   return app;
 }
 
-function post(app: Hono, body: BodyInit, headers: Record<string, string> = {}) {
+function post(
+  app: Hono,
+  body: string | ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+) {
   return app.request("/", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 }
 
