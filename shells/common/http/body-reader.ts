@@ -10,19 +10,30 @@ import { nodeBindingsOf } from "./framework-internals.js";
  * decoding is the route's business (the memory API decodes with `Buffer#toString`, which keeps a
  * byte order mark, MCP as `Request#text()` does, which drops it).
  *
- * The policy: a body declared over the limit is not read at all; a streamed (chunked) one is
- * read up to the limit and no further; either way the 413 goes out at once. What the client
- * still sends is then read and thrown away by the HTTP adapter after the answer (bounded, then
- * the connection ends with a FIN; see framework-internals.ts), so a client still sending reads
- * the 413 rather than meeting a reset (issue 8), and the service never spends more than the
- * limit's worth of reading before it answers. The reader never cancels the stream: under
+ * The policy: a Hono route answers 413 at once, without reading past the limit (a body declared
+ * over it is not read at all; a streamed one up to the limit). At the Node level, the fast lane
+ * first reads and throws away what a client still sends to one of its routes, bounded
+ * ({@link discardNodeBody}), then hands the request to the app for that 413. What the client
+ * sends after that is read and thrown away by the HTTP adapter after the answer (at most 500 ms,
+ * then the connection ends with a FIN; see framework-internals.ts), so a client still sending
+ * reads the 413 rather than meeting a reset (issue 8). The reader never cancels the stream: under
  * @hono/node-server a cancelled body destroys the socket, and the client gets a reset instead of
  * the answer (why Hono's own `bodyLimit` is not used: honojs/node-server#327, honojs/hono#4969).
  *
- * The other policy in use before (MCP: read and discard up to 16 MiB or 2 s before answering)
- * answered the same statuses and bytes, later, and after reading up to 16 MiB of junk; it also
- * relied on the same after-answer drain for anything beyond that.
+ * Relying on the adapter's after-answer drain alone was tried: an 8 MiB body sent to `/mcp` on a
+ * loaded machine took longer than its 500 ms, and the client met EPIPE (the issue-8 test in
+ * tests/e2e/sqlsvc-http.test.ts). Routes outside the lane (the memory API's PATCH, DELETE and
+ * import) keep the adapter's drain only, as they did before.
  */
+
+/**
+ * What the fast lane reads and throws away of a body over the limit before the app answers 413:
+ * at most this many bytes, for at most {@link DISCARD_MS} (issue 8: a client still sending then
+ * gets to finish and read the answer; the after-answer drain of @hono/node-server, 500 ms, was
+ * too short for an 8 MiB body on a loaded machine, and the client met EPIPE).
+ */
+const DISCARD_BYTES = 16 * 1024 * 1024;
+const DISCARD_MS = 2_000;
 
 /** Requests the lane stopped reading at the limit and handed to the app, which answers 413. */
 const overLimit = new WeakSet<IncomingMessage>();
@@ -57,9 +68,7 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, sink: BodyS
     }
     settled = true;
     req.off("data", onData);
-    req.pause();
-    overLimit.add(req);
-    sink.body(undefined);
+    discardNodeBody(req, () => sink.body(undefined));
   };
   req.on("data", onData);
   req.on("error", (error) => {
@@ -72,6 +81,44 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, sink: BodyS
     settled = true;
     sink.body(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   });
+}
+
+/**
+ * Marks a request whose body is over the limit (the app it goes to answers 413 without reading),
+ * reads and throws away what the client still sends, bounded ({@link DISCARD_BYTES},
+ * {@link DISCARD_MS}), then calls `done` once, with the request paused. Only over-limit requests
+ * of the lane's own routes come here; nothing of it runs for a request within the limit.
+ *
+ * @example
+ * discardNodeBody(req, () => fallback(req, res));
+ */
+export function discardNodeBody(req: IncomingMessage, done: () => void): void {
+  overLimit.add(req);
+  if (req.readableEnded) {
+    done();
+    return;
+  }
+  let received = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    req.off("data", onData);
+    req.off("end", finish);
+    req.off("error", finish);
+    req.pause();
+    done();
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > DISCARD_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DISCARD_MS);
+  req.on("data", onData);
+  req.on("end", finish);
+  req.on("error", finish);
+  req.resume();
 }
 
 /**

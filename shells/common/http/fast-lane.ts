@@ -4,7 +4,7 @@ import type {
   RequestListener,
   ServerResponse,
 } from "node:http";
-import { readNodeBody, type BodySink } from "./body-reader.js";
+import { discardNodeBody, readNodeBody, type BodySink } from "./body-reader.js";
 import type { Edge, EdgeConcernName, RecordAnswer } from "./edge.js";
 import { handOverBody } from "./framework-internals.js";
 import { runWithRequestId } from "./request-id.js";
@@ -136,11 +136,15 @@ export function createFastLane(
     const headers = req.headers;
     const declared = headers["content-length"];
     if (
-      (declared !== undefined && !(Number(declared) <= maxBodyBytes)) ||
       (authorized !== undefined && !authorized(headers.authorization)) ||
       !route.admits(headers)
     ) {
       fallback(req, res);
+      return;
+    }
+    if (declared !== undefined && !(Number(declared) <= maxBodyBytes)) {
+      // The app answers 413 unread; a client still sending first gets to send (bounded).
+      discardNodeBody(req, () => fallback(req, res));
       return;
     }
     readNodeBody(req, maxBodyBytes, new Exchange(req, res, route, steps, fallback));
