@@ -97,7 +97,7 @@ describe("the docs reference checker", () => {
     "Good: [b](b.md#reads-at-100k-fast), [top](#a-page), `core/x.ts`, `MemoryService`,",
     "`parseInput()`, `CONFIG_KEYS`, `MEMSVC_API_AUTH_TOKEN`, `JSON.parse`, `/v1/recall`,",
     "`api.auth_token`, [web](https://example.com).",
-    "Broken: [c](c.md), [b](b.md#nowhere), [spec](../../shared/spec.md), `core/y.ts`,",
+    "Broken: [c](c.md), [b](b.md#nowhere), [spec](../../elsewhere/spec.md), `core/y.ts`,",
     "`MemoryServise`, `parseInputs()`, `NO_SUCH_KEYS`, `MemoryService.embedQuerry`.",
     "```sh",
     "npx tsx bench/missing.ts --n 10",
@@ -108,7 +108,7 @@ describe("the docs reference checker", () => {
     expect(brokenReferences("docs/a.md", `# A page\n${page}`, repo)).toEqual([
       "docs/a.md: c.md (no such file)",
       "docs/a.md: b.md#nowhere (no heading #nowhere in docs/b.md)",
-      "docs/a.md: ../../shared/spec.md (outside the repository)",
+      "docs/a.md: ../../elsewhere/spec.md (outside the repository)",
       "docs/a.md: core/y.ts (no such path)",
       "docs/a.md: MemoryServise (declared nowhere in the sources)",
       "docs/a.md: parseInputs (declared nowhere in the sources)",
