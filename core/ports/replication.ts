@@ -1,0 +1,83 @@
+import type { VectorRecord } from "./vector-store.js";
+
+/**
+ * What several memory services on one shared store (replicas) need besides the store itself:
+ * the store's committed changes in order ({@link ChangeFeed}), so each replica keeps its
+ * in-process engine equal to the store, and locks that hold across every process on the store
+ * ({@link ClusterLocks}), so "find a duplicate, else insert" and read-modify-write stay exact when
+ * two replicas write at the same moment. The PostgreSQL adapter implements both; a store owned by
+ * one process (embedded Chroma) needs neither.
+ */
+
+/** One committed change of a shared store. */
+export interface StoreChange {
+  /** Its position in the feed: 1, 2, 3, … in commit order, without gaps. */
+  readonly seq: number;
+  /** The record it changed. */
+  readonly id: string;
+  /**
+   * The record as the store holds it when the change is read (this change or a later one);
+   * `undefined`: the record is deleted. Applying a change twice, or an older change after a
+   * newer one of the same id, converges to the same state as long as every change is applied.
+   */
+  readonly record: VectorRecord | undefined;
+}
+
+/**
+ * The committed changes of a shared store, in commit order.
+ *
+ * A replica reads {@link ChangeFeed.head}, loads the store with `VectorStore.scan`, then applies
+ * every change after that head: records written during the scan are applied again, which
+ * converges. It is woken by {@link ChangeFeed.listen} and catches up by sequence after any
+ * disconnect, so no change is lost or applied out of order.
+ *
+ * Implementations throw `AgentServicesError("store_unavailable", …)` when the backend fails.
+ *
+ * @example
+ * let applied = await feed.head();
+ * // … load the store …
+ * for (const change of await feed.changesSince(applied, 1000)) { apply(change); applied = change.seq; }
+ */
+export interface ChangeFeed {
+  /** The seq of the last committed change (0 when there is none). */
+  head(): Promise<number>;
+  /**
+   * At most `limit` changes with `seq > after`, in seq order, without gaps. Returns a first
+   * change whose seq is not `after + 1` when the changes in between are no longer kept: the
+   * caller must then reload the whole store.
+   */
+  changesSince(after: number, limit: number): Promise<StoreChange[]>;
+  /**
+   * Calls `onCommit` soon after anyone commits a change (with the head it knows, or 0 when it does
+   * not know it), and `onConnection(false, error)` / `onConnection(true)` when the notification
+   * channel drops and comes back (a listener then catches up by sequence: changes committed
+   * while it was down are not announced). Resolves once listening; the returned function stops.
+   */
+  listen(
+    onCommit: (head: number) => void,
+    onConnection?: (up: boolean, error?: unknown) => void,
+  ): Promise<() => Promise<void>>;
+}
+
+/**
+ * Exclusive sections across every process that shares a store.
+ *
+ * @example
+ * await locks.runAll(["remember\u0000<hash>"], async () => insertUnlessDuplicate());
+ * if (await locks.claimTurn("sweep-expired", 60_000)) await sweep();
+ */
+export interface ClusterLocks {
+  /**
+   * Runs `task` while holding every key exclusively: no other process (or call of this one)
+   * holding one of the keys runs meanwhile. Two calls never deadlock whatever the order of their
+   * keys (implementations retry an acquisition the backend aborted as a deadlock). The keys are
+   * released when `task` settles.
+   */
+  runAll<T>(keys: readonly string[], task: () => Promise<T>): Promise<T>;
+  /**
+   * True for exactly one caller per `intervalMs` and `name` across every process on the store
+   * (the first to ask once the interval has passed); false for the others. For work that must
+   * run once per cluster, such as the expiry sweep.
+   */
+  claimTurn(name: string, intervalMs: number): Promise<boolean>;
+}
