@@ -27,6 +27,12 @@ import {
 import type { MemoryBrowserOptions } from "../http/mount-memory-browser.js";
 import { DEFAULT_UI_ASSETS_DIR, loadUiAssets } from "../http/ui-assets.js";
 
+import {
+  CLIENT_COMMANDS,
+  CLIENT_USAGE,
+  runClientCommand,
+  type ClientCommand,
+} from "./client/client-commands.js";
 const USAGE = `Usage: memsvc <command> [options]
 
 Commands:
@@ -35,6 +41,7 @@ Commands:
   reindex [--config FILE] Re-embed every stored memory with the configured embedder
                           (after changing embedders; stop the service first)
 
+${CLIENT_USAGE}
 Options:
   --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
   -h, --help              Show this help
@@ -304,6 +311,21 @@ async function reindex(configPath: string | undefined): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const [first, ...rest] = process.argv.slice(2);
+  if ((CLIENT_COMMANDS as readonly string[]).includes(first ?? "")) {
+    // A closed pipe (`memsvc list | head`) ends the output, not with a stack trace.
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(0);
+      throw error;
+    });
+    process.exitCode = await runClientCommand(first as ClientCommand, rest, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      env: process.env,
+    });
+    return;
+  }
   const command = parseCommand(process.argv.slice(2));
   switch (command.kind) {
     case "help":

@@ -1,0 +1,414 @@
+import { createWriteStream } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ClientError, EXIT, MemoryClient } from "./memory-client.js";
+import { age, textTable } from "./text-table.js";
+
+/** The commands that talk to a running service. */
+export const CLIENT_COMMANDS = [
+  "remember",
+  "search",
+  "recall",
+  "get",
+  "forget",
+  "list",
+  "stats",
+  "export",
+  "import",
+] as const;
+export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
+
+/** The usage lines of the client commands, for `memsvc --help`. */
+export const CLIENT_USAGE = `Commands that talk to a running service (--url, default $MEMSVC_URL or http://localhost:8080;
+--token, default $MEMSVC_API_AUTH_TOKEN; --json prints the service's JSON answer):
+  remember TEXT [--type T] [--scope S] [--project P] [--tags a,b] [--confidence N] [--ttl-seconds N]
+  search QUERY [--limit N] [--project P] [--type T] [--scope S] [--tags a,b] [--min-score X]
+  recall MESSAGE [--budget N] [--project P]
+  get ID                  Show one memory
+  forget ID               Delete one memory
+  list [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--limit N] [--all]
+  stats                   Counts by type and scope
+  export [--file F] [--vectors]   NDJSON to stdout (default) or a file
+  import [--file F]               NDJSON from stdin (default) or a file
+
+Exit codes: 0 ok, 1 service failed or unreachable, 2 usage error, 3 request refused as invalid,
+4 memory not found, 5 missing or wrong token.
+`;
+
+/** Where the CLI writes; injectable for tests of the formatting. */
+export interface ClientIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdin: NodeJS.ReadableStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const COMMON = {
+  url: { type: "string" },
+  token: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const FILTERS = {
+  project: { type: "string" },
+  type: { type: "string" },
+  scope: { type: "string" },
+} as const;
+
+const OPTIONS: Record<ClientCommand, ParseArgsConfig["options"]> = {
+  remember: {
+    ...COMMON,
+    ...FILTERS,
+    tags: { type: "string" },
+    confidence: { type: "string" },
+    "ttl-seconds": { type: "string" },
+  },
+  search: {
+    ...COMMON,
+    ...FILTERS,
+    tags: { type: "string" },
+    limit: { type: "string" },
+    "min-score": { type: "string" },
+  },
+  recall: { ...COMMON, project: { type: "string" }, budget: { type: "string" } },
+  get: COMMON,
+  forget: COMMON,
+  list: {
+    ...COMMON,
+    ...FILTERS,
+    tag: { type: "string", multiple: true },
+    q: { type: "string" },
+    limit: { type: "string" },
+    all: { type: "boolean" },
+  },
+  stats: COMMON,
+  export: { ...COMMON, file: { type: "string" }, vectors: { type: "boolean" } },
+  import: { ...COMMON, file: { type: "string" } },
+};
+
+/** How many positional arguments each command takes, and what they are called. */
+const POSITIONAL: Record<ClientCommand, string | undefined> = {
+  remember: "TEXT",
+  search: "QUERY",
+  recall: "MESSAGE",
+  get: "ID",
+  forget: "ID",
+  list: undefined,
+  stats: undefined,
+  export: undefined,
+  import: undefined,
+};
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+/**
+ * Runs one client command (`memsvc remember "text"`, `memsvc search "query"`, …) against a
+ * running service and resolves with the process's exit code. Tables for people on stdout,
+ * `--json` for scripts, errors on stderr as `memsvc: <what the service said>`.
+ *
+ * @example
+ * process.exitCode = await runClientCommand("search", ["deploys", "--limit", "3"], io);
+ */
+export async function runClientCommand(
+  command: ClientCommand,
+  argv: readonly string[],
+  io: ClientIo,
+): Promise<number> {
+  let values: Values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: OPTIONS[command],
+      allowPositionals: true,
+      strict: true,
+    }) as { values: Values; positionals: string[] });
+  } catch (error) {
+    return usage(io, (error as Error).message);
+  }
+  if (values["help"] === true) {
+    io.stdout.write(CLIENT_USAGE);
+    return EXIT.ok;
+  }
+  const wanted = POSITIONAL[command];
+  if (wanted !== undefined && positionals.length !== 1) {
+    return usage(
+      io,
+      positionals.length === 0
+        ? `${command} needs ${wanted}`
+        : `${command} takes one ${wanted}; quote it: memsvc ${command} "${positionals.join(" ")}"`,
+    );
+  }
+  if (wanted === undefined && positionals.length > 0) {
+    return usage(io, `unexpected argument ${JSON.stringify(positionals[0])}`);
+  }
+  const client = new MemoryClient({
+    url: text(values["url"]) ?? io.env["MEMSVC_URL"] ?? "http://localhost:8080",
+    token: text(values["token"]) ?? (io.env["MEMSVC_API_AUTH_TOKEN"] || undefined),
+  });
+  try {
+    await COMMANDS[command]({ client, values, arg: positionals[0] ?? "", io });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, error.message);
+    if (error instanceof ClientError) {
+      io.stderr.write(`memsvc: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}
+
+class UsageError extends Error {}
+
+function usage(io: ClientIo, message: string): number {
+  io.stderr.write(`memsvc: ${message}\n\n${CLIENT_USAGE}`);
+  return EXIT.usage;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function number(values: Values, name: string): number | undefined {
+  const raw = text(values[name]);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new UsageError(`--${name} expects a number, got "${raw}"`);
+  return value;
+}
+
+function tagList(values: Values, name: string): string[] | undefined {
+  const raw = text(values[name]);
+  return raw === undefined
+    ? undefined
+    : raw
+        .split(",")
+        .map((t) => t.trim())
+        .filter((t) => t !== "");
+}
+
+/** The defined entries only (the service rejects explicit nulls it does not expect). */
+function body(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
+}
+
+interface Run {
+  readonly client: MemoryClient;
+  readonly values: Values;
+  readonly arg: string;
+  readonly io: ClientIo;
+}
+
+interface MemoryView {
+  id: string;
+  content: string;
+  type: string;
+  scope: string;
+  project?: string;
+  tags?: string[];
+  confidence?: number;
+  created_at?: string;
+}
+
+const width = (io: ClientIo) => io.stdout.columns ?? 100;
+
+function printJson(io: ClientIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, io.stdout.isTTY === true ? 2 : undefined)}\n`);
+}
+
+const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
+  async remember({ client, values, arg, io }) {
+    const answer = await client.json<{ id: string; deduplicated?: boolean }>(
+      "POST",
+      "/v1/remember",
+      body({
+        content: arg,
+        type: text(values["type"]),
+        scope: text(values["scope"]),
+        project: text(values["project"]),
+        tags: tagList(values, "tags"),
+        confidence: number(values, "confidence"),
+        ttl_seconds: number(values, "ttl-seconds"),
+      }),
+    );
+    if (values["json"] === true) return printJson(io, answer);
+    io.stdout.write(
+      answer.deduplicated === true
+        ? `merged into ${answer.id} (the same memory was already stored)\n`
+        : `stored ${answer.id}\n`,
+    );
+  },
+
+  async search({ client, values, arg, io }) {
+    const answer = await client.json<{ results: { memory: MemoryView; score: number }[] }>(
+      "POST",
+      "/v1/search",
+      body({
+        message: arg,
+        limit: number(values, "limit"),
+        project: text(values["project"]),
+        type: text(values["type"]),
+        scope: text(values["scope"]),
+        tags: tagList(values, "tags"),
+        min_score: number(values, "min-score"),
+        include: ["tags", "project"],
+      }),
+    );
+    if (values["json"] === true) return printJson(io, answer);
+    if (answer.results.length === 0) {
+      io.stdout.write("no memory matches\n");
+      return;
+    }
+    io.stdout.write(
+      textTable(
+        ["score", "id", "type", "scope", "project", "content"],
+        answer.results.map(({ memory, score }) => [
+          score.toFixed(2),
+          memory.id,
+          memory.type,
+          memory.scope,
+          memory.project ?? "",
+          memory.content,
+        ]),
+        width(io),
+      ),
+    );
+  },
+
+  async recall({ client, values, arg, io }) {
+    const answer = await client.json<{
+      context: string;
+      memory_count: number;
+      tokens_used: number;
+    }>(
+      "POST",
+      "/v1/recall",
+      body({ message: arg, budget: number(values, "budget"), project: text(values["project"]) }),
+    );
+    if (values["json"] === true) return printJson(io, answer);
+    io.stdout.write(answer.context === "" ? "nothing relevant remembered\n" : answer.context);
+    io.stderr.write(`${answer.memory_count} memories, ${answer.tokens_used} tokens\n`);
+  },
+
+  async get({ client, values, arg, io }) {
+    const memory = await client.json<Record<string, unknown>>(
+      "GET",
+      `/v1/memories/${encodeURIComponent(arg)}`,
+    );
+    if (values["json"] === true) return printJson(io, memory);
+    const rows = Object.entries(memory).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? value.join(", ") : value === null ? "never" : String(value),
+    ]);
+    io.stdout.write(textTable(["field", "value"], rows, width(io)));
+  },
+
+  async forget({ client, values, arg, io }) {
+    const answer = await client.json("DELETE", `/v1/memories/${encodeURIComponent(arg)}`);
+    if (values["json"] === true) return printJson(io, answer);
+    io.stdout.write(`forgot ${arg}\n`);
+  },
+
+  async list({ client, values, io }) {
+    const query = new URLSearchParams();
+    for (const name of ["project", "type", "scope", "q"]) {
+      const value = values[name];
+      if (typeof value === "string") query.set(name, value);
+    }
+    for (const tag of (values["tag"] as string[] | undefined) ?? []) query.append("tag", tag);
+    const limit = number(values, "limit") ?? 50;
+    const all = values["all"] === true;
+    query.set("limit", String(all ? 1000 : limit));
+    const memories: MemoryView[] = [];
+    let cursor: string | null = null;
+    do {
+      if (cursor !== null) query.set("cursor", cursor);
+      const page: { memories: MemoryView[]; next_cursor: string | null } = await client.json(
+        "GET",
+        `/v1/memories?${query.toString()}`,
+      );
+      memories.push(...page.memories);
+      cursor = all ? page.next_cursor : null;
+    } while (cursor !== null);
+    if (values["json"] === true) return printJson(io, { memories });
+    if (memories.length === 0) {
+      io.stdout.write("no memories\n");
+      return;
+    }
+    const now = Date.now();
+    io.stdout.write(
+      textTable(
+        ["id", "created", "type", "scope", "project", "content"],
+        memories.map((m) => [
+          m.id,
+          m.created_at === undefined ? "" : age(m.created_at, now),
+          m.type,
+          m.scope,
+          m.project ?? "",
+          m.content,
+        ]),
+        width(io),
+      ),
+    );
+  },
+
+  async stats({ client, values, io }) {
+    const stats = await client.json<{
+      total_memories: number;
+      by_type: Record<string, number>;
+      by_scope: Record<string, number>;
+    }>("GET", "/v1/stats");
+    if (values["json"] === true) return printJson(io, stats);
+    const rows = [
+      ["total", String(stats.total_memories)],
+      ...Object.entries(stats.by_type).map(([k, n]) => [`type ${k}`, String(n)]),
+      ...Object.entries(stats.by_scope).map(([k, n]) => [`scope ${k}`, String(n)]),
+    ];
+    io.stdout.write(textTable(["", "memories"], rows, width(io)));
+  },
+
+  async export({ client, values, io }) {
+    const stream = await client.stream(
+      values["vectors"] === true ? "/v1/export?vectors=true" : "/v1/export",
+    );
+    const file = text(values["file"]);
+    let lines = 0;
+    let last = performance.now();
+    const counted = Readable.fromWeb(stream as never).on("data", (chunk: Buffer) => {
+      for (const byte of chunk) if (byte === 10) lines += 1;
+      if (file !== undefined && io.stderr.isTTY === true && performance.now() - last > 500) {
+        last = performance.now();
+        io.stderr.write(`\rexported ${lines} memories…`);
+      }
+    });
+    await pipeline(counted, file === undefined ? io.stdout : createWriteStream(file), {
+      end: file !== undefined,
+    });
+    if (file !== undefined)
+      io.stderr.write(
+        `${io.stderr.isTTY === true ? "\r" : ""}exported ${lines} memories to ${file}\n`,
+      );
+  },
+
+  async import({ client, values, io }) {
+    const file = text(values["file"]);
+    if (file === undefined && (io.stdin as { isTTY?: boolean }).isTTY === true) {
+      throw new UsageError("import reads NDJSON from stdin or --file F; nothing is piped in");
+    }
+    const answer = await client.postNdjson<{
+      imported: number;
+      deduplicated: number;
+      rejected: { line: number; error: string }[];
+    }>("/v1/import", file ?? (io.stdin as Readable));
+    if (values["json"] === true) return printJson(io, answer);
+    io.stdout.write(
+      `imported ${answer.imported}, merged ${answer.deduplicated} duplicates, rejected ${answer.rejected.length}\n`,
+    );
+    for (const { line, error } of answer.rejected.slice(0, 20)) {
+      io.stderr.write(`line ${line}: ${error}\n`);
+    }
+  },
+};

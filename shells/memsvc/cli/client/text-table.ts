@@ -1,0 +1,55 @@
+/**
+ * Plain-text tables for the CLI: one header row, columns padded to their widest cell, the last
+ * column cut (with `…`) so a row fits `width` characters. No colour, no box drawing: output that
+ * pipes into `grep`, `cut` and `less` as it is.
+ *
+ * @example
+ * textTable(["id", "content"], [["3f9c…", "Deploys run on Fridays"]], 80);
+ * // "id     content\n3f9c…  Deploys run on Fridays\n"
+ */
+export function textTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  width = 100,
+): string {
+  const cells = [header, ...rows].map((row) => row.map(oneLine));
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
+  const last = header.length - 1;
+  const before = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
+  const room = Math.max(20, width - before);
+  return cells
+    .map((row) =>
+      row
+        .map((cell, i) => (i === last ? cut(cell, room) : cell.padEnd(widths[i] ?? 0)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n")
+    .concat("\n");
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function cut(text: string, room: number): string {
+  return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
+}
+
+/**
+ * A relative age for people: `just now`, `5 min ago`, `3 h ago`, `12 d ago`, or the date.
+ *
+ * @example
+ * age("2026-11-28T10:00:00Z", Date.parse("2026-11-28T13:00:00Z")); // "3 h ago"
+ */
+export function age(iso: string, nowMs: number): string {
+  const ms = nowMs - Date.parse(iso);
+  if (!Number.isFinite(ms)) return iso;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  return days < 60 ? `${days} d ago` : iso.slice(0, 10);
+}

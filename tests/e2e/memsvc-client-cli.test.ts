@@ -1,0 +1,145 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  cleanupMemsvc,
+  makeTempDir,
+  MEMSVC_BIN,
+  startMemsvc,
+  type MemsvcProcess,
+} from "../support/spawn-memsvc.js";
+
+/**
+ * The people's commands of `memsvc` (remember, search, recall, get, forget, list, stats, export,
+ * import) as real processes against a real `memsvc serve` with a token.
+ */
+let service: MemsvcProcess;
+const TOKEN = "cli-test-token";
+
+function cli(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+) {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith("MEMSVC_")) env[key] = value;
+  }
+  const result = spawnSync(process.execPath, [MEMSVC_BIN, ...args], {
+    env: { ...env, MEMSVC_URL: service.baseUrl, MEMSVC_API_AUTH_TOKEN: TOKEN, ...options.env },
+    encoding: "utf8",
+    timeout: 30_000,
+    ...(options.input === undefined ? {} : { input: options.input }),
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(async () => {
+  service = await startMemsvc({ env: { MEMSVC_API_AUTH_TOKEN: TOKEN } });
+}, 60_000);
+
+afterAll(cleanupMemsvc);
+
+describe("memsvc client commands", () => {
+  it("remembers, finds, recalls, shows and forgets a memory", () => {
+    const stored = cli([
+      "remember",
+      "Deploys run on Fridays after 14:00",
+      "--type",
+      "rule",
+      "--scope",
+      "permanent",
+      "--tags",
+      "ops,deploy",
+    ]);
+    expect(stored.code).toBe(0);
+    const id = /^stored ([0-9a-f-]{36})$/m.exec(stored.stdout)?.[1] as string;
+    expect(id).toBeDefined();
+
+    const again = cli([
+      "remember",
+      "Deploys run on Fridays after 14:00",
+      "--type",
+      "rule",
+      "--scope",
+      "permanent",
+    ]);
+    expect(again.stdout).toBe(`merged into ${id} (the same memory was already stored)\n`);
+
+    const search = cli(["search", "when do deploys run"]);
+    expect(search.code).toBe(0);
+    expect(search.stdout.split("\n")[0]).toMatch(/^score\s+id\s+type\s+scope\s+project\s+content$/);
+    expect(search.stdout).toContain(id);
+
+    const json = cli(["search", "deploys", "--json"]);
+    const parsed = JSON.parse(json.stdout) as {
+      results: { memory: { id: string; tags: string[] } }[];
+    };
+    expect(parsed.results[0]?.memory).toMatchObject({ id, tags: ["ops", "deploy"] });
+
+    const recall = cli(["recall", "when do we deploy?"]);
+    expect(recall.stdout).toContain("[rule] Deploys run on Fridays after 14:00");
+    expect(recall.stderr).toMatch(/^1 memories, \d+ tokens\n$/);
+
+    const get = cli(["get", id]);
+    expect(get.stdout).toMatch(/^content\s+Deploys run on Fridays after 14:00$/m);
+    expect(get.stdout).toMatch(/^tags\s+ops, deploy$/m);
+
+    expect(cli(["forget", id]).stdout).toBe(`forgot ${id}\n`);
+    const gone = cli(["get", id]);
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toBe(`memsvc: memory ${id} not found\n`);
+  });
+
+  it("lists, counts, exports to a file and imports from stdin", () => {
+    for (const n of [1, 2, 3]) {
+      expect(
+        cli(["remember", `Billing note ${n}`, "--project", "billing", "--scope", "project"]).code,
+      ).toBe(0);
+    }
+    const list = cli(["list", "--project", "billing"]);
+    expect(list.stdout.trim().split("\n")).toHaveLength(4);
+    expect(list.stdout).toMatch(/just now\s+fact\s+project\s+billing\s+Billing note 3/);
+
+    const stats = JSON.parse(cli(["stats", "--json"]).stdout) as { total_memories: number };
+    expect(stats.total_memories).toBeGreaterThanOrEqual(3);
+
+    const file = join(makeTempDir(), "backup.ndjson");
+    const exported = cli(["export", "--file", file]);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toBe(`exported ${stats.total_memories} memories to ${file}\n`);
+    const lines = readFileSync(file, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(stats.total_memories);
+
+    const toStdout = cli(["export"]);
+    expect(toStdout.stdout.trim().split("\n")).toHaveLength(stats.total_memories);
+
+    const imported = cli(["import"], {
+      input: `${JSON.stringify({ content: "Imported from the CLI", type: "fact" })}\nnot json\n`,
+    });
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toBe("imported 1, merged 0 duplicates, rejected 1\n");
+    expect(imported.stderr).toMatch(/^line 2: /);
+  });
+
+  it("says what is wrong with an exit code per kind of failure", () => {
+    const invalid = cli(["remember", "x", "--type", "opinion"]);
+    expect(invalid.code).toBe(3);
+    expect(invalid.stderr).toMatch(/^memsvc: type: /);
+
+    const noToken = cli(["stats"], { env: { MEMSVC_API_AUTH_TOKEN: "" } });
+    expect(noToken.code).toBe(5);
+    expect(noToken.stderr).toContain("(set --token or MEMSVC_API_AUTH_TOKEN)");
+
+    const unreachable = cli(["stats", "--url", "http://127.0.0.1:1"]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain("cannot reach the memory service at http://127.0.0.1:1");
+
+    const usage = cli(["search"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("search needs QUERY");
+    const unquoted = cli(["remember", "two", "words"]);
+    expect(unquoted.code).toBe(2);
+    expect(unquoted.stderr).toContain('quote it: memsvc remember "two words"');
+  });
+});
