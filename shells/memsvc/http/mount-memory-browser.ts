@@ -47,7 +47,8 @@ function answer(
 }
 
 /**
- * Serves the memory browser on an app: `GET {path}` (and `{path}/`) answers the page, whose
+ * Serves the memory browser on an app: `GET {path}` (and `{path}/`) answers the page (and `GET /`
+ * redirects to it), whose
  * modules, CSS and icon live under `{path}/assets/{version}/`. The page is revalidated on every
  * load (`no-cache` with an ETag, so a new build is picked up at once); the versioned assets are
  * cached for a year as immutable, since a new build gets a new version. An old version's URL is a
@@ -73,7 +74,11 @@ export function mountMemoryBrowser(app: Hono, options: MemoryBrowserOptions): vo
       indexTag,
     );
   app.get(root === "" ? "/" : root, page);
-  if (root !== "") app.get(`${root}/`, page);
+  if (root !== "") {
+    app.get(`${root}/`, page);
+    // A person who types the service's address lands on the page, not on a 404.
+    app.get("/", (c) => c.redirect(root, 302));
+  }
   app.get(`${root}/assets/:version/:name`, (c) => {
     const file = assets.files.get(c.req.param("name"));
     if (c.req.param("version") !== assets.version || file === undefined) {

@@ -51,6 +51,13 @@ describe("the memory browser's static files", () => {
     }
   });
 
+  it("redirects the service's root to the page", async () => {
+    const { app } = appWith("/ui");
+    const res = await app.request("/");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/ui");
+  });
+
   it("sends a strict Content-Security-Policy and nosniff with the page and every asset", async () => {
     const { app, assets } = appWith("/ui");
     for (const url of ["/ui", `/ui/assets/${assets.version}/app.js`]) {
