@@ -17,7 +17,7 @@ import { DRAIN_DEADLINE_MS, drainServer } from "../../common/drain-server.js";
 import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
 import {
   answerClientErrors,
-  createJsonLogger,
+  createStderrLogger,
   createServiceMetrics,
   createMemoryListener,
   describeCause,
@@ -96,7 +96,7 @@ function configure(configPath: string | undefined): { config: MemsvcConfig; logg
       1,
     );
   }
-  const logger = createJsonLogger({ level: result.config.log.level });
+  const logger = createStderrLogger(result.config.log);
   for (const warning of result.warnings) logger.warn(warning);
   return { config: result.config, logger };
 }

@@ -148,6 +148,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   key("ui.enabled", "boolean", true, "Serve the memory browser (`true` or `false`)"),
   key("ui.path", "string", "/ui", "Where the memory browser is served"),
   key("log.level", "string", "info", "`debug`, `info`, `warn` or `error`"),
+  key(
+    "log.format",
+    "string",
+    "auto",
+    "`auto` (text with colours on a terminal, JSON lines otherwise), `json` or `text`",
+  ),
 ];
 
 /** Environment variables read besides the `MEMSVC_*` keys, in precedence order. */

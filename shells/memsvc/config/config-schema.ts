@@ -185,6 +185,7 @@ export const RawConfigSchema = v.strictObject(
       level: v.optional(
         v.picklist(["debug", "info", "warn", "error"], "expected debug, info, warn or error"),
       ),
+      format: v.optional(v.picklist(["auto", "json", "text"], "expected auto, json or text")),
     }),
   },
   (issue) => (issue.expected === "never" ? "unknown key" : "expected a mapping"),

@@ -128,7 +128,11 @@ function resolveConfig(
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
     memoryMode: raw.memory.mode ?? "owner",
     ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },
-    log: { level: raw.log.level ?? "info" },
+    log: {
+      level: raw.log.level ?? "info",
+      format:
+        raw.log.format === undefined || raw.log.format === "auto" ? undefined : raw.log.format,
+    },
   };
 }
 

@@ -70,5 +70,6 @@ export interface MemsvcConfig {
   readonly memoryMode: "owner" | "replica";
   /** The memory browser: served at `path` unless disabled. */
   readonly ui: { readonly enabled: boolean; readonly path: string };
-  readonly log: { readonly level: LogLevel };
+  /** `format` undefined: text on a terminal, JSON lines otherwise. */
+  readonly log: { readonly level: LogLevel; readonly format: "json" | "text" | undefined };
 }

@@ -16,7 +16,13 @@ export type { MemoryListenerOptions } from "./create-memory-listener.js";
 export { describeCause, toErrorAnswer } from "./error-response.js";
 export type { ErrorAnswer } from "./error-response.js";
 export { HttpError } from "./http-error.js";
-export { createJsonLogger, SILENT_LOGGER, withFields } from "../../common/logger.js";
+export {
+  createJsonLogger,
+  createStderrLogger,
+  createTextLogger,
+  SILENT_LOGGER,
+  withFields,
+} from "../../common/logger.js";
 export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "../../common/logger.js";
 export { buildOpenApiDocument } from "./openapi-document.js";
 export type { OpenApiDocument } from "./openapi-document.js";
