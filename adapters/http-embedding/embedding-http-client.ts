@@ -112,7 +112,7 @@ export class EmbeddingHttpClient {
       if (!response.ok) {
         const status = response.status;
         throw new AttemptFailed(
-          `HTTP ${status}: ${text.slice(0, 200)}`,
+          `POST ${this.#baseUrl}${path}: HTTP ${status}: ${text.slice(0, 200)}`,
           status === 408 || status === 429 || status >= 500,
           retryAfterMs(response.headers.get("retry-after")),
         );
@@ -124,9 +124,10 @@ export class EmbeddingHttpClient {
       }
     } catch (error) {
       if (error instanceof AttemptFailed) throw error;
+      const url = `${this.#baseUrl}${path}`;
       const message = abort.signal.aborted
-        ? `no answer within ${timeoutMs} ms`
-        : `request failed: ${(error as Error).message}`;
+        ? `POST ${url}: no answer within ${timeoutMs} ms`
+        : `POST ${url} failed: ${networkCause(error)}`;
       throw new AttemptFailed(message, true);
     } finally {
       clearTimeout(timer);
@@ -151,6 +152,20 @@ export function retryAfterMs(header: string | null): number | undefined {
   if (/^\d+(\.\d+)?$/.test(header.trim())) return Number(header.trim()) * 1000;
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/**
+ * What a failed `fetch` says about the network, from undici's `cause` (the errno code and its
+ * message: `ECONNREFUSED connect ECONNREFUSED 127.0.0.1:11434`), not its bare "fetch failed".
+ */
+function networkCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  const detail = typeof cause?.message === "string" ? cause.message : undefined;
+  if (code !== undefined && detail !== undefined) {
+    return detail.includes(code) ? detail : `${code} (${detail})`;
+  }
+  return detail ?? code ?? (error as Error).message;
 }
 
 function sleep(ms: number): Promise<void> {

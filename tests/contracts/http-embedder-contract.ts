@@ -126,9 +126,14 @@ export function describeHttpEmbedderContract(
       },
     );
 
-    it("fails clearly when nothing listens", async () => {
+    it("fails clearly when nothing listens, naming the URL and the errno in the cause", async () => {
+      const url = server.url;
       await server.close();
-      expectEmbedderFailed(await failure(embedder({ maxRetries: 1 }).embedQuery("hello")));
+      const error = await failure(embedder({ maxRetries: 1 }).embedQuery("hello"));
+      expectEmbedderFailed(error);
+      const cause = (error.cause as Error).message;
+      expect(cause).toContain(`POST ${url.replace(/\/+$/, "")}/`);
+      expect(cause).toContain("ECONNREFUSED");
       server = await FakeEmbeddingServer.start(dialect, 16);
     });
   });

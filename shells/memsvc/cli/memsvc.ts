@@ -13,6 +13,7 @@ import {
   type MemsvcConfig,
 } from "../config/index.js";
 import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
+import { isAgentServicesError } from "../../../core/errors.js";
 import { DRAIN_DEADLINE_MS, drainServer } from "../../common/drain-server.js";
 import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
 import {
@@ -116,16 +117,46 @@ async function build(
           memories,
         }),
     );
+    probeEmbedder(runtime, logger);
     return runtime;
   } catch (error) {
     logger.error("startup failed", { cause: describeCause(error) });
     const cause =
       error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    const hint = isAgentServicesError(error, "embedder_mismatch")
+      ? "\nTo switch embedders, stop every service on this store and run `memsvc reindex` with the new configuration (it re-embeds every memory); or set the embedder back."
+      : "";
     return fail(
-      `startup failed: ${error instanceof Error ? error.message : String(error)}${cause}`,
+      `startup failed: ${error instanceof Error ? error.message : String(error)}${cause}${hint}`,
       1,
     );
   }
+}
+
+/**
+ * Asks the embedder once at startup, behind the listening line: a remote embedder that does not
+ * answer (Ollama not started, a wrong URL) is a warning naming it and why, not a failed start;
+ * remembers and searches fail until it answers, and `/readyz` says so.
+ */
+function probeEmbedder(runtime: MemsvcRuntime, logger: Logger): void {
+  runtime.readiness().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!message.startsWith("embedder")) return;
+    logger.warn(
+      `the embedder does not answer; remembers, recalls and searches fail until it does`,
+      { embedder: runtime.embedderDescription, cause: causeChain(error) },
+    );
+  });
+}
+
+/** The messages of an error and its causes, without stacks: `a: b: c`. */
+function causeChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && parts.length < 5;) {
+    parts.push(e instanceof Error ? e.message : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return parts.join(": ");
 }
 
 /** The memory browser's files, read before anything starts; exits 1 when they are missing. */

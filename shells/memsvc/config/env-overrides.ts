@@ -1,3 +1,4 @@
+import { suggestField } from "../../../core/memory/model/suggest-field.js";
 import { CONFIG_KEYS, CONFIG_PATH_ENV, type ConfigKey } from "./config-keys.js";
 
 /** What {@link applyEnvOverrides} did: the merged object, where each value came from, warnings. */
@@ -64,7 +65,10 @@ export function applyEnvOverrides(file: Record<string, unknown>, env: Env): EnvO
   const known = new Set([CONFIG_PATH_ENV, ...CONFIG_KEYS.map((k) => k.env)]);
   for (const name of Object.keys(env).sort()) {
     if (name.startsWith("MEMSVC_") && !known.has(name)) {
-      warnings.push(`environment variable ${name} matches no setting and is ignored`);
+      const near = suggestField(name, [...known]);
+      warnings.push(
+        `environment variable ${name} matches no setting and is ignored${near === undefined ? "" : `; did you mean ${near}?`}`,
+      );
     }
   }
   return { merged, sources, warnings };

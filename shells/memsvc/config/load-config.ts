@@ -9,6 +9,7 @@ import {
   OPENAI_KEY_ENV_FALLBACK,
 } from "./config-keys.js";
 import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../../core/memory/index.js";
+import { suggestField } from "../../../core/memory/model/suggest-field.js";
 import { RawConfigSchema, type RawConfig } from "./config-schema.js";
 import { applyEnvOverrides } from "./env-overrides.js";
 import { parseListenAddress } from "../../common/listen-address.js";
@@ -161,7 +162,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
       const from = sources.get(path);
       const where = from ? `${path} (from ${from})` : path;
       const got = /, got |^unknown key/.test(issue.message) ? "" : `, got ${issue.received}`;
-      problems.push(`${where}: ${issue.message}${got}`);
+      problems.push(`${where}: ${issue.message}${got}${nearKey(issue.message, path)}`);
     }
   }
   const apiKey = findCohereKey(merged, options.env);
@@ -191,6 +192,19 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     ),
     warnings,
   };
+}
+
+/** "; did you mean api.listen_addr?" for an unknown key close to a known one, else "". */
+function nearKey(message: string, path: string): string {
+  if (message !== "unknown key") return "";
+  const parent = path.includes(".") ? path.slice(0, path.lastIndexOf(".") + 1) : "";
+  const siblings = new Set(
+    CONFIG_KEYS.filter((k) => k.path.startsWith(parent)).map(
+      (k) => parent + (k.path.slice(parent.length).split(".")[0] as string),
+    ),
+  );
+  const near = suggestField(path, [...siblings]);
+  return near === undefined ? "" : `; did you mean ${near}?`;
 }
 
 /** The `ollama` or `openai` slice, defaults filled in (the same as `config-keys.ts` documents). */

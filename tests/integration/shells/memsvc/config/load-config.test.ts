@@ -228,7 +228,15 @@ describe("loadConfig", () => {
   it("warns about MEMSVC_ variables that match no setting", () => {
     const result = ok(loadConfig({ env: { MEMSVC_EMBEDER_PROVIDER: "cohere" }, cwd: dir }));
     expect(result.warnings).toEqual([
-      "environment variable MEMSVC_EMBEDER_PROVIDER matches no setting and is ignored",
+      "environment variable MEMSVC_EMBEDER_PROVIDER matches no setting and is ignored; did you mean MEMSVC_EMBEDDER_PROVIDER?",
+    ]);
+  });
+
+  it("suggests the key a misspelt one most likely meant", () => {
+    const path = write("memsvc.yaml", "api:\n  listen_adr: ':9000'\nrecal:\n  candidates: 5\n");
+    expect(problems(loadConfig({ configPath: path, env: {}, cwd: dir }))).toEqual([
+      "api.listen_adr: unknown key; did you mean api.listen_addr?",
+      "recal: unknown key; did you mean recall?",
     ]);
   });
 
