@@ -2,9 +2,11 @@ import { AgentServicesError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
+import type { ChangeFeed, ClusterLocks } from "../ports/replication.js";
 import type { VectorStore } from "../ports/vector-store.js";
 import { createHybridIndex } from "../retrieval/hybrid-index.js";
 import { AccessWriteBehind } from "../storage/access-write-behind.js";
+import { ChangeFollower } from "../storage/change-follower.js";
 import {
   loadEngine,
   saveEngineSnapshot,
@@ -14,7 +16,7 @@ import {
 import type { ListPage } from "./engine/list-page.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
-import { StoreQueryReadModel } from "./engine/store-query-read-model.js";
+import { LocallyWrittenEngine, LocalWriteClock } from "./engine/local-writes.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { MemoryApi } from "./memory-api.js";
 import type { MemoryServiceDeps } from "./memory-service-deps.js";
@@ -25,7 +27,7 @@ import {
 import { accessKeys } from "./model/metadata-updates.js";
 import type { NdjsonLine } from "./model/ndjson-lines.js";
 import { parseMemoryId } from "./model/parse-input.js";
-import type { ServiceContext } from "./service-context.js";
+import type { ServiceContext, ServiceLocks } from "./service-context.js";
 import type {
   DeleteMatchingInput,
   ListInput,
@@ -89,8 +91,11 @@ export class MemoryService implements MemoryApi {
   readonly #newId: () => string;
   /** Every write passes it; `saveSnapshot()` closes it first. */
   readonly #writes = new WriteGate();
-  /** The engine (owner mode) or the store's own queries (replica mode). */
+  /** The engine the use cases read and write (in replica mode, noting local writes). */
   readonly #engine: MemoryReadModel;
+  /** Replica mode: applies the shared store's changes to the engine. */
+  readonly #follower: ChangeFollower | undefined;
+  readonly #feed: ChangeFeed | undefined;
   readonly #accesses: AccessWriteBehind;
   /** What every use case works with. */
   readonly #context: ServiceContext;
@@ -109,15 +114,32 @@ export class MemoryService implements MemoryApi {
     this.#snapshots = deps.snapshots;
     const index = deps.index ?? createHybridIndex();
     if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
-    this.#engine =
-      deps.replicaQuery === undefined
-        ? new MemoryEngine(index, options)
-        : new StoreQueryReadModel({
-            query: deps.replicaQuery,
-            store: deps.store,
-            options,
-            warn: (message, cause) => this.#warn(message, cause),
-          });
+    if ((deps.feed === undefined) !== (deps.locks === undefined)) {
+      throw new Error("MemoryService: replica mode needs both a feed and locks");
+    }
+    const engine = new MemoryEngine(index, options);
+    let locks: ServiceLocks = new KeyedLock();
+    if (deps.feed !== undefined && deps.locks !== undefined) {
+      const localWrites = new LocalWriteClock();
+      this.#engine = new LocallyWrittenEngine(engine, localWrites);
+      const follower = new ChangeFollower({
+        feed: deps.feed,
+        store: deps.store,
+        engine,
+        localWrites,
+        skip: (record, error) =>
+          this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
+        ...(deps.onFollowerEvent === undefined ? {} : { onEvent: deps.onFollowerEvent }),
+        ...(deps.followerRetryDelay === undefined ? {} : { retryDelay: deps.followerRetryDelay }),
+      });
+      this.#follower = follower;
+      this.#feed = deps.feed;
+      locks = clusterLocks(deps.locks, follower);
+    } else {
+      this.#engine = engine;
+      this.#follower = undefined;
+      this.#feed = undefined;
+    }
     this.#accesses = new AccessWriteBehind({
       current: (id) => {
         const memory = this.#engine.peek(id);
@@ -131,7 +153,7 @@ export class MemoryService implements MemoryApi {
       engine: this.#engine,
       store: this.#store,
       embedder: this.#embedder,
-      lock: new KeyedLock(),
+      lock: locks,
       accesses: this.#accesses,
       options,
       nowMs: () => this.#nowMs(),
@@ -150,21 +172,53 @@ export class MemoryService implements MemoryApi {
       embedderId: this.#embedder.id,
       dimensions: this.#embedder.dimensions,
     });
-    if (!this.#engine.loadsFromStore) return 0;
+    // A replica follows the feed from the head read before the load: what is written during the
+    // load is applied again afterwards, which converges.
+    const head = await this.#followerHead();
     this.#loadedFrom = await loadEngine(
       {
         store: this.#store,
         engine: this.#engine,
-        snapshots: this.#snapshots,
+        snapshots: this.#follower === undefined ? this.#snapshots : undefined,
         skip: (record, error) =>
           this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
       },
       onProgress,
     );
+    await this.#follower?.start(head);
     return this.#engine.size;
   }
 
-  /** Where `init()` loaded the engine from (`undefined` before, or in replica mode). */
+  /**
+   * Replica mode: whether the engine follows the shared store now (the feed answers and its
+   * notifications arrive), and the seq of the last change applied. `undefined` in owner mode.
+   */
+  get replication(): { readonly following: boolean; readonly applied: number } | undefined {
+    const follower = this.#follower;
+    return follower === undefined
+      ? undefined
+      : { following: follower.healthy, applied: follower.applied };
+  }
+
+  /**
+   * Replica mode: resolves once every change committed to the shared store before the call is
+   * in this service's engine (read-your-writes across replicas, for tests and tools). Owner mode:
+   * at once.
+   */
+  async catchUp(): Promise<void> {
+    await this.#follower?.catchUp();
+  }
+
+  /** Stops following the shared store (replica mode; call at shutdown). Safe to call twice. */
+  async stopFollowing(): Promise<void> {
+    await this.#follower?.stop();
+  }
+
+  async #followerHead(): Promise<number> {
+    return this.#feed === undefined ? 0 : this.#feed.head();
+  }
+
+  /** Where `init()` loaded the engine from (`undefined` before). */
   get loadedFrom(): LoadSource | undefined {
     return this.#loadedFrom;
   }
@@ -266,4 +320,18 @@ export class MemoryService implements MemoryApi {
       // A failing logger must not turn a warning into a failed request.
     }
   }
+}
+
+/**
+ * The locks of a replica: a cluster lock on every key, and once it is held, the engine caught up
+ * with every change committed before (so what the task reads is what the store holds for its
+ * keys, whichever replica wrote it).
+ */
+function clusterLocks(locks: ClusterLocks, follower: ChangeFollower): ServiceLocks {
+  const runAll = <T>(keys: readonly string[], task: () => Promise<T>): Promise<T> =>
+    locks.runAll(keys, async () => {
+      await follower.catchUp();
+      return task();
+    });
+  return { runAll, run: (key, task) => runAll([key], task) };
 }

@@ -34,6 +34,8 @@ Commands:
   mcp [--config FILE]     Serve the memory tools over MCP on stdin/stdout
   reindex [--config FILE] Re-embed every stored memory with the configured embedder
                           (after changing embedders; stop the service first)
+  migrate [--config FILE] Apply the PostgreSQL store's schema migrations and exit
+                          (serve applies them at start too)
 
 Options:
   --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
@@ -44,7 +46,9 @@ Environment variables MEMSVC_<SECTION>_<KEY> override the file (see docs/configu
 `;
 
 type Command =
-  { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp" | "reindex"; config?: string };
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "serve" | "mcp" | "reindex" | "migrate"; config?: string };
 
 function parseCommand(argv: readonly string[]): Command | { kind: "usage-error"; message: string } {
   let parsed;
@@ -64,7 +68,7 @@ function parseCommand(argv: readonly string[]): Command | { kind: "usage-error";
   const [command, ...extra] = positionals;
   if (command === undefined) return { kind: "usage-error", message: "missing command" };
   if (command === "help") return { kind: "help" };
-  if (command !== "serve" && command !== "mcp" && command !== "reindex") {
+  if (command !== "serve" && command !== "mcp" && command !== "reindex" && command !== "migrate") {
     return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
   }
   if (extra.length > 0) {
@@ -225,7 +229,10 @@ async function serve(configPath: string | undefined): Promise<void> {
       1,
     );
   }
-  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
+    // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
+    turn: () => runtime.claimTurn("sweep-expired", Math.floor(config.sweepIntervalMs * 0.9)),
+  });
   // Installed before the startup line: a client may signal as soon as it reads that line.
   signals.onSignal(async (signal) => {
     logger.info("shutting down", { signal });
@@ -266,7 +273,10 @@ async function mcp(configPath: string | undefined): Promise<void> {
     import("../../common/mcp/tool-catalog.js"),
   ]);
   const runtime = await build(config, logger);
-  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
+    // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
+    turn: () => runtime.claimTurn("sweep-expired", Math.floor(config.sweepIntervalMs * 0.9)),
+  });
   const tools = createMemoryTools(runtime.memory, {
     onFailure: (error, tool) =>
       logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
@@ -303,6 +313,26 @@ async function reindex(configPath: string | undefined): Promise<void> {
   }
 }
 
+async function migrate(configPath: string | undefined): Promise<void> {
+  const { config, logger } = configure(configPath);
+  const { migrateMemsvc } = await import("../container/migrate-memsvc.js");
+  try {
+    const done = await migrateMemsvc(config);
+    if (done.store === undefined) {
+      process.stdout.write("memsvc: the Chroma store has no schema to migrate\n");
+      return;
+    }
+    process.stdout.write(
+      done.applied.length === 0
+        ? `memsvc: ${done.store} is at schema version ${done.version}; nothing to apply\n`
+        : `memsvc: applied migration${done.applied.length === 1 ? "" : "s"} ${done.applied.join(", ")} to ${done.store}; schema version ${done.version}\n`,
+    );
+  } catch (error) {
+    logger.error("migrate failed", { cause: describeCause(error) });
+    fail(`migrate failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+}
+
 async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2));
   switch (command.kind) {
@@ -322,6 +352,8 @@ async function main(): Promise<void> {
       return mcp(command.config);
     case "reindex":
       return reindex(command.config);
+    case "migrate":
+      return migrate(command.config);
   }
 }
 
