@@ -2,11 +2,9 @@ import { AgentServicesError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
-import type { ChangeFeed, ClusterLocks } from "../ports/replication.js";
 import type { VectorStore } from "../ports/vector-store.js";
 import { createHybridIndex } from "../retrieval/hybrid-index.js";
 import { AccessWriteBehind } from "../storage/access-write-behind.js";
-import { ChangeFollower } from "../storage/change-follower.js";
 import {
   loadEngine,
   saveEngineSnapshot,
@@ -16,7 +14,8 @@ import {
 import type { ListPage } from "./engine/list-page.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
-import { LocallyWrittenEngine, LocalWriteClock } from "./engine/local-writes.js";
+import type { ChangeFollower } from "../storage/change-follower.js";
+import { addAccesses, replicate, type Replica } from "./replica.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { MemoryApi } from "./memory-api.js";
 import type { MemoryServiceDeps } from "./memory-service-deps.js";
@@ -27,7 +26,7 @@ import {
 import { accessKeys } from "./model/metadata-updates.js";
 import type { NdjsonLine } from "./model/ndjson-lines.js";
 import { parseMemoryId } from "./model/parse-input.js";
-import type { ServiceContext, ServiceLocks } from "./service-context.js";
+import type { ServiceContext } from "./service-context.js";
 import type {
   DeleteMatchingInput,
   ListInput,
@@ -68,13 +67,12 @@ import { WriteGate } from "./write-gate.js";
  * through its {@link WriteGate}, so a shutdown snapshot holds exactly what the store holds.
  *
  * Reads never touch the store: they run on the {@link MemoryEngine}, which `init()` loads from the
- * store and every acknowledged write updates. So this service must be the only writer of its
- * store (the owner rule; see docs/memory-model.md). Writes go to the store first and to the
- * engine once the store has acknowledged them; recall's access counts are the exception: exact
- * in the engine at once, persisted behind the answer ({@link AccessWriteBehind}).
- *
- * Per-key locks ({@link KeyedLock}) keep "find a duplicate, else insert" atomic per content key,
- * and a merge into a memory or its deletion atomic per id.
+ * store and every acknowledged write updates (store first, engine once acknowledged; recall's
+ * access counts are written behind the answer, {@link AccessWriteBehind}). Per-key locks keep
+ * "find a duplicate, else insert" atomic per content key, and merges and deletes per id. Owner
+ * mode: this service is the store's only writer, the locks are a {@link KeyedLock}. Replica mode
+ * (`deps.feed` and `deps.locks`, see `replica.ts`): the engine follows the shared store's change
+ * feed and the locks hold across the cluster.
  *
  * @example
  * const service = new MemoryService({ store, embedder, clock: new SystemClock() });
@@ -93,9 +91,8 @@ export class MemoryService implements MemoryApi {
   readonly #writes = new WriteGate();
   /** The engine the use cases read and write (in replica mode, noting local writes). */
   readonly #engine: MemoryReadModel;
-  /** Replica mode: applies the shared store's changes to the engine. */
-  readonly #follower: ChangeFollower | undefined;
-  readonly #feed: ChangeFeed | undefined;
+  /** Replica mode: the follower of the shared store's changes, its feed and cluster locks. */
+  readonly #replica: Replica | undefined;
   readonly #accesses: AccessWriteBehind;
   /** What every use case works with. */
   readonly #context: ServiceContext;
@@ -118,34 +115,31 @@ export class MemoryService implements MemoryApi {
       throw new Error("MemoryService: replica mode needs both a feed and locks");
     }
     const engine = new MemoryEngine(index, options);
-    let locks: ServiceLocks = new KeyedLock();
-    if (deps.feed !== undefined && deps.locks !== undefined) {
-      const localWrites = new LocalWriteClock();
-      this.#engine = new LocallyWrittenEngine(engine, localWrites);
-      const follower = new ChangeFollower({
-        feed: deps.feed,
-        store: deps.store,
-        engine,
-        localWrites,
-        skip: (record, error) =>
-          this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
-        ...(deps.onFollowerEvent === undefined ? {} : { onEvent: deps.onFollowerEvent }),
-        ...(deps.followerRetryDelay === undefined ? {} : { retryDelay: deps.followerRetryDelay }),
-      });
-      this.#follower = follower;
-      this.#feed = deps.feed;
-      locks = clusterLocks(deps.locks, follower);
-    } else {
-      this.#engine = engine;
-      this.#follower = undefined;
-      this.#feed = undefined;
-    }
+    const replica =
+      deps.feed === undefined || deps.locks === undefined
+        ? undefined
+        : replicate(engine, {
+            store: deps.store,
+            feed: deps.feed,
+            locks: deps.locks,
+            skip: (record, error) =>
+              this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
+            onFollowerEvent: deps.onFollowerEvent,
+            followerRetryDelay: deps.followerRetryDelay,
+          });
+    this.#replica = replica;
+    this.#engine = replica?.engine ?? engine;
+    const locks = replica?.locks ?? new KeyedLock();
+    const parts = { store: this.#store, engine: this.#engine, locks, options };
     this.#accesses = new AccessWriteBehind({
       current: (id) => {
         const memory = this.#engine.peek(id);
         return memory === undefined ? undefined : accessKeys(memory);
       },
-      write: (updates) => this.#store.updateMetadata(updates),
+      write:
+        replica === undefined
+          ? (updates) => this.#store.updateMetadata(updates)
+          : (updates) => addAccesses(parts, updates),
       warn: (message, cause) => this.#warn(message, cause),
       ...(deps.accessWriteDelay === undefined ? {} : { delay: deps.accessWriteDelay }),
     });
@@ -174,48 +168,27 @@ export class MemoryService implements MemoryApi {
     });
     // A replica follows the feed from the head read before the load: what is written during the
     // load is applied again afterwards, which converges.
-    const head = await this.#followerHead();
+    const head = this.#replica === undefined ? 0 : await this.#replica.feed.head();
     this.#loadedFrom = await loadEngine(
       {
         store: this.#store,
         engine: this.#engine,
-        snapshots: this.#follower === undefined ? this.#snapshots : undefined,
+        snapshots: this.#replica === undefined ? this.#snapshots : undefined,
         skip: (record, error) =>
           this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
       },
       onProgress,
     );
-    await this.#follower?.start(head);
+    await this.#replica?.follower.start(head);
     return this.#engine.size;
   }
 
   /**
-   * Replica mode: whether the engine follows the shared store now (the feed answers and its
-   * notifications arrive), and the seq of the last change applied. `undefined` in owner mode.
+   * Replica mode: the follower of the shared store's change feed (`healthy`, `applied`,
+   * `catchUp()` for read-your-writes across replicas, `stop()` at shutdown); owner mode: none.
    */
-  get replication(): { readonly following: boolean; readonly applied: number } | undefined {
-    const follower = this.#follower;
-    return follower === undefined
-      ? undefined
-      : { following: follower.healthy, applied: follower.applied };
-  }
-
-  /**
-   * Replica mode: resolves once every change committed to the shared store before the call is
-   * in this service's engine (read-your-writes across replicas, for tests and tools). Owner mode:
-   * at once.
-   */
-  async catchUp(): Promise<void> {
-    await this.#follower?.catchUp();
-  }
-
-  /** Stops following the shared store (replica mode; call at shutdown). Safe to call twice. */
-  async stopFollowing(): Promise<void> {
-    await this.#follower?.stop();
-  }
-
-  async #followerHead(): Promise<number> {
-    return this.#feed === undefined ? 0 : this.#feed.head();
+  get follower(): ChangeFollower | undefined {
+    return this.#replica?.follower;
   }
 
   /** Where `init()` loaded the engine from (`undefined` before). */
@@ -320,18 +293,4 @@ export class MemoryService implements MemoryApi {
       // A failing logger must not turn a warning into a failed request.
     }
   }
-}
-
-/**
- * The locks of a replica: a cluster lock on every key, and once it is held, the engine caught up
- * with every change committed before (so what the task reads is what the store holds for its
- * keys, whichever replica wrote it).
- */
-function clusterLocks(locks: ClusterLocks, follower: ChangeFollower): ServiceLocks {
-  const runAll = <T>(keys: readonly string[], task: () => Promise<T>): Promise<T> =>
-    locks.runAll(keys, async () => {
-      await follower.catchUp();
-      return task();
-    });
-  return { runAll, run: (key, task) => runAll([key], task) };
 }

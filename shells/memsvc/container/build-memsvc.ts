@@ -143,7 +143,7 @@ export async function buildMemsvc(
       // Recall writes access metadata behind its answer: land those writes before the store
       // goes, then (after a complete load only) save the engine for the next start.
       if (memoryBuilt !== undefined) {
-        await memoryBuilt.stopFollowing();
+        await memoryBuilt.follower?.stop();
         await closeMemory(memoryBuilt, loaded, logger);
       }
       await store
@@ -173,7 +173,7 @@ export async function buildMemsvc(
       memories,
       from: memory.loadedFrom,
       ms: Math.round(performance.now() - started),
-      ...(memory.replication === undefined ? {} : { feed_seq: memory.replication.applied }),
+      ...(memory.follower === undefined ? {} : { feed_seq: memory.follower.applied }),
     });
     const embedder = container.resolve(TOKENS.embedder);
     return {
@@ -236,7 +236,7 @@ const LOAD_LOG_INTERVAL_MS = 2_000;
  */
 function storeDown(opened: OpenedStore, memory: MemoryService): boolean {
   if (opened.kind === "chroma") return opened.chroma !== undefined && !opened.chroma.up;
-  return memory.replication?.following !== true;
+  return memory.follower?.healthy !== true;
 }
 
 /** The replica dependencies of the service on a shared store (none for Chroma). */

@@ -54,12 +54,12 @@ describe("MemoryService replicas on one shared store", () => {
     const [a, b] = services as [MemoryService, MemoryService];
     const { id } = await a.remember({ content: "Use tabs", type: "preference", tags: ["x"] });
     const other = await a.remember({ content: "Use spaces", type: "preference" });
-    await b.catchUp();
+    await b.follower?.catchUp();
     await b.update(id, { tags: ["style"], confidence: 0.4 });
-    await a.catchUp();
+    await a.follower?.catchUp();
     expect(await a.get(id)).toMatchObject({ tags: ["style"], confidence: 0.4 });
     await a.delete(other.id);
-    await b.catchUp();
+    await b.follower?.catchUp();
     await expect(b.get(other.id)).rejects.toThrow(/not found/);
   });
 
@@ -73,7 +73,7 @@ describe("MemoryService replicas on one shared store", () => {
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(results.filter((r) => r.deduplicated === true)).toHaveLength(2);
     expect(shared.size).toBe(1);
-    for (const service of services) await service.catchUp();
+    for (const service of services) await service.follower?.catchUp();
     const [memory] = await observable(services[0] as MemoryService);
     expect(new Set(memory?.tags)).toEqual(new Set(["r0", "r1", "r2"]));
   });
@@ -81,12 +81,12 @@ describe("MemoryService replicas on one shared store", () => {
   it("a replica behind the changes the feed keeps reloads the store and says so", async () => {
     const { services, shared, events } = await replicas(2);
     const [a, b] = services as [MemoryService, MemoryService];
-    await b.stopFollowing();
+    await b.follower?.stop();
     const kept = await a.remember({ content: "kept", type: "fact" });
     const gone = await a.remember({ content: "gone", type: "fact" });
     await a.delete(gone.id);
     shared.forgetChangesBefore(shared.head);
-    await b.catchUp();
+    await b.follower?.catchUp();
     expect((await observable(b)).map((m) => m.id)).toEqual([kept.id]);
     expect(events.some((e) => e.kind === "resync")).toBe(true);
   });
@@ -96,14 +96,33 @@ describe("MemoryService replicas on one shared store", () => {
     const [a, b] = services as [MemoryService, MemoryService];
     shared.failWith(new Error("connection reset"));
     await settle();
-    expect(b.replication?.following).toBe(false);
+    expect(b.follower?.healthy).toBe(false);
     await expect(a.remember({ content: "refused", type: "fact" })).rejects.toThrow(/unavailable/);
     shared.failWith(undefined);
     const { id } = await a.remember({ content: "after the outage", type: "fact" });
     await settle();
     await settle();
-    expect(b.replication?.following).toBe(true);
+    expect(b.follower?.healthy).toBe(true);
     expect((await b.get(id)).content).toBe("after the outage");
+  });
+
+  it("access counts of recalls on several replicas add up in the store", async () => {
+    const { services } = await replicas(3);
+    const { id } = await (services[0] as MemoryService).remember({
+      content: "The staging database is pg-staging-2",
+      type: "fact",
+      scope: "permanent",
+    });
+    for (const service of services) await service.follower?.catchUp();
+    for (const service of services) {
+      await service.recall({ message: "staging database" });
+      await service.recall({ message: "staging database" });
+    }
+    for (const service of services) await service.flushAccessUpdates();
+    for (const service of services) {
+      await service.follower?.catchUp();
+      expect((await service.get(id)).access_count).toBe(6);
+    }
   });
 
   it("sweeps claim one turn per interval across the cluster", async () => {
@@ -159,7 +178,7 @@ describe("MemoryService replicas on one shared store", () => {
                     .update(ids[o.pick % ids.length] as string, { confidence: o.confidence / 10 })
                     .catch(() => undefined);
                 } else if (o.kind === "restart") {
-                  await service.stopFollowing();
+                  await service.follower?.stop();
                   services[o.replica] = await cluster.make();
                 }
               }),
@@ -169,7 +188,7 @@ describe("MemoryService replicas on one shared store", () => {
           const expected = await observable(fresh);
           expect(new Set(expected.map((m) => m.content)).size).toBe(expected.length);
           for (const service of services) {
-            await service.catchUp();
+            await service.follower?.catchUp();
             expect(await observable(service)).toEqual(expected);
           }
         },
