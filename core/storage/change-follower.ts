@@ -65,6 +65,8 @@ export class ChangeFollower {
   #listening = false;
   #failures = 0;
   #retrying = false;
+  /** Set when the channel came back: the database may have been restored to an earlier point. */
+  #checkHead = false;
 
   constructor(deps: ChangeFollowerDeps) {
     this.#deps = deps;
@@ -91,6 +93,7 @@ export class ChangeFollower {
       (up, error) => {
         this.#listening = up;
         if (up) {
+          this.#checkHead = true;
           this.#wake();
         } else {
           this.#down(error);
@@ -150,6 +153,15 @@ export class ChangeFollower {
 
   async #run(): Promise<void> {
     try {
+      if (this.#checkHead) {
+        this.#checkHead = false;
+        const head = await this.#deps.feed.head();
+        // Behind what this replica applied: the store was restored to an earlier point.
+        if (head < this.#applied) {
+          this.#applied = 0;
+          await this.#resync(`the store's feed is at ${head}, behind this replica`, head);
+        }
+      }
       for (let raced = 0; raced < MAX_RACED_ROUNDS; raced += 1) {
         const outcome = await this.#page();
         if (outcome === "done") break;
@@ -217,9 +229,9 @@ export class ChangeFollower {
   }
 
   /** Reloads the whole store into the engine (the feed lost changes this replica needs). */
-  async #resync(reason: string): Promise<void> {
+  async #resync(reason: string, knownHead?: number): Promise<void> {
     const { feed, store, engine, localWrites } = this.#deps;
-    const head = await feed.head();
+    const head = knownHead ?? (await feed.head());
     const before = localWrites.now;
     const seen = new Set<string>();
     let cursor: string | undefined;

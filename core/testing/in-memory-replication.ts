@@ -81,6 +81,16 @@ export class InMemorySharedStore {
     this.#changes = this.#changes.filter((change) => change.seq >= seq);
   }
 
+  /**
+   * Empties the store and rewinds its feed to `head` (0: as new), as a database restored from a
+   * backup taken before anything was written.
+   */
+  restoreTo(head: number): void {
+    this.#rows.clear();
+    this.#changes = this.#changes.filter((change) => change.seq <= head);
+    this.#head = head;
+  }
+
   /** A new replica's ports on this store. */
   replica(): InMemoryReplicaPorts {
     return { store: this.#storeFor(), feed: this.#feed(), locks: this.#locks() };

@@ -91,6 +91,22 @@ describe("MemoryService replicas on one shared store", () => {
     expect(events.some((e) => e.kind === "resync")).toBe(true);
   });
 
+  it("reloads when the store comes back behind it (restored to an earlier point)", async () => {
+    const shared = new InMemorySharedStore();
+    const { services, events } = await replicas(1, shared);
+    const [a] = services as [MemoryService];
+    await a.remember({ content: "written after the backup", type: "fact" });
+    await a.follower?.catchUp();
+    shared.failWith(new Error("restarting"));
+    shared.restoreTo(0);
+    shared.failWith(undefined);
+    await settle();
+    await settle();
+    await a.follower?.catchUp();
+    expect(await observable(a)).toEqual([]);
+    expect(events.some((e) => e.kind === "resync")).toBe(true);
+  });
+
   it("follows again after the store comes back, without losing a change", async () => {
     const { services, shared } = await replicas(2);
     const [a, b] = services as [MemoryService, MemoryService];
