@@ -26,7 +26,6 @@ export type {
   VectorSpace,
   VectorStore,
 } from "./ports/vector-store.js";
-export type { NearestRecord, RecordFilter, VectorQuery } from "./ports/vector-query.js";
 export type { JournalEntry, WriteJournal } from "./ports/write-journal.js";
 export type {
   ParsedStatement,

@@ -1,5 +1,5 @@
 /**
- * The Chroma adapter: a VectorStore on a Chroma server, a VectorQuery for replica mode, and a launcher that runs Chroma from
+ * The Chroma adapter: a VectorStore on a Chroma server, and a launcher that runs Chroma from
  * the npm-installed native binding as a child process.
  *
  * @example
@@ -8,7 +8,6 @@
  * const store = new ChromaVectorStore({ url: chroma.url });
  */
 export { ChromaVectorStore, type ChromaVectorStoreOptions } from "./chroma-vector-store.js";
-export { ChromaVectorQuery, type ChromaVectorQueryOptions } from "./chroma-vector-query.js";
 export {
   startEmbeddedChroma,
   type EmbeddedChroma,

@@ -94,8 +94,6 @@ export type { ReindexOptions } from "./use-cases/reindex.js";
 export type { MemoryServiceDeps } from "./memory-service-deps.js";
 export { MemoryEngine } from "./engine/memory-engine.js";
 export type { Awaitable, MemoryReadModel } from "./engine/read-model.js";
-export { StoreQueryReadModel } from "./engine/store-query-read-model.js";
-export type { StoreQueryReadModelDeps } from "./engine/store-query-read-model.js";
 export type { DuplicateKey, EngineHit, EngineQuery } from "./engine/read-model.js";
 export { compileMemoryFilter } from "./engine/memory-filter.js";
 export type { MemoryFilter } from "./engine/memory-filter.js";

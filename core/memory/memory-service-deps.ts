@@ -1,9 +1,10 @@
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
-import type { VectorQuery } from "../ports/vector-query.js";
+import type { ChangeFeed, ClusterLocks } from "../ports/replication.js";
 import type { VectorStore } from "../ports/vector-store.js";
 import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
+import type { FollowerEvent } from "../storage/change-follower.js";
 import type { MemoryServiceOptions } from "./model/types.js";
 
 /**
@@ -36,13 +37,20 @@ export interface MemoryServiceDeps {
    */
   readonly accessWriteDelay?: () => Promise<void>;
   /**
-   * Replica mode: reads query the store through this port on every request instead of the
-   * in-process engine (`StoreQueryReadModel`), so several services may share one collection.
-   * Absent (the default): owner mode, the engine, this service the store's only writer.
+   * Replica mode, on a store several services share (the PostgreSQL adapter, or
+   * `InMemorySharedStore` in tests): the store's committed changes, which keep this service's
+   * engine equal to the store (`ChangeFollower`), and the locks that hold across every service on
+   * it (duplicate merging and read-modify-write stay exact). Both or neither. Absent (the
+   * default): owner mode, this service the store's only writer.
    */
-  readonly replicaQuery?: VectorQuery;
+  readonly feed?: ChangeFeed;
+  readonly locks?: ClusterLocks;
+  /** Told what the replica's follower goes through (down, up, a full reload). */
+  readonly onFollowerEvent?: (event: FollowerEvent) => void;
+  /** Awaited before the follower retries a feed that failed (absent: the next notification or write tries again). */
+  readonly followerRetryDelay?: (attempt: number) => Promise<void>;
   /**
-   * Where to keep a snapshot of the engine between clean runs (owner mode only): `init()` loads
+   * Where to keep a snapshot of the engine between clean runs (owner mode only: a replica always loads from the shared store): `init()` loads
    * from it when the store still carries its mark, `saveSnapshot()` writes it at shutdown. Absent:
    * every start reads the whole store.
    */

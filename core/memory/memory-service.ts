@@ -14,7 +14,8 @@ import {
 import type { ListPage } from "./engine/list-page.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
-import { StoreQueryReadModel } from "./engine/store-query-read-model.js";
+import type { ChangeFollower } from "../storage/change-follower.js";
+import { addAccesses, replicate, type Replica } from "./replica.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { MemoryApi } from "./memory-api.js";
 import type { MemoryServiceDeps } from "./memory-service-deps.js";
@@ -66,13 +67,12 @@ import { WriteGate } from "./write-gate.js";
  * through its {@link WriteGate}, so a shutdown snapshot holds exactly what the store holds.
  *
  * Reads never touch the store: they run on the {@link MemoryEngine}, which `init()` loads from the
- * store and every acknowledged write updates. So this service must be the only writer of its
- * store (the owner rule; see docs/memory-model.md). Writes go to the store first and to the
- * engine once the store has acknowledged them; recall's access counts are the exception: exact
- * in the engine at once, persisted behind the answer ({@link AccessWriteBehind}).
- *
- * Per-key locks ({@link KeyedLock}) keep "find a duplicate, else insert" atomic per content key,
- * and a merge into a memory or its deletion atomic per id.
+ * store and every acknowledged write updates (store first, engine once acknowledged; recall's
+ * access counts are written behind the answer, {@link AccessWriteBehind}). Per-key locks keep
+ * "find a duplicate, else insert" atomic per content key, and merges and deletes per id. Owner
+ * mode: this service is the store's only writer, the locks are a {@link KeyedLock}. Replica mode
+ * (`deps.feed` and `deps.locks`, see `replica.ts`): the engine follows the shared store's change
+ * feed and the locks hold across the cluster.
  *
  * @example
  * const service = new MemoryService({ store, embedder, clock: new SystemClock() });
@@ -89,8 +89,10 @@ export class MemoryService implements MemoryApi {
   readonly #newId: () => string;
   /** Every write passes it; `saveSnapshot()` closes it first. */
   readonly #writes = new WriteGate();
-  /** The engine (owner mode) or the store's own queries (replica mode). */
+  /** The engine the use cases read and write (in replica mode, noting local writes). */
   readonly #engine: MemoryReadModel;
+  /** Replica mode: the follower of the shared store's changes, its feed and cluster locks. */
+  readonly #replica: Replica | undefined;
   readonly #accesses: AccessWriteBehind;
   /** What every use case works with. */
   readonly #context: ServiceContext;
@@ -109,21 +111,35 @@ export class MemoryService implements MemoryApi {
     this.#snapshots = deps.snapshots;
     const index = deps.index ?? createHybridIndex();
     if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
-    this.#engine =
-      deps.replicaQuery === undefined
-        ? new MemoryEngine(index, options)
-        : new StoreQueryReadModel({
-            query: deps.replicaQuery,
+    if ((deps.feed === undefined) !== (deps.locks === undefined)) {
+      throw new Error("MemoryService: replica mode needs both a feed and locks");
+    }
+    const engine = new MemoryEngine(index, options);
+    const replica =
+      deps.feed === undefined || deps.locks === undefined
+        ? undefined
+        : replicate(engine, {
             store: deps.store,
-            options,
-            warn: (message, cause) => this.#warn(message, cause),
+            feed: deps.feed,
+            locks: deps.locks,
+            skip: (record, error) =>
+              this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
+            onFollowerEvent: deps.onFollowerEvent,
+            followerRetryDelay: deps.followerRetryDelay,
           });
+    this.#replica = replica;
+    this.#engine = replica?.engine ?? engine;
+    const locks = replica?.locks ?? new KeyedLock();
+    const parts = { store: this.#store, engine: this.#engine, locks, options };
     this.#accesses = new AccessWriteBehind({
       current: (id) => {
         const memory = this.#engine.peek(id);
         return memory === undefined ? undefined : accessKeys(memory);
       },
-      write: (updates) => this.#store.updateMetadata(updates),
+      write:
+        replica === undefined
+          ? (updates) => this.#store.updateMetadata(updates)
+          : (updates) => addAccesses(parts, updates),
       warn: (message, cause) => this.#warn(message, cause),
       ...(deps.accessWriteDelay === undefined ? {} : { delay: deps.accessWriteDelay }),
     });
@@ -131,7 +147,7 @@ export class MemoryService implements MemoryApi {
       engine: this.#engine,
       store: this.#store,
       embedder: this.#embedder,
-      lock: new KeyedLock(),
+      lock: locks,
       accesses: this.#accesses,
       options,
       nowMs: () => this.#nowMs(),
@@ -150,21 +166,32 @@ export class MemoryService implements MemoryApi {
       embedderId: this.#embedder.id,
       dimensions: this.#embedder.dimensions,
     });
-    if (!this.#engine.loadsFromStore) return 0;
+    // A replica follows the feed from the head read before the load: what is written during the
+    // load is applied again afterwards, which converges.
+    const head = this.#replica === undefined ? 0 : await this.#replica.feed.head();
     this.#loadedFrom = await loadEngine(
       {
         store: this.#store,
         engine: this.#engine,
-        snapshots: this.#snapshots,
+        snapshots: this.#replica === undefined ? this.#snapshots : undefined,
         skip: (record, error) =>
           this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
       },
       onProgress,
     );
+    await this.#replica?.follower.start(head);
     return this.#engine.size;
   }
 
-  /** Where `init()` loaded the engine from (`undefined` before, or in replica mode). */
+  /**
+   * Replica mode: the follower of the shared store's change feed (`healthy`, `applied`,
+   * `catchUp()` for read-your-writes across replicas, `stop()` at shutdown); owner mode: none.
+   */
+  get follower(): ChangeFollower | undefined {
+    return this.#replica?.follower;
+  }
+
+  /** Where `init()` loaded the engine from (`undefined` before). */
   get loadedFrom(): LoadSource | undefined {
     return this.#loadedFrom;
   }

@@ -2,7 +2,6 @@ import { AgentServicesError } from "../errors.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { VectorStore } from "../ports/vector-store.js";
 import type { AccessWriteBehind } from "../storage/access-write-behind.js";
-import type { KeyedLock } from "./keyed-lock.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
 import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./model/types.js";
 
@@ -16,17 +15,25 @@ import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./model/type
  * const page = listMemories(this.#context, input);
  */
 export interface ServiceContext {
-  /** The engine (owner mode) or the store's own queries (replica mode). */
   readonly engine: MemoryReadModel;
   readonly store: VectorStore;
   readonly embedder: Embedder;
-  readonly lock: KeyedLock;
+  readonly lock: ServiceLocks;
   /** Recall's access counts, persisted behind the answer. */
   readonly accesses: AccessWriteBehind;
   readonly options: MemoryServiceOptions;
   /** The clock's instant in epoch ms. */
   nowMs(): number;
   newId(): string;
+}
+
+/**
+ * Exclusive sections per key: `KeyedLock` in one process (owner mode); in replica mode a cluster
+ * lock that also brings the engine up to date once held.
+ */
+export interface ServiceLocks {
+  run<T>(key: string, task: () => Promise<T>): Promise<T>;
+  runAll<T>(keys: readonly string[], task: () => Promise<T>): Promise<T>;
 }
 
 /**

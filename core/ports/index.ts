@@ -10,6 +10,5 @@ export type {
   VectorSpace,
   VectorStore,
 } from "./vector-store.js";
-export type { NearestRecord, RecordFilter, VectorQuery } from "./vector-query.js";
 export type { JournalEntry, WriteJournal } from "./write-journal.js";
 export type { ChangeFeed, ClusterLocks, StoreChange } from "./replication.js";

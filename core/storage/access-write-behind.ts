@@ -1,11 +1,24 @@
 import type { Metadata } from "../ports/vector-store.js";
 
+/** One memory's access data to write. */
+export interface AccessUpdate {
+  readonly id: string;
+  /** Its access keys as the engine holds them now. */
+  readonly metadata: Metadata;
+  /** Accesses counted since the last write of this memory that landed. */
+  readonly accesses: number;
+}
+
 /** What an {@link AccessWriteBehind} works with. */
 export interface AccessWriteBehindDeps {
   /** The metadata to persist for a memory as it is now; `undefined` when it is gone. */
   readonly current: (id: string) => Metadata | undefined;
-  /** Writes the updates to the store (one call per round). */
-  readonly write: (updates: { id: string; metadata: Metadata }[]) => Promise<void>;
+  /**
+   * Writes the updates to the store (one call per round). `accesses` is how many recalls counted
+   * the memory since its last write: a store shared by replicas adds them to the stored count
+   * instead of writing the engine's.
+   */
+  readonly write: (updates: AccessUpdate[]) => Promise<void>;
   /** Told about a failed write: it never fails a recall. The ids are retried later. */
   readonly warn: (message: string, cause: unknown) => void;
   /**
@@ -43,7 +56,8 @@ export const ACCESS_WRITE_MAX_IDS = 500;
  */
 export class AccessWriteBehind {
   readonly #deps: AccessWriteBehindDeps;
-  #pending = new Set<string>();
+  /** Ids to write, with the accesses counted since their last write. */
+  #pending = new Map<string, number>();
   #draining: Promise<void> | undefined;
   #flushRequested: (() => void) | undefined;
   #flushSignal: Promise<void> | undefined;
@@ -60,7 +74,7 @@ export class AccessWriteBehind {
   /** Marks memories whose access data changed; they are written in the next round. */
   mark(ids: readonly string[]): void {
     if (ids.length === 0) return;
-    for (const id of ids) this.#pending.add(id);
+    for (const id of ids) this.#pending.set(id, (this.#pending.get(id) ?? 0) + 1);
     this.#draining ??= this.#drain(true);
   }
 
@@ -86,15 +100,15 @@ export class AccessWriteBehind {
   }
 
   /** Takes up to the most ids per write out of the pending ones, oldest marks first. */
-  #take(): string[] {
+  #take(): [string, number][] {
     const most = this.#deps.maxIdsPerWrite ?? ACCESS_WRITE_MAX_IDS;
-    const ids: string[] = [];
-    for (const id of this.#pending) {
-      if (ids.length >= most) break;
-      ids.push(id);
+    const taken: [string, number][] = [];
+    for (const entry of this.#pending) {
+      if (taken.length >= most) break;
+      taken.push(entry);
     }
-    for (const id of ids) this.#pending.delete(id);
-    return ids;
+    for (const [id] of taken) this.#pending.delete(id);
+    return taken;
   }
 
   /** The delay, or less if a flush comes meanwhile. */
@@ -109,18 +123,20 @@ export class AccessWriteBehind {
   }
 
   /** Writes one round; false (ids kept for later) when the store failed. */
-  async #write(ids: readonly string[]): Promise<boolean> {
-    const updates: { id: string; metadata: Metadata }[] = [];
-    for (const id of ids) {
+  async #write(taken: readonly [string, number][]): Promise<boolean> {
+    const updates: AccessUpdate[] = [];
+    for (const [id, accesses] of taken) {
       const metadata = this.#deps.current(id);
-      if (metadata !== undefined) updates.push({ id, metadata });
+      if (metadata !== undefined) updates.push({ id, metadata, accesses });
     }
     if (updates.length === 0) return true;
     try {
       await this.#deps.write(updates);
       return true;
     } catch (error) {
-      for (const { id } of updates) this.#pending.add(id);
+      for (const { id, accesses } of updates) {
+        this.#pending.set(id, (this.#pending.get(id) ?? 0) + accesses);
+      }
       const what = updates.length === 1 ? `memory ${updates[0]?.id}` : `${updates.length} memories`;
       this.#deps.warn(`failed to update access metadata of ${what}`, error);
       return false;

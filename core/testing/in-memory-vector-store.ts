@@ -1,6 +1,4 @@
 import { AgentServicesError } from "../errors.js";
-import { matchesRecordFilter } from "../ports/record-filter-match.js";
-import type { NearestRecord, RecordFilter, VectorQuery } from "../ports/vector-query.js";
 import type {
   Metadata,
   ScanPage,
@@ -18,8 +16,7 @@ interface Entry {
 
 /**
  * A VectorStore held in a Map, with the semantics of the Chroma adapter. For unit tests and for
- * library users who want no server. It also answers the {@link VectorQuery} port exactly (brute
- * force), for the memory service's replica mode.
+ * library users who want no server.
  *
  * `failWith(error)` makes every later call throw `store_unavailable` (until `failWith(undefined)`),
  * to test how callers handle a store outage.
@@ -30,7 +27,7 @@ interface Entry {
  * await store.upsert([{ id: "a", vector: [1, 0, 0], document: "x", metadata: {} }]);
  * (await store.get(["a"]))[0]?.document; // "x"
  */
-export class InMemoryVectorStore implements VectorStore, VectorQuery {
+export class InMemoryVectorStore implements VectorStore {
   readonly #entries = new Map<string, Entry>();
   #space: VectorSpace | undefined;
   #snapshotMark: string | undefined;
@@ -122,38 +119,9 @@ export class InMemoryVectorStore implements VectorStore, VectorQuery {
     };
   }
 
-  async count(filter?: RecordFilter): Promise<number> {
+  async count(): Promise<number> {
     this.#check();
-    if (filter === undefined) return this.#entries.size;
-    return this.#matching(filter).length;
-  }
-
-  async nearest(
-    vector: readonly number[],
-    limit: number,
-    filter: RecordFilter | undefined,
-  ): Promise<NearestRecord[]> {
-    this.#check();
-    return this.#matching(filter)
-      .map(([id, entry]) => ({
-        record: { id, document: entry.document, metadata: { ...entry.metadata } },
-        similarity: cosine(vector, entry.vector),
-      }))
-      .sort((a, b) => b.similarity - a.similarity || (a.record.id < b.record.id ? -1 : 1))
-      .slice(0, Math.max(0, Math.floor(limit)));
-  }
-
-  async find(filter: RecordFilter, limit: number): Promise<StoredRecord[]> {
-    this.#check();
-    return this.#matching(filter)
-      .slice(0, Math.max(0, Math.floor(limit)))
-      .map(([id, entry]) => ({ id, document: entry.document, metadata: { ...entry.metadata } }));
-  }
-
-  #matching(filter: RecordFilter | undefined): [string, Entry][] {
-    return [...this.#entries].filter(
-      ([, entry]) => filter === undefined || matchesRecordFilter(entry.metadata, filter),
-    );
+    return this.#entries.size;
   }
 
   async readSnapshotMark(): Promise<string | undefined> {
@@ -187,12 +155,6 @@ export class InMemoryVectorStore implements VectorStore, VectorQuery {
       });
     }
   }
-}
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  for (let i = 0; i < a.length; i += 1) dot += (a[i] ?? 0) * (b[i] ?? 0);
-  return dot / (Math.hypot(...a) * Math.hypot(...b) || 1);
 }
 
 function describe(space: VectorSpace): string {

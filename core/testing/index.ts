@@ -10,3 +10,5 @@ export { InMemoryEngineSnapshots } from "./in-memory-engine-snapshots.js";
 export { InMemoryVectorStore } from "./in-memory-vector-store.js";
 export { InMemoryWriteJournal } from "./in-memory-write-journal.js";
 export { ManualClock } from "./manual-clock.js";
+export { InMemorySharedStore } from "./in-memory-replication.js";
+export type { InMemoryReplicaPorts } from "./in-memory-replication.js";

@@ -41,7 +41,6 @@ const PINNED: Record<string, string[]> = {
     "ManualClock",
   ],
   "./adapters/chroma": [
-    "ChromaVectorQuery",
     "ChromaVectorStore",
     "replaceChromaCollection",
     "startEmbeddedChroma",

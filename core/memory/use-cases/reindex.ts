@@ -11,6 +11,13 @@ export interface ReindexOptions {
   readonly embedder: Embedder;
   /** Records per page (and per embedding call and write). Default 500. */
   readonly pageSize?: number;
+  /**
+   * The target is the source (default false): its binding is replaced before the copy and every
+   * record is rewritten where it is. For a store that cannot be swapped (PostgreSQL, whose
+   * replicas are stopped meanwhile); a failure half-way leaves vectors of both embedders, and
+   * running it again finishes the job.
+   */
+  readonly inPlace?: boolean;
   /** Told after each page: records copied so far, and the source's count when it began. */
   readonly onProgress?: (progress: { readonly copied: number; readonly total: number }) => void;
 }
@@ -27,7 +34,10 @@ export interface ReindexOptions {
 export async function reindexStore(options: ReindexOptions): Promise<number> {
   const { source, target, embedder } = options;
   const pageSize = options.pageSize ?? 500;
-  await target.bind({ embedderId: embedder.id, dimensions: embedder.dimensions });
+  await target.bind(
+    { embedderId: embedder.id, dimensions: embedder.dimensions },
+    options.inPlace === true ? { replace: true } : {},
+  );
   const total = await source.count();
   let copied = 0;
   let cursor: string | undefined;

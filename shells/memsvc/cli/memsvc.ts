@@ -41,6 +41,8 @@ Commands:
   mcp [--config FILE]     Serve the memory tools over MCP on stdin/stdout
   reindex [--config FILE] Re-embed every stored memory with the configured embedder
                           (after changing embedders; stop the service first)
+  migrate [--config FILE] Apply the PostgreSQL store's schema migrations and exit
+                          (serve applies them at start too)
 
 ${CLIENT_USAGE}
 Options:
@@ -52,7 +54,9 @@ Environment variables MEMSVC_<SECTION>_<KEY> override the file (see docs/configu
 `;
 
 type Command =
-  { kind: "help" } | { kind: "version" } | { kind: "serve" | "mcp" | "reindex"; config?: string };
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "serve" | "mcp" | "reindex" | "migrate"; config?: string };
 
 function parseCommand(argv: readonly string[]): Command | { kind: "usage-error"; message: string } {
   let parsed;
@@ -72,7 +76,7 @@ function parseCommand(argv: readonly string[]): Command | { kind: "usage-error";
   const [command, ...extra] = positionals;
   if (command === undefined) return { kind: "usage-error", message: "missing command" };
   if (command === "help") return { kind: "help" };
-  if (command !== "serve" && command !== "mcp" && command !== "reindex") {
+  if (command !== "serve" && command !== "mcp" && command !== "reindex" && command !== "migrate") {
     return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
   }
   if (extra.length > 0) {
@@ -263,7 +267,10 @@ async function serve(configPath: string | undefined): Promise<void> {
       1,
     );
   }
-  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
+    // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
+    turn: () => runtime.claimTurn("sweep-expired", Math.floor(config.sweepIntervalMs * 0.9)),
+  });
   // Installed before the startup line: a client may signal as soon as it reads that line.
   signals.onSignal(async (signal) => {
     logger.info("shutting down", { signal });
@@ -304,7 +311,10 @@ async function mcp(configPath: string | undefined): Promise<void> {
     import("../../common/mcp/tool-catalog.js"),
   ]);
   const runtime = await build(config, logger);
-  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
+  const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
+    // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
+    turn: () => runtime.claimTurn("sweep-expired", Math.floor(config.sweepIntervalMs * 0.9)),
+  });
   const tools = createMemoryTools(runtime.memory, {
     onFailure: (error, tool) =>
       logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
@@ -338,6 +348,26 @@ async function reindex(configPath: string | undefined): Promise<void> {
   } catch (error) {
     logger.error("reindex failed", { cause: describeCause(error) });
     fail(`reindex failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+}
+
+async function migrate(configPath: string | undefined): Promise<void> {
+  const { config, logger } = configure(configPath);
+  const { migrateMemsvc } = await import("../container/migrate-memsvc.js");
+  try {
+    const done = await migrateMemsvc(config);
+    if (done.store === undefined) {
+      process.stdout.write("memsvc: the Chroma store has no schema to migrate\n");
+      return;
+    }
+    process.stdout.write(
+      done.applied.length === 0
+        ? `memsvc: ${done.store} is at schema version ${done.version}; nothing to apply\n`
+        : `memsvc: applied migration${done.applied.length === 1 ? "" : "s"} ${done.applied.join(", ")} to ${done.store}; schema version ${done.version}\n`,
+    );
+  } catch (error) {
+    logger.error("migrate failed", { cause: describeCause(error) });
+    fail(`migrate failed: ${error instanceof Error ? error.message : String(error)}`, 1);
   }
 }
 
@@ -375,6 +405,8 @@ async function main(): Promise<void> {
       return mcp(command.config);
     case "reindex":
       return reindex(command.config);
+    case "migrate":
+      return migrate(command.config);
   }
 }
 

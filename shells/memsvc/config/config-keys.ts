@@ -73,6 +73,24 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     undefined,
     "Bearer token required on every route but /healthz and the UI page",
   ),
+  key(
+    "vector_store.provider",
+    "string",
+    "chroma",
+    "`chroma` (embedded or a server; one service owns it) or `postgres` (shared by replicas)",
+  ),
+  key(
+    "vector_store.postgres.url",
+    "string",
+    undefined,
+    "PostgreSQL URL (`postgres://user:password@host:5432/db`); needed by provider `postgres`",
+  ),
+  key(
+    "vector_store.postgres.pool_size",
+    "integer",
+    20,
+    "PostgreSQL connections per service (writes, locks, the change feed's listener)",
+  ),
   key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
   key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),
   key("vector_store.chroma.collection", "string", "memories", "Chroma collection name"),
@@ -115,7 +133,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "memory.mode",
     "string",
     "owner",
-    "`owner` (in-process engine, sole writer) or `replica` (query Chroma per read; needs a URL)",
+    "Removed: replicas run on PostgreSQL (`vector_store.provider: postgres`); only `owner` is accepted",
   ),
   key(
     "recall.candidates",

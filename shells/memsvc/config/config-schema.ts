@@ -86,6 +86,16 @@ export const RawConfigSchema = v.strictObject(
       auth_token: v.optional(v.string("expected a string")),
     }),
     vector_store: section({
+      provider: v.optional(v.picklist(["chroma", "postgres"], "expected chroma or postgres")),
+      postgres: section({
+        url: v.optional(
+          v.pipe(
+            text("a postgres:// URL"),
+            v.check(isPostgresUrl, "expected a postgres:// or postgresql:// URL"),
+          ),
+        ),
+        pool_size: v.optional(integerAtLeast(4)),
+      }),
       chroma: section({
         url: v.optional(v.pipe(text("an http(s) URL"), v.url("expected an http(s) URL"))),
         path: v.optional(text("a directory path")),
@@ -193,3 +203,13 @@ export const RawConfigSchema = v.strictObject(
 
 /** The raw config shape (input of {@link resolveConfig}). */
 export type RawConfig = v.InferOutput<typeof RawConfigSchema>;
+
+/** True for a `postgres://` or `postgresql://` URL that parses. */
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "postgres:" || url.protocol === "postgresql:";
+  } catch {
+    return false;
+  }
+}

@@ -89,9 +89,17 @@ function resolveConfig(
   if (!listen.ok) throw new Error(`listen address passed validation but does not parse`);
   const chroma = raw.vector_store.chroma;
   const collection = chroma.collection ?? "memories";
-  const vectorStore: VectorStoreConfig = chroma.url
-    ? { kind: "chroma-url", url: chroma.url, collection }
-    : { kind: "chroma-embedded", path: resolve(cwd, chroma.path ?? "./data/chroma"), collection };
+  const postgres = raw.vector_store.postgres;
+  const vectorStore: VectorStoreConfig =
+    raw.vector_store.provider === "postgres"
+      ? { kind: "postgres", url: postgres.url ?? "", poolSize: postgres.pool_size ?? 20 }
+      : chroma.url
+        ? { kind: "chroma-url", url: chroma.url, collection }
+        : {
+            kind: "chroma-embedded",
+            path: resolve(cwd, chroma.path ?? "./data/chroma"),
+            collection,
+          };
   const c = raw.embedder.cohere;
   const embedder: EmbedderConfig =
     raw.embedder.provider === "cohere"
@@ -127,7 +135,6 @@ function resolveConfig(
       weights: { ...DEFAULT_MEMORY_SERVICE_OPTIONS.weights, ...definedOnly(raw.recall.weights) },
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
-    memoryMode: raw.memory.mode ?? "owner",
     ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },
     log: {
       level: raw.log.level ?? "info",
@@ -171,13 +178,18 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
       "embedder.cohere.api_key: expected a Cohere API key when embedder.provider is cohere (set it in the file, MEMSVC_EMBEDDER_COHERE_API_KEY, COHERE_API_KEY or CO_API_KEY)",
     );
   }
+  if (parsed.success && parsed.output.memory.mode === "replica") {
+    problems.push(
+      "memory.mode: replica was removed; replicas now share a PostgreSQL store and keep the exact engine: set vector_store.provider: postgres and vector_store.postgres.url (see docs/operations.md)",
+    );
+  }
   if (
     parsed.success &&
-    parsed.output.memory.mode === "replica" &&
-    !parsed.output.vector_store.chroma.url
+    parsed.output.vector_store.provider === "postgres" &&
+    parsed.output.vector_store.postgres.url === undefined
   ) {
     problems.push(
-      "memory.mode: replica needs vector_store.chroma.url (replicas share one Chroma server; an embedded Chroma belongs to one process)",
+      "vector_store.postgres.url: expected a postgres:// URL when vector_store.provider is postgres (set it in the file or MEMSVC_VECTOR_STORE_POSTGRES_URL)",
     );
   }
   if (!parsed.success || problems.length > 0) return { ok: false, problems };

@@ -4,10 +4,14 @@ import type { ListenAddress } from "../../common/listen-address.js";
 /** The log levels, least to most severe. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
-/** The vector store slice: an external Chroma server, or an embedded one under `path`. */
+/**
+ * The vector store slice: an external Chroma server, an embedded one under `path` (this service
+ * its only writer), or a PostgreSQL database shared by any number of replicas.
+ */
 export type VectorStoreConfig =
   | { readonly kind: "chroma-url"; readonly url: string; readonly collection: string }
-  | { readonly kind: "chroma-embedded"; readonly path: string; readonly collection: string };
+  | { readonly kind: "chroma-embedded"; readonly path: string; readonly collection: string }
+  | { readonly kind: "postgres"; readonly url: string; readonly poolSize: number };
 
 /** The embedder slice. */
 export type EmbedderConfig =
@@ -63,11 +67,6 @@ export interface MemsvcConfig {
   readonly embedder: EmbedderConfig;
   readonly memory: MemoryServiceOptions;
   readonly sweepIntervalMs: number;
-  /**
-   * `owner`: the in-process engine answers reads; this service must be the collection's only
-   * writer. `replica`: every read queries Chroma, so several services may share a collection.
-   */
-  readonly memoryMode: "owner" | "replica";
   /** The memory browser: served at `path` unless disabled. */
   readonly ui: { readonly enabled: boolean; readonly path: string };
   /** `format` undefined: text on a terminal, JSON lines otherwise. */

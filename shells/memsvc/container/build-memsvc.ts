@@ -6,29 +6,17 @@ import { JournaledVectorStore } from "../../../core/storage/journaled-vector-sto
 import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";
-import { ChromaVectorQuery, ChromaVectorStore } from "../../../adapters/chroma/index.js";
-import {
-  startSupervisedChroma,
-  type ChromaEvent,
-  type SupervisedChroma,
-} from "../../../adapters/chroma/chroma-supervisor.js";
+import { ChromaVectorStore } from "../../../adapters/chroma/index.js";
 import { FileEngineSnapshots, SystemClock } from "../../../adapters/system/index.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
 import { makeEmbedder } from "./make-embedder.js";
 import type { Logger } from "../../common/logger.js";
-import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
 import { createReadinessCheck } from "./readiness-check.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
 import { journaledStore } from "./journaled-store.js";
-
-/** Where the vector store lives, resolved before the container is built (Chroma starts async). */
-interface StoreLocation {
-  /** Chroma base URL (the embedded server's or the configured one). */
-  readonly url: string;
-  /** For the startup line: `embedded Chroma at <path>` or `Chroma at <url>`. */
-  readonly description: string;
-}
+import { openStore, type OpenedStore } from "./open-store.js";
+import type { FollowerEvent } from "../../../core/storage/change-follower.js";
 
 /**
  * The typed tokens of the composition root, private to this module: tsyringe is not seen
@@ -39,7 +27,7 @@ interface StoreLocation {
 const TOKENS = {
   config: Symbol("MemsvcConfig") as InjectionToken<MemsvcConfig>,
   logger: Symbol("Logger") as InjectionToken<Logger>,
-  storeLocation: Symbol("StoreLocation") as InjectionToken<StoreLocation>,
+  opened: Symbol("OpenedStore") as InjectionToken<OpenedStore>,
   clock: Symbol("Clock") as InjectionToken<Clock>,
   embedder: Symbol("Embedder") as InjectionToken<Embedder>,
   vectorStore: Symbol("VectorStore") as InjectionToken<VectorStore>,
@@ -57,72 +45,13 @@ export interface MemsvcRuntime {
   readonly embedderDescription: string;
   /** Ids acknowledged from the write journal and not yet in Chroma (0 without a journal). */
   readonly pendingWrites: () => number;
+  /**
+   * Whether this process runs the periodic work that must run once per cluster now (the expiry
+   * sweep): always true for a store one service owns; on PostgreSQL, one replica per interval.
+   */
+  readonly claimTurn: (name: string, intervalMs: number) => Promise<boolean>;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
   close(): Promise<void>;
-}
-
-interface LocatedStore {
-  readonly location: StoreLocation;
-  readonly chroma: SupervisedChroma | undefined;
-  readonly lock: DataDirectoryLock | undefined;
-}
-
-async function locateStore(config: MemsvcConfig, logger: Logger): Promise<LocatedStore> {
-  const store = config.vectorStore;
-  if (store.kind === "chroma-url") {
-    const origin = new URL(store.url).origin;
-    return {
-      location: { url: store.url, description: `Chroma at ${origin}` },
-      chroma: undefined,
-      lock: undefined,
-    };
-  }
-  // Before Chroma starts: a second service on these files must fail here, not share them.
-  const lock = lockDataDirectory(store.path);
-  const logFile = join(store.path, "chroma.log");
-  logger.debug("starting embedded Chroma", { path: store.path, logFile });
-  try {
-    const chroma = await startSupervisedChroma({
-      path: store.path,
-      logFile,
-      onEvent: (event) => logChromaEvent(event, logger),
-    });
-    logger.info("embedded Chroma started", { path: store.path, url: chroma.url, pid: chroma.pid });
-    return {
-      location: { url: chroma.url, description: `embedded Chroma at ${store.path}` },
-      chroma,
-      lock,
-    };
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-}
-
-function logChromaEvent(event: ChromaEvent, logger: Logger): void {
-  switch (event.kind) {
-    case "died":
-      logger.error("embedded Chroma died; writes fail until it is restarted", {
-        pid: event.pid,
-        exit_code: event.exitCode,
-      });
-      return;
-    case "restarting":
-      logger.info("restarting embedded Chroma", {
-        attempt: event.attempt,
-        delay_ms: event.delayMs,
-      });
-      return;
-    case "restart_failed":
-      logger.error("restarting embedded Chroma failed", {
-        attempt: event.attempt,
-        error: String(event.error),
-      });
-      return;
-    case "restarted":
-      logger.info("embedded Chroma restarted", { pid: event.pid, down_ms: event.downMs });
-      return;
-  }
 }
 
 /**
@@ -143,18 +72,18 @@ export async function buildMemsvc(
   logger: Logger,
   metrics?: ServiceMetrics,
 ): Promise<MemsvcRuntime> {
-  const { location, chroma, lock } = await locateStore(config, logger);
-  // The engine snapshot lives in the embedded store's data directory (none with a Chroma URL).
+  const opened = await openStore(config, logger);
+  // The engine snapshot lives in the embedded store's data directory (none elsewhere).
   const snapshots =
-    config.vectorStore.kind === "chroma-url"
-      ? undefined
-      : new FileEngineSnapshots(join(config.vectorStore.path, ENGINE_SNAPSHOT_FILE), {
+    config.vectorStore.kind === "chroma-embedded"
+      ? new FileEngineSnapshots(join(config.vectorStore.path, ENGINE_SNAPSHOT_FILE), {
           warn: (message) => logger.warn(message),
-        });
+        })
+      : undefined;
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
-  container.register(TOKENS.storeLocation, { useValue: location satisfies StoreLocation });
+  container.register(TOKENS.opened, { useValue: opened });
   container.register(TOKENS.clock, { useFactory: instanceCachingFactory(() => new SystemClock()) });
   container.register(TOKENS.embedder, {
     useFactory: instanceCachingFactory((c) =>
@@ -163,20 +92,25 @@ export async function buildMemsvc(
   });
   container.register(TOKENS.vectorStore, {
     useFactory: instanceCachingFactory((c) => {
+      const store = c.resolve(TOKENS.opened);
+      if (store.kind === "postgres") {
+        // PostgreSQL acknowledges a write once it has committed it: its WAL is the journal.
+        return timeCalls(store.postgres.store, "vector_store", metrics);
+      }
       const chromaStore = timeCalls(
         new ChromaVectorStore({
-          url: c.resolve(TOKENS.storeLocation).url,
-          collection: c.resolve(TOKENS.config).vectorStore.collection,
+          url: store.url,
+          collection: config.vectorStore.kind === "postgres" ? "" : config.vectorStore.collection,
         }),
         "vector_store",
         metrics,
       );
-      // The owner of an embedded store acknowledges writes from its journal; replicas (and a
-      // Chroma URL, which has no data directory here) write to Chroma directly.
-      const { vectorStore, memoryMode } = c.resolve(TOKENS.config);
-      return vectorStore.kind === "chroma-url" || memoryMode === "replica"
-        ? chromaStore
-        : journaledStore(chromaStore, vectorStore.path, logger);
+      // The owner of an embedded store acknowledges writes from its journal; a Chroma URL (no
+      // data directory here) is written directly.
+      const { vectorStore } = c.resolve(TOKENS.config);
+      return vectorStore.kind === "chroma-embedded"
+        ? journaledStore(chromaStore, vectorStore.path, logger)
+        : chromaStore;
     }),
   });
   container.register(TOKENS.memory, {
@@ -195,14 +129,7 @@ export async function buildMemsvc(
           // this much of them); every recall in the interval shares one write.
           accessWriteDelay: () => delay(ACCESS_WRITE_INTERVAL_MS, undefined, { ref: false }),
           ...(snapshots === undefined ? {} : { snapshots }),
-          ...(c.resolve(TOKENS.config).memoryMode === "replica"
-            ? {
-                replicaQuery: new ChromaVectorQuery({
-                  url: c.resolve(TOKENS.storeLocation).url,
-                  collection: c.resolve(TOKENS.config).vectorStore.collection,
-                }),
-              }
-            : {}),
+          ...replicaDeps(c.resolve(TOKENS.opened), logger),
         }),
     ),
   });
@@ -215,14 +142,20 @@ export async function buildMemsvc(
     (closed ??= (async () => {
       // Recall writes access metadata behind its answer: land those writes before the store
       // goes, then (after a complete load only) save the engine for the next start.
-      if (memoryBuilt !== undefined) await closeMemory(memoryBuilt, loaded, logger);
+      if (memoryBuilt !== undefined) {
+        await memoryBuilt.follower?.stop();
+        await closeMemory(memoryBuilt, loaded, logger);
+      }
       await store
         .close()
         .catch((error: unknown) =>
           logger.warn("closing the store failed", { error: String(error) }),
         );
-      await stopChroma(chroma, logger);
-      lock?.release();
+      await opened
+        .close()
+        .catch((error: unknown) =>
+          logger.warn("closing the store failed", { error: String(error) }),
+        );
     })());
   try {
     const memory = container.resolve(TOKENS.memory);
@@ -236,24 +169,25 @@ export async function buildMemsvc(
       logger.info("loading memories", { loaded, total });
     });
     loaded = true;
-    if (config.memoryMode === "replica") {
-      logger.info("replica mode: every read queries Chroma, nothing loaded");
-    } else {
-      logger.info("memories loaded", {
-        memories,
-        from: memory.loadedFrom,
-        ms: Math.round(performance.now() - started),
-      });
-    }
+    logger.info("memories loaded", {
+      memories,
+      from: memory.loadedFrom,
+      ms: Math.round(performance.now() - started),
+      ...(memory.follower === undefined ? {} : { feed_seq: memory.follower.applied }),
+    });
     const embedder = container.resolve(TOKENS.embedder);
     return {
       memory,
       readiness: createReadinessCheck({
         store,
         embedder,
-        ...(chroma === undefined ? {} : { storeDown: () => !chroma.up }),
+        storeDown: () => storeDown(opened, memory),
       }),
-      storeDescription: location.description,
+      storeDescription: opened.description,
+      claimTurn: (name, intervalMs) =>
+        opened.kind === "postgres"
+          ? opened.replication.locks.claimTurn(name, intervalMs)
+          : Promise.resolve(true),
       pendingWrites: () => (store instanceof JournaledVectorStore ? store.pendingIds : 0),
       embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
       close,
@@ -295,8 +229,44 @@ const ACCESS_WRITE_INTERVAL_MS = 5_000;
 /** Progress of the startup load is logged at most this often. */
 const LOAD_LOG_INTERVAL_MS = 2_000;
 
-async function stopChroma(chroma: SupervisedChroma | undefined, logger: Logger): Promise<void> {
-  if (chroma === undefined) return;
-  await chroma.stop();
-  logger.info("embedded Chroma stopped", { pid: chroma.pid });
+/**
+ * Whether `/readyz` must fail at once: the supervised Chroma is down, or a replica does not
+ * follow the shared store (PostgreSQL unreachable or its notifications lost): it may then answer
+ * from a stale engine, so orchestrators route around it until it has caught up.
+ */
+function storeDown(opened: OpenedStore, memory: MemoryService): boolean {
+  if (opened.kind === "chroma") return opened.chroma !== undefined && !opened.chroma.up;
+  return memory.follower?.healthy !== true;
+}
+
+/** The replica dependencies of the service on a shared store (none for Chroma). */
+function replicaDeps(opened: OpenedStore, logger: Logger) {
+  if (opened.kind !== "postgres") return {};
+  return {
+    feed: opened.replication.feed,
+    locks: opened.replication.locks,
+    onFollowerEvent: (event: FollowerEvent) => logFollowerEvent(event, logger),
+    // A feed that failed is retried at most a second apart (its listener reconnects too).
+    followerRetryDelay: (attempt: number) =>
+      delay(Math.min(50 * 2 ** attempt, 1_000), undefined, { ref: false }),
+  };
+}
+
+function logFollowerEvent(event: FollowerEvent, logger: Logger): void {
+  switch (event.kind) {
+    case "down":
+      logger.error("lost the shared store's change feed; /readyz fails until it is back", {
+        error: String(event.error),
+      });
+      return;
+    case "up":
+      logger.info("following the shared store's change feed", { feed_seq: event.applied });
+      return;
+    case "resync":
+      logger.warn("reloaded every memory from the shared store", {
+        reason: event.reason,
+        memories: event.records,
+      });
+      return;
+  }
 }

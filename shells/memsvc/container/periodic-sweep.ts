@@ -11,7 +11,8 @@ export interface PeriodicSweep {
 /**
  * Deletes expired memories every `intervalMs` (expired memories are already invisible; this only
  * reclaims space). Sweeps never overlap, failures are logged and retried at the next tick, and the
- * timer does not keep the process alive.
+ * timer does not keep the process alive. Replicas of one store take turns (`options.turn`), so a
+ * cluster sweeps once per interval, not once per replica.
  *
  * @example
  * const sweep = startPeriodicSweep(runtime.memory, 300_000, logger);
@@ -22,12 +23,20 @@ export function startPeriodicSweep(
   memory: MemoryApi,
   intervalMs: number,
   logger: Logger,
+  options: {
+    /**
+     * Whether this tick is this process's turn (replicas on one store: one of them per
+     * interval, see `ClusterLocks.claimTurn`); default: every tick.
+     */
+    readonly turn?: () => Promise<boolean>;
+  } = {},
 ): PeriodicSweep {
   let running: Promise<void> | undefined;
+  const turn = options.turn ?? (() => Promise.resolve(true));
   const tick = () => {
     if (running !== undefined) return;
-    running = memory
-      .sweepExpired()
+    running = turn()
+      .then((mine) => (mine ? memory.sweepExpired() : 0))
       .then(
         (deleted) => {
           if (deleted > 0) logger.info("expired memories deleted", { deleted });

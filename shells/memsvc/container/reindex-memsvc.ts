@@ -11,6 +11,8 @@ import type { Logger } from "../../common/logger.js";
 import { makeEmbedder } from "./make-embedder.js";
 import { journaledStore } from "./journaled-store.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
+import { connectPostgres } from "../../../adapters/postgres/index.js";
+import { describePostgresUrl } from "./open-store.js";
 
 /** What `memsvc reindex` did. */
 export interface ReindexSummary {
@@ -34,6 +36,7 @@ export interface ReindexSummary {
 export async function reindexMemsvc(config: MemsvcConfig, logger: Logger): Promise<ReindexSummary> {
   const started = performance.now();
   const store = config.vectorStore;
+  if (store.kind === "postgres") return reindexPostgres(store.url, store.poolSize, config, logger);
   let lock: DataDirectoryLock | undefined;
   let chroma: EmbeddedChroma | undefined;
   try {
@@ -76,5 +79,43 @@ export async function reindexMemsvc(config: MemsvcConfig, logger: Logger): Promi
   } finally {
     await chroma?.stop();
     lock?.release();
+  }
+}
+
+/**
+ * PostgreSQL: every record re-embedded where it is (replicas must be stopped meanwhile: they
+ * would rank new vectors against old ones). A failure half-way is finished by running it again.
+ */
+async function reindexPostgres(
+  url: string,
+  poolSize: number,
+  config: MemsvcConfig,
+  logger: Logger,
+): Promise<ReindexSummary> {
+  const started = performance.now();
+  const postgres = await connectPostgres(url, { poolSize });
+  try {
+    await postgres.migrate();
+    const embedder = makeEmbedder(config.embedder);
+    let lastLogged = 0;
+    const memories = await reindexStore({
+      source: postgres.store,
+      target: postgres.store,
+      embedder,
+      inPlace: true,
+      onProgress: ({ copied, total }) => {
+        if (performance.now() - lastLogged < 2_000 && copied < total) return;
+        lastLogged = performance.now();
+        logger.info("reindexing", { copied, total });
+      },
+    });
+    return {
+      collection: describePostgresUrl(url),
+      memories,
+      embedder: `${embedder.id} (${embedder.dimensions} dimensions)`,
+      ms: Math.round(performance.now() - started),
+    };
+  } finally {
+    await postgres.close();
   }
 }

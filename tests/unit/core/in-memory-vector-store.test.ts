@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { InMemoryVectorStore } from "../../../core/testing/index.js";
-import { describeVectorQueryContract } from "../../contracts/vector-query-contract.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
 
 describeVectorStoreContract("InMemoryVectorStore", async () => ({
   store: new InMemoryVectorStore(),
   cleanup: () => Promise.resolve(),
 }));
-
-describeVectorQueryContract("InMemoryVectorStore", async () => {
-  const store = new InMemoryVectorStore();
-  return { store, query: store, cleanup: () => Promise.resolve() };
-});
 
 describe("InMemoryVectorStore", () => {
   it("fails every call with store_unavailable while told to fail, and heals after", async () => {

@@ -62,25 +62,48 @@ describe("loadConfig", () => {
       },
     });
     expect(config.sweepIntervalMs).toBe(300_000);
-    expect(config.memoryMode).toBe("owner");
+    expect(config.vectorStore.kind).toBe("chroma-embedded");
     expect(config.log.level).toBe("info");
   });
 
-  it("takes memory.mode replica only with a Chroma URL, and names the values it accepts", () => {
-    const url = "http://chroma.internal:8000";
+  it("takes the PostgreSQL store by name and URL, and says what is missing", () => {
+    const url = "postgres://memsvc:secret@db.internal:5432/memories";
     expect(
       ok(
         loadConfig({
-          env: { MEMSVC_MEMORY_MODE: "replica", MEMSVC_VECTOR_STORE_CHROMA_URL: url },
+          env: { MEMSVC_VECTOR_STORE_PROVIDER: "postgres", MEMSVC_VECTOR_STORE_POSTGRES_URL: url },
           cwd: dir,
         }),
-      ).config.memoryMode,
-    ).toBe("replica");
-    expect(problems(loadConfig({ env: { MEMSVC_MEMORY_MODE: "replica" }, cwd: dir }))).toEqual([
-      "memory.mode: replica needs vector_store.chroma.url (replicas share one Chroma server; an embedded Chroma belongs to one process)",
+      ).config.vectorStore,
+    ).toEqual({ kind: "postgres", url, poolSize: 20 });
+    expect(
+      problems(loadConfig({ env: { MEMSVC_VECTOR_STORE_PROVIDER: "postgres" }, cwd: dir })),
+    ).toEqual([
+      "vector_store.postgres.url: expected a postgres:// URL when vector_store.provider is postgres (set it in the file or MEMSVC_VECTOR_STORE_POSTGRES_URL)",
     ]);
-    expect(problems(loadConfig({ env: { MEMSVC_MEMORY_MODE: "shared" }, cwd: dir }))).toEqual([
-      'memory.mode (from MEMSVC_MEMORY_MODE): expected owner or replica, got "shared"',
+    expect(
+      problems(
+        loadConfig({
+          env: {
+            MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+            MEMSVC_VECTOR_STORE_POSTGRES_URL: "http://db:5432",
+          },
+          cwd: dir,
+        }),
+      ),
+    ).toEqual([
+      'vector_store.postgres.url (from MEMSVC_VECTOR_STORE_POSTGRES_URL): expected a postgres:// or postgresql:// URL, got "http://db:5432"',
+    ]);
+    expect(
+      problems(loadConfig({ env: { MEMSVC_VECTOR_STORE_PROVIDER: "mysql" }, cwd: dir })),
+    ).toEqual([
+      'vector_store.provider (from MEMSVC_VECTOR_STORE_PROVIDER): expected chroma or postgres, got "mysql"',
+    ]);
+  });
+
+  it("refuses the removed Chroma replica mode with the way forward", () => {
+    expect(problems(loadConfig({ env: { MEMSVC_MEMORY_MODE: "replica" }, cwd: dir }))).toEqual([
+      "memory.mode: replica was removed; replicas now share a PostgreSQL store and keep the exact engine: set vector_store.provider: postgres and vector_store.postgres.url (see docs/operations.md)",
     ]);
   });
 

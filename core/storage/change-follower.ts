@@ -1,0 +1,263 @@
+import type { LocalWriteClock } from "../memory/engine/local-writes.js";
+import type { MemoryReadModel } from "../memory/engine/read-model.js";
+import type { ChangeFeed, StoreChange } from "../ports/replication.js";
+import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
+
+/** Changes read per round trip to the feed. */
+export const FOLLOW_PAGE_SIZE = 1000;
+/** Rounds a catch-up may repeat because local writes raced it, before it gives up the turn. */
+const MAX_RACED_ROUNDS = 8;
+
+/** What a replica's follower reports, for logs and readiness. */
+export type FollowerEvent =
+  | { readonly kind: "down"; readonly error: unknown }
+  | { readonly kind: "up"; readonly applied: number }
+  | { readonly kind: "resync"; readonly reason: string; readonly records: number };
+
+/** What a {@link ChangeFollower} works with. */
+export interface ChangeFollowerDeps {
+  readonly feed: ChangeFeed;
+  /** Read whole when the feed no longer holds the changes a replica missed. */
+  readonly store: VectorStore;
+  /** The engine the changes are applied to (not the wrapper the use cases write through). */
+  readonly engine: MemoryReadModel;
+  /** This process's writes to the engine (see {@link LocalWriteClock}). */
+  readonly localWrites: LocalWriteClock;
+  /** Told about a record that cannot be read (it is dropped from the engine). */
+  readonly skip: (record: VectorRecord, error: unknown) => void;
+  readonly onEvent?: (event: FollowerEvent) => void;
+  /**
+   * Awaited before the next attempt after the feed failed. Absent: no retry of its own (the next
+   * notification, reconnect or `catchUp` call tries again).
+   */
+  readonly retryDelay?: (attempt: number) => Promise<void>;
+  readonly pageSize?: number;
+}
+
+/**
+ * Keeps a replica's in-process engine equal to the shared store: applies the store's committed
+ * changes in order ({@link ChangeFeed}), woken by the feed's notifications, and catches up by
+ * sequence after any disconnect. A change is applied as the record's current state, so applying
+ * one twice converges; a gap in the sequence (changes the feed no longer keeps) reloads the whole
+ * store into the engine instead.
+ *
+ * Rounds run one at a time. {@link ChangeFollower.catchUp} resolves after a round that started
+ * after the call: every change committed before it is then in the engine (a cluster lock calls it
+ * after acquiring, so "find a duplicate, else insert" sees the other replicas' writes).
+ *
+ * @example
+ * const follower = new ChangeFollower({ feed, store, engine, localWrites, skip });
+ * await follower.start(headBeforeLoad);
+ * await follower.catchUp();
+ * await follower.stop();
+ */
+export class ChangeFollower {
+  readonly #deps: ChangeFollowerDeps;
+  #applied = 0;
+  /** The round running now, if any. */
+  #round: Promise<void> | undefined;
+  /** The round that starts after the running one (shared by every caller waiting for it). */
+  #next: Promise<void> | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+  #stopped = false;
+  /** The notification channel is up and the last round succeeded. */
+  #healthy = false;
+  #listening = false;
+  #failures = 0;
+  #retrying = false;
+  /** Set when the channel came back: the database may have been restored to an earlier point. */
+  #checkHead = false;
+
+  constructor(deps: ChangeFollowerDeps) {
+    this.#deps = deps;
+  }
+
+  /** The seq of the last change applied. */
+  get applied(): number {
+    return this.#applied;
+  }
+
+  /** True while the notification channel is up and the last round reached the feed. */
+  get healthy(): boolean {
+    return this.#healthy && this.#listening;
+  }
+
+  /**
+   * Starts following after `applied` (the head read before the engine was loaded): listens for
+   * commits, then catches up once. Rejects when the feed cannot be reached.
+   */
+  async start(applied: number): Promise<void> {
+    this.#applied = applied;
+    this.#unlisten = await this.#deps.feed.listen(
+      () => this.#wake(),
+      (up, error) => {
+        this.#listening = up;
+        if (up) {
+          this.#checkHead = true;
+          this.#wake();
+        } else {
+          this.#down(error);
+        }
+      },
+    );
+    this.#listening = true;
+    await this.catchUp();
+  }
+
+  /**
+   * Resolves once a round that started after this call has applied every change committed
+   * before it; rejects when that round could not reach the feed.
+   */
+  catchUp(): Promise<void> {
+    if (this.#round === undefined) return this.#startRound();
+    this.#next ??= this.#round.then(
+      () => this.#startRound(),
+      () => this.#startRound(),
+    );
+    return this.#next;
+  }
+
+  /** Stops listening; rounds in flight finish. Safe to call twice. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    const unlisten = this.#unlisten;
+    this.#unlisten = undefined;
+    await unlisten?.();
+    await this.#round?.catch(() => undefined);
+  }
+
+  #wake(): void {
+    if (this.#stopped) return;
+    this.catchUp().catch(() => this.#scheduleRetry());
+  }
+
+  #scheduleRetry(): void {
+    const retryDelay = this.#deps.retryDelay;
+    if (retryDelay === undefined || this.#retrying || this.#stopped) return;
+    this.#retrying = true;
+    const delay = retryDelay(this.#failures);
+    void delay.then(() => {
+      this.#retrying = false;
+      this.#wake();
+    });
+  }
+
+  #startRound(): Promise<void> {
+    this.#next = undefined;
+    const round = this.#run().finally(() => {
+      if (this.#round === round) this.#round = undefined;
+    });
+    this.#round = round;
+    return round;
+  }
+
+  async #run(): Promise<void> {
+    try {
+      if (this.#checkHead) {
+        this.#checkHead = false;
+        const head = await this.#deps.feed.head();
+        // Behind what this replica applied: the store was restored to an earlier point.
+        if (head < this.#applied) {
+          this.#applied = 0;
+          await this.#resync(`the store's feed is at ${head}, behind this replica`, head);
+        }
+      }
+      for (let raced = 0; raced < MAX_RACED_ROUNDS; raced += 1) {
+        const outcome = await this.#page();
+        if (outcome === "done") break;
+      }
+      if (!this.#healthy) {
+        this.#healthy = true;
+        this.#failures = 0;
+        this.#deps.onEvent?.({ kind: "up", applied: this.#applied });
+      }
+    } catch (error) {
+      this.#down(error);
+      throw error;
+    }
+  }
+
+  #down(error: unknown): void {
+    this.#failures += 1;
+    if (this.#healthy || this.#failures === 1) this.#deps.onEvent?.({ kind: "down", error });
+    this.#healthy = false;
+  }
+
+  /**
+   * Reads and applies pages until the feed has nothing newer. "raced": a local write overtook a
+   * fetched change, which is read again.
+   */
+  async #page(): Promise<"done" | "raced"> {
+    const { feed, localWrites } = this.#deps;
+    const size = this.#deps.pageSize ?? FOLLOW_PAGE_SIZE;
+    for (;;) {
+      const before = localWrites.now;
+      const changes = await feed.changesSince(this.#applied, size);
+      if (changes.length === 0) return "done";
+      if (!contiguous(changes, this.#applied)) {
+        await this.#resync(`the feed skipped from ${this.#applied} to ${changes[0]?.seq}`);
+        continue;
+      }
+      let raced: number | undefined;
+      for (const change of changes) {
+        if (localWrites.since(change.id, before)) {
+          raced ??= change.seq;
+          continue;
+        }
+        this.#apply(change.id, change.record);
+      }
+      localWrites.prune(before);
+      const last = (changes[changes.length - 1] as StoreChange).seq;
+      this.#applied = raced === undefined ? last : raced - 1;
+      if (raced !== undefined) return "raced";
+      if (changes.length < size) return "done";
+    }
+  }
+
+  #apply(id: string, record: VectorRecord | undefined): void {
+    const { engine } = this.#deps;
+    if (record === undefined) {
+      engine.remove(id);
+      return;
+    }
+    try {
+      engine.load(record);
+    } catch (error) {
+      engine.remove(id);
+      this.#deps.skip(record, error);
+    }
+  }
+
+  /** Reloads the whole store into the engine (the feed lost changes this replica needs). */
+  async #resync(reason: string, knownHead?: number): Promise<void> {
+    const { feed, store, engine, localWrites } = this.#deps;
+    const head = knownHead ?? (await feed.head());
+    const before = localWrites.now;
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await store.scan(cursor, FOLLOW_PAGE_SIZE);
+      for (const record of page.records) {
+        seen.add(record.id);
+        if (!localWrites.since(record.id, before)) this.#apply(record.id, record);
+      }
+      cursor = page.next;
+    } while (cursor !== undefined);
+    const gone: string[] = [];
+    for (const { id } of engine.records()) {
+      if (!seen.has(id) && !localWrites.since(id, before)) gone.push(id);
+    }
+    for (const id of gone) engine.remove(id);
+    this.#applied = Math.max(this.#applied, head);
+    this.#deps.onEvent?.({ kind: "resync", reason, records: seen.size });
+  }
+}
+
+function contiguous(changes: readonly StoreChange[], after: number): boolean {
+  let expected = after + 1;
+  for (const change of changes) {
+    if (change.seq !== expected) return false;
+    expected += 1;
+  }
+  return true;
+}

@@ -1,0 +1,243 @@
+import { AgentServicesError } from "../errors.js";
+import { KeyedLock } from "../memory/keyed-lock.js";
+import type { ChangeFeed, ClusterLocks, StoreChange } from "../ports/replication.js";
+import type {
+  Metadata,
+  ScanPage,
+  StoredRecord,
+  VectorRecord,
+  VectorSpace,
+  VectorStore,
+} from "../ports/vector-store.js";
+
+/** What one replica of an {@link InMemorySharedStore} gets: its store, feed and locks. */
+export interface InMemoryReplicaPorts {
+  readonly store: VectorStore;
+  readonly feed: ChangeFeed;
+  readonly locks: ClusterLocks;
+}
+
+interface Row {
+  readonly vector: readonly number[];
+  readonly document: string;
+  readonly metadata: Metadata;
+}
+
+/**
+ * One shared store in memory with a change feed and cluster locks, handing each replica its own
+ * ports ({@link InMemorySharedStore.replica}): the in-memory counterpart of the PostgreSQL
+ * adapter, for unit tests of replicas and for library users. Every write appends one change per
+ * id to a gapless log and wakes the listeners on the next microtask. `failWith(error)` makes every
+ * call of every replica fail with `store_unavailable` and drops the listeners' channel (they are
+ * told `up: false`, then `up: true` when it heals); `forgetChangesBefore(seq)` drops old changes,
+ * so a replica behind them sees a gap.
+ *
+ * @example
+ * const shared = new InMemorySharedStore();
+ * const a = new MemoryService({ ...shared.replica(), embedder, clock });
+ * const b = new MemoryService({ ...shared.replica(), embedder, clock });
+ */
+export class InMemorySharedStore {
+  readonly #rows = new Map<string, Row>();
+  #changes: { seq: number; id: string }[] = [];
+  #head = 0;
+  #space: VectorSpace | undefined;
+  #failure: Error | undefined;
+  readonly #listeners = new Set<{
+    onCommit: (head: number) => void;
+    onConnection: ((up: boolean, error?: unknown) => void) | undefined;
+  }>();
+  readonly #lock = new KeyedLock();
+  readonly #turns = new Map<string, number>();
+  readonly #nowMs: () => number;
+
+  /** `nowMs` is the clock of `claimTurn` (default `Date.now`). */
+  constructor(options: { readonly nowMs?: () => number } = {}) {
+    this.#nowMs = options.nowMs ?? (() => Date.now());
+  }
+
+  /** The seq of the last change. */
+  get head(): number {
+    return this.#head;
+  }
+
+  /** Records held. */
+  get size(): number {
+    return this.#rows.size;
+  }
+
+  /** Fails every call with `store_unavailable` (undefined heals); listeners see the channel drop. */
+  failWith(error: Error | undefined): void {
+    const wasDown = this.#failure !== undefined;
+    this.#failure = error;
+    if (wasDown === (error !== undefined)) return;
+    for (const listener of this.#listeners) {
+      queueMicrotask(() => listener.onConnection?.(error === undefined, error));
+    }
+  }
+
+  /** Drops the changes before `seq` from the log (a replica behind them must reload). */
+  forgetChangesBefore(seq: number): void {
+    this.#changes = this.#changes.filter((change) => change.seq >= seq);
+  }
+
+  /**
+   * Empties the store and rewinds its feed to `head` (0: as new), as a database restored from a
+   * backup taken before anything was written.
+   */
+  restoreTo(head: number): void {
+    this.#rows.clear();
+    this.#changes = this.#changes.filter((change) => change.seq <= head);
+    this.#head = head;
+  }
+
+  /** A new replica's ports on this store. */
+  replica(): InMemoryReplicaPorts {
+    return { store: this.#storeFor(), feed: this.#feed(), locks: this.#locks() };
+  }
+
+  #check(): void {
+    if (this.#failure !== undefined) {
+      throw new AgentServicesError("store_unavailable", "shared store unavailable", {
+        cause: this.#failure,
+      });
+    }
+  }
+
+  #commit(ids: Iterable<string>): void {
+    for (const id of ids) {
+      this.#head += 1;
+      this.#changes.push({ seq: this.#head, id });
+    }
+    const head = this.#head;
+    for (const listener of this.#listeners) queueMicrotask(() => listener.onCommit(head));
+  }
+
+  #storeFor(): VectorStore {
+    let closed = false;
+    const check = (): void => {
+      if (closed) throw new AgentServicesError("store_unavailable", "store is closed");
+      this.#check();
+    };
+    return {
+      bind: async (space, options = {}) => {
+        check();
+        if (this.#space === undefined || options.replace === true) {
+          this.#space = space;
+          return;
+        }
+        if (
+          this.#space.embedderId !== space.embedderId ||
+          this.#space.dimensions !== space.dimensions
+        ) {
+          throw new AgentServicesError(
+            "embedder_mismatch",
+            `the store holds vectors of embedder "${this.#space.embedderId}" (${this.#space.dimensions} dimensions), not "${space.embedderId}" (${space.dimensions} dimensions)`,
+          );
+        }
+      },
+      upsert: async (records: readonly VectorRecord[]) => {
+        check();
+        for (const record of records) {
+          const previous = this.#rows.get(record.id);
+          this.#rows.set(record.id, {
+            vector: [...record.vector],
+            document: record.document,
+            metadata: { ...previous?.metadata, ...record.metadata },
+          });
+        }
+        this.#commit(records.map((r) => r.id));
+      },
+      get: async (ids: readonly string[]): Promise<StoredRecord[]> => {
+        check();
+        return ids.flatMap((id) => {
+          const row = this.#rows.get(id);
+          return row === undefined
+            ? []
+            : [{ id, document: row.document, metadata: { ...row.metadata } }];
+        });
+      },
+      updateMetadata: async (updates) => {
+        check();
+        const changed: string[] = [];
+        for (const { id, metadata } of updates) {
+          const row = this.#rows.get(id);
+          if (row === undefined) continue;
+          this.#rows.set(id, { ...row, metadata: { ...row.metadata, ...metadata } });
+          changed.push(id);
+        }
+        if (changed.length > 0) this.#commit(changed);
+      },
+      delete: async (ids) => {
+        check();
+        const deleted = [...new Set(ids)].filter((id) => this.#rows.delete(id));
+        if (deleted.length > 0) this.#commit(deleted);
+        return deleted.length;
+      },
+      scan: async (cursor, limit): Promise<ScanPage> => {
+        check();
+        const ids = [...this.#rows.keys()].sort();
+        const start = cursor === undefined ? 0 : ids.findIndex((id) => id > cursor);
+        const page = start < 0 ? [] : ids.slice(start, start + Math.max(1, Math.floor(limit)));
+        const last = page[page.length - 1];
+        return {
+          records: page.map((id) => this.#record(id) as VectorRecord),
+          next: last !== undefined && last !== ids[ids.length - 1] ? last : undefined,
+        };
+      },
+      count: async () => {
+        check();
+        return this.#rows.size;
+      },
+      ping: async () => check(),
+      close: async () => {
+        closed = true;
+      },
+    };
+  }
+
+  #record(id: string): VectorRecord | undefined {
+    const row = this.#rows.get(id);
+    return row === undefined
+      ? undefined
+      : { id, vector: [...row.vector], document: row.document, metadata: { ...row.metadata } };
+  }
+
+  #feed(): ChangeFeed {
+    return {
+      head: async () => {
+        this.#check();
+        return this.#head;
+      },
+      changesSince: async (after, limit): Promise<StoreChange[]> => {
+        this.#check();
+        return this.#changes
+          .filter((change) => change.seq > after)
+          .slice(0, Math.max(1, Math.floor(limit)))
+          .map(({ seq, id }) => ({ seq, id, record: this.#record(id) }));
+      },
+      listen: async (onCommit, onConnection) => {
+        this.#check();
+        const listener = { onCommit, onConnection };
+        this.#listeners.add(listener);
+        return async () => {
+          this.#listeners.delete(listener);
+        };
+      },
+    };
+  }
+
+  #locks(): ClusterLocks {
+    return {
+      runAll: (keys, task) => this.#lock.runAll(keys, task),
+      claimTurn: async (name, intervalMs) => {
+        this.#check();
+        const now = this.#nowMs();
+        const last = this.#turns.get(name);
+        if (last !== undefined && now - last < intervalMs) return false;
+        this.#turns.set(name, now);
+        return true;
+      },
+    };
+  }
+}

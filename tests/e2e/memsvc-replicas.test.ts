@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+import { startPostgresServer, type PostgresServer } from "../support/postgres-server.js";
+
+/**
+ * Three `memsvc serve` replicas on one real PostgreSQL database (started by the test from
+ * Debian's binaries): writes on one are found on the others, deletes and PATCHes propagate, the
+ * same content stored on all three at once keeps one memory, a replica killed with `kill -9`
+ * under 8 writers loses no acknowledged write, and a PostgreSQL restart under load makes the
+ * replicas say 503 on `/readyz` and catch up by themselves.
+ */
+let postgres: PostgresServer;
+const replicas: MemsvcProcess[] = [];
+
+async function startReplica(): Promise<MemsvcProcess> {
+  return startMemsvc({
+    env: {
+      MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: postgres.url,
+      MEMSVC_VECTOR_STORE_POSTGRES_POOL_SIZE: "8",
+    },
+  });
+}
+
+async function call(
+  replica: MemsvcProcess,
+  path: string,
+  init?: { method?: string; body?: unknown },
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${replica.baseUrl}${path}`, {
+    method: init?.method ?? (init?.body === undefined ? "GET" : "POST"),
+    ...(init?.body === undefined
+      ? {}
+      : { body: JSON.stringify(init.body), headers: { "content-type": "application/json" } }),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
+}
+
+/** Polls until `check` holds (at most `ms`); resolves with how long it took. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (await check()) return performance.now() - started;
+    if (performance.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function exportIds(replica: MemsvcProcess): Promise<string[]> {
+  const res = await fetch(`${replica.baseUrl}/v1/export`);
+  const text = await res.text();
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => (JSON.parse(line) as { id: string }).id)
+    .sort();
+}
+
+beforeAll(async () => {
+  postgres = await startPostgresServer();
+  for (let i = 0; i < 3; i += 1) replicas.push(await startReplica());
+}, 120_000);
+
+afterAll(async () => {
+  await cleanupMemsvc();
+  await postgres?.stop();
+});
+
+describe("memsvc replicas on one PostgreSQL", () => {
+  it("names the store on the startup line, never the password", () => {
+    for (const replica of replicas) {
+      expect(replica.store).toMatch(/^PostgreSQL at 127\.0\.0\.1:\d+\/\w+$/);
+    }
+  });
+
+  it("a write on one replica is found by search and recall on the others within 1 s", async () => {
+    const [a, b, c] = replicas as [MemsvcProcess, MemsvcProcess, MemsvcProcess];
+    const { body } = await call(a, "/v1/remember", {
+      body: { content: "The on-call rotation changes every Monday at 9:00", type: "rule" },
+    });
+    const id = body["id"] as string;
+    for (const other of [b, c]) {
+      await within(1_000, async () => {
+        const found = await call(other, "/v1/search", { body: { message: "on-call rotation" } });
+        const results = found.body["results"] as { memory: { id: string } }[];
+        return results.some((r) => r.memory.id === id);
+      });
+      const recalled = await call(other, "/v1/recall", { body: { message: "on-call rotation" } });
+      expect(recalled.body["context"]).toContain("on-call rotation changes every Monday");
+    }
+  });
+
+  it("deletes and PATCHes on one replica reach the others", async () => {
+    const [a, b, c] = replicas as [MemsvcProcess, MemsvcProcess, MemsvcProcess];
+    const { body } = await call(a, "/v1/remember", {
+      body: { content: "Staging runs on m5.large", type: "fact", tags: ["infra"] },
+    });
+    const id = body["id"] as string;
+    await within(1_000, async () => (await call(b, `/v1/memories/${id}`)).status === 200);
+    expect(
+      (await call(b, `/v1/memories/${id}`, { method: "PATCH", body: { tags: ["aws"] } })).status,
+    ).toBe(200);
+    await within(1_000, async () => {
+      const got = await call(c, `/v1/memories/${id}`);
+      return JSON.stringify(got.body["tags"]) === '["aws"]';
+    });
+    expect((await call(c, `/v1/memories/${id}`, { method: "DELETE" })).status).toBe(200);
+    await within(1_000, async () => (await call(a, `/v1/memories/${id}`)).status === 404);
+  });
+
+  it("the same content stored on three replicas at the same moment keeps one memory", async () => {
+    const content = `The build cache lives in s3://builds-${Date.now()}`;
+    const answers = await Promise.all(
+      replicas.map((replica) => call(replica, "/v1/remember", { body: { content, type: "fact" } })),
+    );
+    const ids = new Set(answers.map((a) => a.body["id"]));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((a) => a.body["deduplicated"] === true)).toHaveLength(2);
+  });
+
+  it("kill -9 of a replica under 8 writers loses no acknowledged write", async () => {
+    const victim = replicas[2] as MemsvcProcess;
+    const acknowledged: string[] = [];
+    let stop = false;
+    const writers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; !stop; i += 1) {
+        const target = replicas[(w + i) % 3] as MemsvcProcess;
+        try {
+          const res = await call(target, "/v1/remember", {
+            body: { content: `writer ${w} note ${i} ${Math.random()}`, type: "fact" },
+          });
+          if (res.status === 200) acknowledged.push(res.body["id"] as string);
+        } catch {
+          // the killed replica's connections fail; nothing was acknowledged
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await victim.killHard();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stop = true;
+    await Promise.all(writers);
+    replicas[2] = await startReplica();
+    expect(acknowledged.length).toBeGreaterThan(50);
+    for (const replica of replicas) {
+      await within(5_000, async () => {
+        const ids = new Set(await exportIds(replica));
+        return acknowledged.every((id) => ids.has(id));
+      });
+    }
+  });
+
+  it("a PostgreSQL restart under load: 503 on /readyz meanwhile, caught up afterwards", async () => {
+    const acknowledged: string[] = [];
+    let stop = false;
+    const writers = Array.from({ length: 4 }, async (_, w) => {
+      for (let i = 0; !stop; i += 1) {
+        const target = replicas[(w + i) % 3] as MemsvcProcess;
+        const res = await call(target, "/v1/remember", {
+          body: { content: `restart writer ${w} note ${i} ${Math.random()}`, type: "fact" },
+        }).catch(() => undefined);
+        if (res?.status === 200) acknowledged.push(res.body["id"] as string);
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await postgres.stop();
+    for (const replica of replicas) {
+      await within(5_000, async () => (await call(replica, "/readyz")).status === 503);
+    }
+    await postgres.start();
+    for (const replica of replicas) {
+      await within(15_000, async () => (await call(replica, "/readyz")).status === 200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stop = true;
+    await Promise.all(writers);
+    const expected = await exportIds(replicas[0] as MemsvcProcess);
+    for (const id of acknowledged) expect(expected).toContain(id);
+    for (const replica of replicas) {
+      await within(5_000, async () => {
+        const ids = await exportIds(replica);
+        return ids.length === expected.length && ids.every((id, i) => id === expected[i]);
+      });
+    }
+  });
+});
