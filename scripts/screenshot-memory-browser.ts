@@ -100,7 +100,7 @@ try {
   });
   if (!stored.ok) throw new Error(`remember/batch: ${stored.status} ${await stored.text()}`);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${base}/ui`);
   await page.fill("#token-input", TOKEN);
   await page.press("#token-input", "Enter");
@@ -109,7 +109,8 @@ try {
   await page.fill('#recall input[name="budget"]', "120");
   await page.click('#recall button[type="submit"]');
   await page.waitForSelector("#recall-context:not([hidden])");
-  await page.screenshot({ path: OUT, fullPage: true });
+  await page.evaluate("window.scrollTo(0, 0); document.querySelector('.side').scrollTop = 0");
+  await page.screenshot({ path: OUT });
   await browser.close();
   console.log(`wrote ${OUT}`);
 } finally {

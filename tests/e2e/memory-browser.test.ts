@@ -187,11 +187,11 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     await page.locator("#load-info", { hasText: /^25 shown/ }).waitFor();
     const first = await rowIds(page);
     expect(first).toHaveLength(25);
-    // Exposed as a table whatever its CSS display: a header row and 25 rows of 12 cells.
+    // Exposed as a table whatever its CSS display: a header row and 25 rows of 11 cells.
     const table = page.getByRole("table");
     expect(await table.getByRole("row").count()).toBe(26);
-    expect(await table.getByRole("columnheader").count()).toBe(12);
-    expect(await table.getByRole("row").nth(1).getByRole("cell").count()).toBe(12);
+    expect(await table.getByRole("columnheader").count()).toBe(11);
+    expect(await table.getByRole("row").nth(1).getByRole("cell").count()).toBe(11);
     const created = await column(page, "Created");
     expect([...created].sort().reverse()).toEqual(created);
     const seen = [...first];
@@ -372,6 +372,118 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
       .first()
       .evaluate((row) => row.ownerDocument.defaultView?.getComputedStyle(row).display);
     expect(display).toBe("block");
+    await page.close();
+  });
+
+  it("at 1440×900 shows the table, its count and the recall preview without scrolling", async () => {
+    const page = await browser.newPage({ width: 1440, height: 900 });
+    await page.goto(`${svc.baseUrl}/ui`);
+    await page.fill("#token-input", TOKEN);
+    await page.press("#token-input", "Enter");
+    await page.locator("#load-info", { hasText: /shown$/ }).waitFor();
+    expect(await page.textContent("#load-info")).toMatch(/^\d+ shown$/);
+    const inView = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.top < innerHeight && box.left >= 0 && box.right <= innerWidth;
+        });
+    expect(await inView("#recall")).toBe(true);
+    expect(await inView("#create")).toBe(true);
+    expect(await inView("#load-info")).toBe(false); // the pager follows the rows…
+    const rowsInView = await page
+      .locator("#memories tbody tr")
+      .evaluateAll(
+        (rows) => rows.filter((row) => row.getBoundingClientRect().bottom <= innerHeight).length,
+      );
+    expect(rowsInView).toBeGreaterThanOrEqual(10); // …and at least ten rows come first
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(1440);
+    await page.close();
+  });
+
+  it("at 900 px wide, Edit and Forget are on screen without scrolling sideways", async () => {
+    const page = await browser.newPage({ width: 900, height: 800 });
+    await page.goto(`${svc.baseUrl}/ui`);
+    await page.fill("#token-input", TOKEN);
+    await page.press("#token-input", "Enter");
+    const edit = page.locator("#memories tbody tr [data-action=edit]").first();
+    await edit.waitFor();
+    const box = await edit.boundingBox();
+    expect(box !== null && box.x + box.width <= 900).toBe(true);
+    await page.close();
+  });
+
+  it("creates a memory, says so for a moment, and offers known projects in the pickers", async () => {
+    const page = await openBrowser();
+    await page.fill("#create-content", "The release train leaves every second Thursday");
+    await page.selectOption('#create [name="type"]', "rule");
+    await page.fill('#create [name="project"]', "shop");
+    await page.fill('#create [name="tags"]', "release, ");
+    await page.click('#create button[type="submit"]');
+    await page.locator("#status", { hasText: "Remembered." }).waitFor();
+    const stored = (
+      await rest("POST", "/v1/search", {
+        message: "release train second Thursday",
+        include: ["tags", "project"],
+      })
+    ).body["results"] as { memory: { content: string; tags: string[]; project: string } }[];
+    expect(stored[0]?.memory).toMatchObject({
+      content: "The release train leaves every second Thursday",
+      tags: ["release"],
+      project: "shop",
+    });
+    await page.locator("#status", { hasText: /^$/ }).waitFor({ timeout: 8_000 }); // clears itself
+    const projects = await page
+      .locator("#known-projects option")
+      .evaluateAll((options) => options.map((o) => o.getAttribute("value")));
+    expect(projects).toContain("shop");
+    await page.close();
+  });
+
+  it("sorts the rows by a column both ways, and shows relative times with the absolute on hover", async () => {
+    const page = await openBrowser();
+    await filter(page, { project: "alpha" });
+    await page.click('#memories thead button.sort:text-is("Confidence")');
+    const up = (await column(page, "Confidence")).map(Number);
+    expect(up).toEqual([...up].sort((a, b) => a - b));
+    await page.click('#memories thead button.sort:text-is("Confidence")');
+    const down = (await column(page, "Confidence")).map(Number);
+    expect(down).toEqual([...down].sort((a, b) => b - a));
+    const created = page.locator('#memories tbody td[data-label="Created"]').first();
+    expect(await created.textContent()).toMatch(/^(just now|\d+ (min|h|d) ago)$/);
+    expect(await created.getAttribute("title")).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    await page.close();
+  });
+
+  it("offers the TTL field only for scope ttl when editing", async () => {
+    const page = await openBrowser();
+    await search(page, "staging database read-only");
+    await page.locator("#memories tbody tr [data-action=edit]").first().click();
+    const ttl = page.locator('.editor input[name="ttl_seconds"]');
+    expect(await ttl.isVisible()).toBe(false);
+    await page.selectOption('.editor select[name="scope"]', "ttl");
+    expect(await ttl.isVisible()).toBe(true);
+    await page.press(".editor textarea", "Escape");
+    await page.close();
+  });
+
+  it("exports every memory as NDJSON and imports a file", async () => {
+    const page = await openBrowser();
+    const total = (await rest("GET", "/v1/stats")).body["total_memories"] as number;
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+    const path = await download.path();
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(total);
+    await page.setInputFiles("#import-file", {
+      name: "more.ndjson",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(
+        `${JSON.stringify({ content: "Imported through the page", type: "fact" })}\n`,
+      ),
+    });
+    await page.locator("#status", { hasText: "Imported 1, merged 0, rejected 0." }).waitFor();
     await page.close();
   });
 });

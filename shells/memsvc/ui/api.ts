@@ -79,6 +79,21 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return parsed as T;
 }
 
+function authHeaders(): Record<string, string> {
+  const token = tokenStore.read();
+  return token === null ? {} : { Authorization: `Bearer ${token}` };
+}
+
+function errorOf(text: string, status: number): string {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    if (typeof error === "string") return error;
+  } catch {
+    // not JSON
+  }
+  return `HTTP ${status}`;
+}
+
 function filterFields(filters: Filters): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(filters)) {
@@ -126,6 +141,33 @@ export const api = {
       `/v1/memories/${encodeURIComponent(id)}`,
       changes,
     ),
+  remember: (body: Record<string, unknown>) =>
+    call<{ id: string; stored: true; deduplicated?: boolean }>("POST", "/v1/remember", body),
+  /** Every live memory as NDJSON text (`GET /v1/export`). */
+  async exportText(): Promise<string> {
+    const res = await fetch("/v1/export", {
+      headers: authHeaders(),
+      credentials: "omit",
+      cache: "no-store",
+    });
+    const text = await res.text();
+    if (!res.ok) throw new ApiError(res.status, errorOf(text, res.status));
+    return text;
+  },
+  /** Imports NDJSON (`POST /v1/import`); the answer counts what landed. */
+  async importText(
+    ndjson: Blob,
+  ): Promise<{ imported: number; deduplicated: number; rejected: unknown[] }> {
+    const res = await fetch("/v1/import", {
+      method: "POST",
+      headers: { ...authHeaders(), "Content-Type": "application/x-ndjson" },
+      body: ndjson,
+      credentials: "omit",
+    });
+    const text = await res.text();
+    if (!res.ok) throw new ApiError(res.status, errorOf(text, res.status));
+    return JSON.parse(text) as { imported: number; deduplicated: number; rejected: unknown[] };
+  },
   forget: (id: string) =>
     call<{ deleted: true }>("DELETE", `/v1/memories/${encodeURIComponent(id)}`),
   /** Deletes what matches the filters, or everything with `"all"`; `dryRun` only counts. */

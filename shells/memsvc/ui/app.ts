@@ -1,6 +1,6 @@
 import { ApiError, api, type Filters, type Memory } from "./api.js";
 import { confirmForget } from "./confirm-dialog.js";
-import { announce, byId } from "./dom.js";
+import { announce, byId, h } from "./dom.js";
 import { openEditor } from "./memory-editor.js";
 import { renderTable, rowsFromHits, type Row } from "./memory-table.js";
 import { wireRecallPreview } from "./recall-preview.js";
@@ -72,14 +72,14 @@ let latest = 0;
 /** Shows the current view. Only the latest call renders: a slower earlier answer is dropped. */
 async function load(): Promise<void> {
   const call = ++latest;
-  const started = performance.now();
   if (view.kind === "search") {
     const { results } = await api.search(view.message, view.filters, Number(pageSize.value));
     if (call !== latest) return;
     show(rowsFromHits(results), true, `Nothing found for "${view.message}".`);
     byId("table-caption").textContent = `Search results for "${view.message}"`;
     setPager(false, false, "search");
-    loadInfo.textContent = `${results.length} results in ${Math.round(performance.now() - started)} ms`;
+    loadInfo.textContent = `${results.length} results`;
+    remember(results.map((r) => r.memory));
     return;
   }
   const { filters, cursors, page } = view;
@@ -99,7 +99,25 @@ async function load(): Promise<void> {
     : "Memories, newest first";
   setPager(page > 0, answer.next_cursor !== null, `page ${page + 1}`);
   const shown = answer.memories.length;
-  loadInfo.textContent = `${shown} shown in ${Math.round(performance.now() - started)} ms`;
+  loadInfo.textContent = `${shown} shown`;
+  remember(answer.memories);
+}
+
+const knownProjects = new Set<string>();
+const knownTags = new Set<string>();
+
+/** Offers the projects and tags seen so far in the filters' and forms' pickers. */
+function remember(memories: readonly Partial<Memory>[]): void {
+  const before = knownProjects.size + knownTags.size;
+  for (const m of memories) {
+    if (m.project !== undefined && m.project !== "") knownProjects.add(m.project);
+    for (const tag of m.tags ?? []) if (tag.trim() !== "") knownTags.add(tag);
+  }
+  if (knownProjects.size + knownTags.size === before) return;
+  const options = (values: Set<string>) =>
+    [...values].sort().map((value) => h("option", { value }));
+  byId("known-projects").replaceChildren(...options(knownProjects));
+  byId("known-tags").replaceChildren(...options(knownTags));
 }
 
 function setPager(hasPrevious: boolean, hasNext: boolean, label: string): void {
@@ -320,6 +338,61 @@ byId("sign-out").addEventListener("click", () => {
 });
 
 wireRecallPreview(byId<HTMLFormElement>("recall"), fail);
+
+const createForm = byId<HTMLFormElement>("create");
+createForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const data = new FormData(createForm);
+  const field = (name: string) => String(data.get(name) ?? "").trim();
+  const tags = field("tags")
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+  const body: Record<string, unknown> = {
+    content: field("content"),
+    type: field("type"),
+    scope: field("scope"),
+  };
+  if (field("project") !== "") body["project"] = field("project");
+  if (tags.length > 0) body["tags"] = tags;
+  api.remember(body).then((answer) => {
+    announce(
+      status,
+      answer.deduplicated === true ? "Already remembered: merged into it." : "Remembered.",
+    );
+    byId<HTMLTextAreaElement>("create-content").value = "";
+    if (view.kind === "list") view = { ...view, cursors: [undefined], page: 0 };
+    reload();
+  }, fail);
+});
+
+byId("export").addEventListener("click", () => {
+  api.exportText().then((text) => {
+    const lines = text === "" ? 0 : text.trimEnd().split("\n").length;
+    const link = h("a", {
+      href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })),
+      download: `memories-${new Date().toISOString().slice(0, 10)}.ndjson`,
+    });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    announce(status, `Exported ${lines} memories.`);
+  }, fail);
+});
+
+const importFile = byId<HTMLInputElement>("import-file");
+importFile.addEventListener("change", () => {
+  const file = importFile.files?.[0];
+  if (file === undefined) return;
+  announce(status, `Importing ${file.name}…`);
+  api.importText(file).then((answer) => {
+    importFile.value = "";
+    announce(
+      status,
+      `Imported ${answer.imported}, merged ${answer.deduplicated}, rejected ${answer.rejected.length}.`,
+    );
+    reload();
+  }, fail);
+});
 
 // Open straight away when the stored token (or no token, on a service without one) is accepted.
 open().catch((error: unknown) => {

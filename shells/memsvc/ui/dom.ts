@@ -30,8 +30,26 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return element as T;
 }
 
-/** Shows a message in a live region (screen readers announce it). */
+const clearTimers = new WeakMap<HTMLElement, number>();
+
+/** How long a notice (not an error) stays before it clears itself. */
+export const NOTICE_MS = 5_000;
+
+/**
+ * Shows a message in a live region (screen readers announce it). A notice clears itself after
+ * {@link NOTICE_MS}; an error stays until the next message.
+ */
 export function announce(region: HTMLElement, text: string, kind: "info" | "error" = "info"): void {
   region.textContent = text;
   region.dataset["kind"] = kind;
+  const previous = clearTimers.get(region);
+  if (previous !== undefined) clearTimeout(previous);
+  if (kind === "info" && text !== "") {
+    clearTimers.set(
+      region,
+      window.setTimeout(() => {
+        if (region.textContent === text) region.textContent = "";
+      }, NOTICE_MS),
+    );
+  }
 }

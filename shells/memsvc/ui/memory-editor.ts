@@ -35,7 +35,9 @@ function changesOf(form: HTMLFormElement, memory: Memory): MemoryChanges {
   if (tags.join("\u0000") !== memory.tags.join("\u0000")) changes.tags = tags;
   const confidence = Number(text("confidence"));
   if (confidence !== memory.confidence) changes.confidence = confidence;
-  if (text("ttl_seconds").trim() !== "") changes.ttl_seconds = Number(text("ttl_seconds"));
+  if (text("scope") === "ttl" && text("ttl_seconds").trim() !== "") {
+    changes.ttl_seconds = Number(text("ttl_seconds"));
+  }
   return changes;
 }
 
@@ -88,7 +90,7 @@ export function openEditor(
       ),
       h(
         "label",
-        {},
+        { class: "ttl-only", hidden: memory.scope !== "ttl" },
         "TTL seconds ",
         h("input", {
           name: "ttl_seconds",
@@ -130,6 +132,12 @@ export function openEditor(
     );
   });
   form.querySelector('[data-action="cancel"]')?.addEventListener("click", () => close(false));
+  // The TTL only means something for scope ttl: offer it only then.
+  const scopeSelect = form.querySelector<HTMLSelectElement>('select[name="scope"]');
+  const ttlLabel = form.querySelector<HTMLElement>(".ttl-only");
+  scopeSelect?.addEventListener("change", () => {
+    if (ttlLabel !== null) ttlLabel.hidden = scopeSelect.value !== "ttl";
+  });
   form.addEventListener("keydown", (event) => {
     if (event.key === "Escape") close(false);
   });

@@ -14,11 +14,28 @@ export interface TableHandlers {
   selectionChanged(ids: readonly string[]): void;
 }
 
-/** `2026-11-26T10:00:00.000Z` → `2026-11-26 10:00` (UTC, sortable, short). */
-function when(iso: string | null | undefined): string {
+/**
+ * A time for people: `just now`, `5 min ago`, `3 h ago`, `12 d ago` (or `in 3 h` for an expiry),
+ * the date beyond two months; the absolute time goes in the cell's title.
+ */
+export function relative(iso: string | null | undefined, nowMs = Date.now()): string {
   if (iso === undefined) return "—";
   if (iso === null) return "never";
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  const ms = Date.parse(iso) - nowMs;
+  if (!Number.isFinite(ms)) return iso;
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  const say = (n: number, unit: string) => (ms > 0 ? `in ${n} ${unit}` : `${n} ${unit} ago`);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return say(minutes, "min");
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return say(hours, "h");
+  const days = Math.round(hours / 24);
+  return days < 60 ? say(days, "d") : iso.slice(0, 10);
+}
+
+/** `2026-11-26T10:00:00.000Z` → `2026-11-26 10:00 UTC`, for a cell's title. */
+function absolute(iso: string | null | undefined): string | undefined {
+  return typeof iso === "string" ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : undefined;
 }
 
 /** Cells by column, filled in order: each row is a clone of one template row. */
@@ -30,10 +47,15 @@ const TEXT_COLUMNS: readonly (readonly [label: string, className?: string])[] = 
   ["Tags"],
   ["Confidence", "num"],
   ["Created"],
-  ["Last accessed"],
-  ["Accesses", "num"],
+  ["Accessed"],
   ["Expires"],
 ];
+/** The columns holding an instant (their cells get the absolute time as a title). */
+const INSTANTS: Readonly<Record<string, "created_at" | "last_accessed" | "expires_at">> = {
+  Created: "created_at",
+  Accessed: "last_accessed",
+  Expires: "expires_at",
+};
 
 /** The texts of a row's cells, in `TEXT_COLUMNS` order (plus the score when scored). */
 function texts(row: Row, scored: boolean): string[] {
@@ -43,12 +65,15 @@ function texts(row: Row, scored: boolean): string[] {
     m.type,
     m.scope,
     m.project === undefined ? "—" : m.project || "(none)",
-    m.tags === undefined ? "—" : m.tags.join(", "),
+    m.tags === undefined ? "—" : m.tags.filter((t) => t.trim() !== "").join(", ") || "—",
     m.confidence.toFixed(2),
-    when(m.created_at),
-    when(m.last_accessed),
-    m.access_count === undefined ? "—" : String(m.access_count),
-    when(m.expires_at),
+    relative(m.created_at),
+    m.access_count === undefined
+      ? "—"
+      : m.access_count === 0
+        ? "never"
+        : `${m.access_count}× · ${relative(m.last_accessed)}`,
+    relative(m.expires_at),
     ...(scored ? [(row.score ?? 0).toFixed(3)] : []),
   ];
 }
@@ -60,16 +85,45 @@ function templateRow(scored: boolean): HTMLTableRowElement {
     "tr",
     { role: "row" },
     h("td", { role: "cell", class: "select" }, h("input", { type: "checkbox" })),
-    ...columns.map(([label, className]) =>
-      h("td", { role: "cell", "data-label": label, class: className }, ""),
-    ),
+    // Right after the checkbox: reachable without scrolling sideways on a narrow screen.
     h(
       "td",
       { role: "cell", class: "actions" },
       h("button", { type: "button", class: "link", "data-action": "edit" }, "Edit"),
       h("button", { type: "button", class: "link danger-text", "data-action": "forget" }, "Forget"),
     ),
+    ...columns.map(([label, className]) =>
+      h("td", { role: "cell", "data-label": label, class: className }, ""),
+    ),
   );
+}
+
+/** What a column sorts by: the value itself, not the text shown (`3 h ago`). */
+function sortKey(row: Row | undefined, column: string | undefined): string | number {
+  if (row === undefined) return "";
+  const m = row.memory;
+  switch (column) {
+    case "Confidence":
+      return m.confidence;
+    case "Score":
+      return row.score ?? 0;
+    case "Created":
+      return Date.parse(m.created_at ?? "") || 0;
+    case "Accessed":
+      return m.access_count ?? 0;
+    case "Expires":
+      return m.expires_at === null ? Number.MAX_SAFE_INTEGER : Date.parse(m.expires_at ?? "") || 0;
+    case "Tags":
+      return (m.tags ?? []).join(", ");
+    case "Project":
+      return m.project ?? "";
+    case "Type":
+      return m.type;
+    case "Scope":
+      return m.scope;
+    default:
+      return m.content.toLowerCase();
+  }
 }
 
 /** Rows from search hits, which carry the memory subset and a score. */
@@ -96,11 +150,7 @@ export function renderTable(
   options: { scored: boolean },
 ): void {
   const selected = new Set<string>();
-  const headers = [
-    ...TEXT_COLUMNS.map(([label]) => label),
-    ...(options.scored ? ["Score"] : []),
-    "Actions",
-  ];
+  const headers = [...TEXT_COLUMNS.map(([label]) => label), ...(options.scored ? ["Score"] : [])];
   const all = h("input", { type: "checkbox", "aria-label": "Select all on this page" });
   table.classList.toggle("scored", options.scored);
   table.tHead?.replaceChildren(
@@ -108,7 +158,14 @@ export function renderTable(
       "tr",
       { role: "row" },
       h("th", { role: "columnheader", scope: "col" }, all),
-      ...headers.map((t) => h("th", { role: "columnheader", scope: "col" }, t)),
+      h("th", { role: "columnheader", scope: "col" }, "Actions"),
+      ...headers.map((t, i) =>
+        h(
+          "th",
+          { role: "columnheader", scope: "col", "aria-sort": "none" },
+          h("button", { type: "button", class: "sort", "data-column": String(i) }, t),
+        ),
+      ),
     ),
   );
   const template = templateRow(options.scored);
@@ -124,10 +181,37 @@ export function renderTable(
       `Select ${m.content.slice(0, 40)}`,
     );
     texts(row, options.scored).forEach((text, i) => {
-      (cells[i + 1]?.firstChild as Text).data = text;
+      const cell = cells[i + 2] as HTMLTableCellElement;
+      (cell.firstChild as Text).data = text;
+      const instant = INSTANTS[cell.dataset["label"] ?? ""];
+      const title = instant === undefined ? undefined : absolute(m[instant]);
+      if (title !== undefined) cell.title = title;
     });
     return tr;
   });
+  // Sort the rows shown by any column (numbers as numbers, instants by time), both ways.
+  let sortedBy: { column: number; ascending: boolean } | undefined;
+  const head = table.tHead as HTMLTableSectionElement;
+  head.onclick = (event) => {
+    const button = (event.target as Element).closest<HTMLButtonElement>("button.sort");
+    if (button === null) return;
+    const column = Number(button.dataset["column"]);
+    const ascending = sortedBy?.column === column ? !sortedBy.ascending : true;
+    sortedBy = { column, ascending };
+    const key = (tr: HTMLTableRowElement) =>
+      sortKey(byId.get(tr.dataset["id"] ?? ""), headers[column]);
+    const ordered = [...trs].sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      const order =
+        typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+      return ascending ? order : -order;
+    });
+    table.tBodies[0]?.replaceChildren(...ordered);
+    for (const th of table.tHead?.querySelectorAll("th[aria-sort]") ?? []) {
+      th.setAttribute("aria-sort", "none");
+    }
+    button.parentElement?.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+  };
   const body = table.tBodies[0] as HTMLTableSectionElement;
   body.replaceChildren(...trs);
   const rowOf = (target: EventTarget | null) => {
@@ -136,6 +220,8 @@ export function renderTable(
     return tr === null || row === undefined ? undefined : { tr, row };
   };
   body.onclick = (event) => {
+    const content = (event.target as Element).closest("td.content");
+    if (content !== null) content.classList.toggle("expanded");
     const action = (event.target as Element).closest("[data-action]")?.getAttribute("data-action");
     const hit = rowOf(event.target);
     if (hit === undefined) return;
