@@ -168,11 +168,11 @@ describe("memsvc replicas on one PostgreSQL", () => {
       }
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await postgres.stop();
+    await postgres.kill();
     for (const replica of replicas) {
       await within(5_000, async () => (await call(replica, "/readyz")).status === 503);
     }
-    await postgres.start();
+    await postgres.restart();
     for (const replica of replicas) {
       await within(15_000, async () => (await call(replica, "/readyz")).status === 200);
     }

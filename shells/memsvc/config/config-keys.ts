@@ -88,8 +88,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   key(
     "vector_store.postgres.pool_size",
     "integer",
-    20,
-    "PostgreSQL connections per service (writes, locks, the change feed's listener)",
+    10,
+    "PostgreSQL connections per service for reads and writes, and as many for cluster locks (plus one listener)",
   ),
   key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
   key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),

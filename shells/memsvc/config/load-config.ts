@@ -92,7 +92,7 @@ function resolveConfig(
   const postgres = raw.vector_store.postgres;
   const vectorStore: VectorStoreConfig =
     raw.vector_store.provider === "postgres"
-      ? { kind: "postgres", url: postgres.url ?? "", poolSize: postgres.pool_size ?? 20 }
+      ? { kind: "postgres", url: postgres.url ?? "", poolSize: postgres.pool_size ?? 10 }
       : chroma.url
         ? { kind: "chroma-url", url: chroma.url, collection }
         : {

@@ -46,7 +46,10 @@ export type OpenedStore =
 export async function openStore(config: MemsvcConfig, logger: Logger): Promise<OpenedStore> {
   const store = config.vectorStore;
   if (store.kind === "postgres") {
-    const postgres = await connectPostgres(store.url, { poolSize: store.poolSize });
+    const postgres = await connectPostgres(store.url, {
+      poolSize: store.poolSize,
+      lockPoolSize: store.poolSize,
+    });
     try {
       const migrated = await postgres.migrate();
       if (migrated.applied.length > 0) {

@@ -93,7 +93,7 @@ async function reindexPostgres(
   logger: Logger,
 ): Promise<ReindexSummary> {
   const started = performance.now();
-  const postgres = await connectPostgres(url, { poolSize });
+  const postgres = await connectPostgres(url, { poolSize, lockPoolSize: poolSize });
   try {
     await postgres.migrate();
     const embedder = makeEmbedder(config.embedder);

@@ -75,7 +75,7 @@ describe("loadConfig", () => {
           cwd: dir,
         }),
       ).config.vectorStore,
-    ).toEqual({ kind: "postgres", url, poolSize: 20 });
+    ).toEqual({ kind: "postgres", url, poolSize: 10 });
     expect(
       problems(loadConfig({ env: { MEMSVC_VECTOR_STORE_PROVIDER: "postgres" }, cwd: dir })),
     ).toEqual([
