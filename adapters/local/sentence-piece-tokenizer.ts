@@ -29,7 +29,9 @@ export class SentencePieceTokenizer {
 
   constructor(pieces: readonly string[], scores: readonly number[]) {
     this.#scores = scores;
-    this.#lengths = pieces.map((piece) => [...piece].length);
+    // An unknown character spans one code point whatever piece 0 is spelled as (the reference
+    // steps back by piece 0's length, which is 1 in the shipped vocabulary: "\ufffd").
+    this.#lengths = pieces.map((piece, id) => (id === UNKNOWN ? 1 : [...piece].length));
     for (let id = RESERVED; id < pieces.length; id += 1) {
       let node = this.#root;
       for (const symbol of pieces[id] as string) {
