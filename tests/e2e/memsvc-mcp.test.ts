@@ -58,7 +58,7 @@ describe("memory MCP tools over streamable HTTP (official SDK client)", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(TOOLS);
-      expect(tools[0]?.inputSchema.required).toEqual(["content"]);
+      expect(tools[0]?.inputSchema.required).toEqual(["content", "scope"]);
 
       const stored = (await client.callTool({
         name: "remember",
@@ -142,7 +142,7 @@ describe("memsvc mcp over stdio (official SDK client)", () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS);
       const stored = (await client.callTool({
         name: "remember",
-        arguments: { content: "stdio works" },
+        arguments: { content: "stdio works", scope: "session" },
       })) as ToolResult;
       expect(stored.structuredContent?.["stored"]).toBe(true);
       const stats = (await client.callTool({ name: "memory_stats", arguments: {} })) as ToolResult;
