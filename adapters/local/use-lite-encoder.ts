@@ -53,6 +53,16 @@ interface KernelExports {
     m: number,
     y: number,
   ): void;
+  affine4(
+    x: number,
+    n: number,
+    q: number,
+    min: number,
+    scale: number,
+    bias: number,
+    m: number,
+    y: number,
+  ): void;
 }
 
 const PAGE = 65536;
@@ -220,17 +230,17 @@ export class UseLiteEncoder {
   #affine(dense: Dense, x: Float64Array, t: number): Float64Array {
     const buffer = this.#kernel.memory.buffer;
     new Float32Array(buffer, this.#input, x.length).set(x);
-    this.#kernel.affine(
-      this.#input,
-      t,
-      dense.rows,
-      dense.q,
-      dense.min,
-      dense.scale,
-      dense.bias,
-      dense.cols,
-      this.#output,
-    );
+    const { rows: n, q, min, scale, bias, cols: m } = dense;
+    // Four rows at a time share each widened group of weights; the rest one by one.
+    let p = 0;
+    for (; p + 4 <= t; p += 4) {
+      const x4 = this.#input + 4 * p * n;
+      this.#kernel.affine4(x4, n, q, min, scale, bias, m, this.#output + 4 * p * m);
+    }
+    if (p < t) {
+      const xp = this.#input + 4 * p * n;
+      this.#kernel.affine(xp, t - p, n, q, min, scale, bias, m, this.#output + 4 * p * m);
+    }
     return Float64Array.from(new Float32Array(buffer, this.#output, t * dense.cols));
   }
 }
