@@ -11,7 +11,7 @@ import { USE_LITE_DIMENSIONS, UseLiteEncoder } from "./use-lite-encoder.js";
 export interface UseLiteEmbedderOptions {
   /** The asset to load. Default: the package's `assets/use-lite-512d.bin`. */
   readonly path?: string;
-  /** Worker threads that embed (default 1); each holds its own copy of the model (~20 MB). */
+  /** Worker threads that embed (default 1); each holds its own copy of the model (~50 MB with the thread). */
   readonly threads?: number;
   /** Entry module of the worker threads (default `use-lite-worker` beside this module). */
   readonly workerUrl?: URL;
@@ -69,7 +69,8 @@ interface Thread {
  * sent in small chunks, so a large batch never holds a query back for long. Opt in with
  * `embedder.model: use-lite` (and `memsvc reindex` for an existing store).
  *
- * The threads start on first use (or with {@link load}); {@link close} stops them.
+ * The threads start on first use (or with {@link load}); {@link close} stops them. An idle
+ * thread does not keep the process alive.
  *
  * @example
  * const embedder = new UseLiteEmbedder();
@@ -162,6 +163,7 @@ export class UseLiteEmbedder implements Embedder {
       if (job === undefined) return;
       const id = this.#nextId++;
       thread.job = { id, job };
+      this.#hold(thread);
       thread.worker.postMessage({ id, texts: job.texts } satisfies UseLiteRequest);
     }
   }
@@ -169,7 +171,6 @@ export class UseLiteEmbedder implements Embedder {
   /** Starts one thread; `started` hears once whether it loaded. */
   #start(started: (error?: Error) => void): void {
     const worker = new Worker(...workerEntry(this.#workerUrl, this.#path));
-    worker.unref();
     const thread: Thread = { worker, ready: false, job: undefined };
     this.#threads.push(thread);
     let heard = false;
@@ -181,6 +182,7 @@ export class UseLiteEmbedder implements Embedder {
     worker.on("message", (reply: UseLiteReply) => {
       if (reply.type === "ready") {
         thread.ready = true;
+        this.#hold(thread);
         hear();
         this.#pump();
         return;
@@ -196,6 +198,7 @@ export class UseLiteEmbedder implements Embedder {
       if (reply.type === "vectors") current.job.resolve(reply.vectors);
       else current.job.reject(failure(new Error(reply.message)));
       this.#pump();
+      this.#hold(thread);
     });
     const died = (error: Error) => {
       const index = this.#threads.indexOf(thread);
@@ -212,6 +215,15 @@ export class UseLiteEmbedder implements Embedder {
     };
     worker.on("error", died);
     worker.on("exit", (code) => died(new Error(`worker thread exited with code ${code}`)));
+    // Held while loading; afterwards only while embedding (listeners must exist first: adding a
+    // `message` listener refs the thread again).
+    worker.ref();
+  }
+
+  /** A thread keeps the process alive only while it loads or embeds, never when idle. */
+  #hold(thread: Thread): void {
+    if (!thread.ready || thread.job !== undefined) thread.worker.ref();
+    else thread.worker.unref();
   }
 
   #failAll(error: unknown): void {

@@ -87,7 +87,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "embedder.local.threads",
     "integer",
     1,
-    "Worker threads of the `use-lite` local embedder (each ~20 MB, one text at a time)",
+    "Worker threads of the `use-lite` local embedder (each ~50 MB, one text at a time)",
   ),
   key(
     "embedder.local.dimensions",
