@@ -66,7 +66,10 @@ for (const [name, text] of [
   ["medium", MEDIUM],
   ["long", LONG],
 ] as const) {
-  for (let i = 0; i < 3; i += 1) encoder.embed(text);
+  for (let i = 0; i < 3; i += 1) {
+    encoder.embed(text);
+    glove.embed(text);
+  }
   const sentence = Array.from({ length: reps }, () => cpuMs(() => encoder.embed(text)));
   const words = Array.from({ length: reps }, () => cpuMs(() => glove.embed(text)));
   console.log(
