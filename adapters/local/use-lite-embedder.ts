@@ -254,12 +254,15 @@ function split(vectors: Float64Array): number[][] {
 function workerEntry(
   given: URL | undefined,
   path: string,
-): [URL | string, { workerData: { path: string }; eval?: boolean }] {
+): [URL | string, { workerData: { path: string }; execArgv: string[]; eval?: boolean }] {
+  // The thread inherits the process's flags, but `--input-type` (from `node -e`) is refused for
+  // a thread's entry module and stops it.
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"));
   const workerData = { path };
-  if (given !== undefined) return [given, { workerData }];
+  if (given !== undefined) return [given, { workerData, execArgv }];
   const built = new URL("./use-lite-worker.js", import.meta.url);
   if (!import.meta.url.endsWith(".ts") || existsSync(fileURLToPath(built))) {
-    return [built, { workerData }];
+    return [built, { workerData, execArgv }];
   }
   // tsx's ESM entry (its CommonJS one registers a loader path that does not resolve in a thread).
   const tsx = pathToFileURL(
@@ -271,5 +274,5 @@ function workerEntry(
   const code =
     `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); ` +
     `return import(${JSON.stringify(source)}); });`;
-  return [code, { workerData, eval: true }];
+  return [code, { workerData, execArgv, eval: true }];
 }
