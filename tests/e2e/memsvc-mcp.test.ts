@@ -59,6 +59,7 @@ describe("memory MCP tools over streamable HTTP (official SDK client)", () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(TOOLS);
       expect(tools[0]?.inputSchema.required).toEqual(["content", "scope"]);
+      expect(client.getInstructions()).toContain("`recall`");
 
       const stored = (await client.callTool({
         name: "remember",
@@ -140,6 +141,7 @@ describe("memsvc mcp over stdio (official SDK client)", () => {
     const pid = transport.pid;
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS);
+      expect(client.getInstructions()).toContain("`remember`");
       const stored = (await client.callTool({
         name: "remember",
         arguments: { content: "stdio works", scope: "session" },

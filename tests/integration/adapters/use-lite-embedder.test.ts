@@ -89,6 +89,19 @@ describe("UseLiteEmbedder", () => {
     await broken.close();
   });
 
+  it("fails the call of a thread that dies with embedder_failed, and replaces the thread", async () => {
+    const workerUrl = new URL("../../support/crashing-use-lite-worker.mjs", import.meta.url);
+    const crashing = new UseLiteEmbedder({ workerUrl });
+    await crashing.load();
+    for (const text of ["first", "second"]) {
+      const failure = await crashing.embedQuery(text).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AgentServicesError);
+      expect((failure as AgentServicesError).code).toBe("embedder_failed");
+      expect(String((failure as Error).cause)).toMatch(/exited with code 3/);
+    }
+    await crashing.close();
+  });
+
   it("refuses calls after close()", async () => {
     const embedder = new UseLiteEmbedder();
     await embedder.close();
