@@ -4,6 +4,8 @@ import { USE_LITE_KERNEL_WASM } from "./use-lite-kernel-wasm.js";
 
 /** The encoder reads at most this many pieces of a text (the graph's `ClipToMaxLength`). */
 export const USE_LITE_MAX_TOKENS = 128;
+/** The tokenizer reads at most this many UTF-16 units of a text (see `UseLiteEncoder.tokens`). */
+export const USE_LITE_MAX_CHARS = 8 * 1024;
 /** Length of every sentence vector. */
 export const USE_LITE_DIMENSIONS = 512;
 /** Attention heads of both layers (the graph splits 256 and 512 wide layers into 4). */
@@ -169,9 +171,20 @@ export class UseLiteEncoder {
     for (const { at, bytes } of placed) heap.set(bytes, at);
   }
 
-  /** The piece ids the encoder reads for `text` (at most {@link USE_LITE_MAX_TOKENS}). */
+  /**
+   * The piece ids the encoder reads for `text` (at most {@link USE_LITE_MAX_TOKENS}). Only the
+   * first {@link USE_LITE_MAX_CHARS} characters are split: 128 pieces of at most 16 characters
+   * end long before, and the tokenizer's work and memory grow with the whole text (a 1 MB
+   * memory would cost seconds and hundreds of MB for pieces the encoder never reads).
+   */
   tokens(text: string): number[] {
-    return this.#tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS);
+    let head = text;
+    if (head.length > USE_LITE_MAX_CHARS) {
+      head = head.slice(0, USE_LITE_MAX_CHARS);
+      // Never end on half of a surrogate pair.
+      if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+    }
+    return this.#tokenizer.encode(head).slice(0, USE_LITE_MAX_TOKENS);
   }
 
   /** The L2-normalised 512-d vector of `text`. */

@@ -8,6 +8,7 @@ import {
 } from "../../../adapters/local/use-lite-asset.js";
 import {
   USE_LITE_DIMENSIONS,
+  USE_LITE_MAX_CHARS,
   USE_LITE_MAX_TOKENS,
   UseLiteEncoder,
 } from "../../../adapters/local/use-lite-encoder.js";
@@ -81,6 +82,15 @@ describe("UseLiteEncoder (the sentence encoder's forward pass in TypeScript)", (
       expect(Math.sqrt(cosine(v, v))).toBeCloseTo(1, 6);
     }
     expect(encoder.tokens("word ".repeat(500))).toHaveLength(USE_LITE_MAX_TOKENS);
+  });
+
+  it("reads only the head of a huge text, with the same pieces as the whole text gives", () => {
+    const text = "Deploys run on Fridays after the standup. ".repeat(25_000); // ~1 MB
+    const whole = new SentencePieceTokenizer(weights.pieces, weights.scores).encode(
+      text.slice(0, 20_000),
+    );
+    expect(encoder.tokens(text)).toEqual(whole.slice(0, USE_LITE_MAX_TOKENS));
+    expect(encoder.embed(text)).toEqual(encoder.embed(text.slice(0, USE_LITE_MAX_CHARS)));
   });
 
   it("ships the kernel compiled from its WebAssembly text", async () => {
