@@ -5,7 +5,7 @@
  * alone and of the vectors alone, so the semantic signal can be seen on its own.
  *
  * Run:
- *   npx tsx bench/paraphrase-retrieval.ts [--embedder word-vectors|hashing] [--vector-weight 0.4]
+ *   npx tsx bench/paraphrase-retrieval.ts [--embedder word-vectors|use-lite|hashing] [--vector-weight 0.4]
  *     [--through service|index]
  */
 import { readFileSync } from "node:fs";

@@ -5,6 +5,7 @@
  * import { HashingEmbedder, WordVectorEmbedder } from "agent-services/adapters/local";
  * const embedder = new HashingEmbedder({ dimensions: 1024 });
  * const semantic = new WordVectorEmbedder(); // GloVe word vectors shipped in assets/
+ * const paraphrases = new UseLiteEmbedder(); // a sentence encoder, in worker threads
  */
 export { HashingEmbedder, type HashingEmbedderOptions } from "./hashing-embedder.js";
 export {
@@ -12,3 +13,8 @@ export {
   WordVectorEmbedder,
   type WordVectorEmbedderOptions,
 } from "./word-vector-embedder.js";
+export {
+  defaultUseLitePath,
+  UseLiteEmbedder,
+  type UseLiteEmbedderOptions,
+} from "./use-lite-embedder.js";

@@ -1,10 +1,11 @@
 import type { Embedder } from "../../core/ports/embedder.js";
-import { HashingEmbedder } from "../../adapters/local/index.js";
+import { HashingEmbedder, UseLiteEmbedder } from "../../adapters/local/index.js";
 import { WordVectorEmbedder } from "../../adapters/local/word-vector-embedder.js";
 
 /**
  * The embedder a retrieval benchmark runs with, by name: `hashing` (the lexical hashing
- * embedder, 1024 dimensions) or `word-vectors` (the offline GloVe word-vector embedder).
+ * embedder, 1024 dimensions), `word-vectors` (the offline GloVe word-vector embedder) or
+ * `use-lite` (the sentence encoder, in two worker threads).
  *
  * @example
  * const embedder = await makeBenchEmbedder("hashing");
@@ -19,8 +20,15 @@ export async function makeBenchEmbedder(name: string | undefined): Promise<Embed
           process.env["WORD_VECTORS"] === undefined ? {} : { path: process.env["WORD_VECTORS"] },
         ),
       );
+    case "use-lite": {
+      const embedder = new UseLiteEmbedder({ threads: 2 });
+      await embedder.load();
+      return cached(embedder);
+    }
     default:
-      throw new Error(`--embedder: expected hashing or word-vectors, got ${String(name)}`);
+      throw new Error(
+        `--embedder: expected hashing, word-vectors or use-lite, got ${String(name)}`,
+      );
   }
 }
 

@@ -54,7 +54,10 @@ export function sqlsvcServerInfo(version: string): McpServerInfo {
       "SQL expertise tools. Use validate_sql to check syntax (optionally per dialect), format_sql " +
       "to tidy SQL, security_scan before running SQL built from user input, lint_sql for style, " +
       "extract_metadata to see which tables and columns a query touches, and analyze_sql for all " +
-      "of it at once. Nothing is executed against a database.",
+      "of it at once. Nothing is executed against a database. " +
+      "parse_sql counts the statements and names their kinds; fix_sql applies the lint fixes " +
+      "that cannot change meaning and returns the fixed text. Pass `dialect` when you know the " +
+      "database: validation then rejects syntax that only other dialects accept.",
   };
 }
 

@@ -58,7 +58,8 @@ describe("memory MCP tools over streamable HTTP (official SDK client)", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(TOOLS);
-      expect(tools[0]?.inputSchema.required).toEqual(["content"]);
+      expect(tools[0]?.inputSchema.required).toEqual(["content", "scope"]);
+      expect(client.getInstructions()).toContain("`recall`");
 
       const stored = (await client.callTool({
         name: "remember",
@@ -140,9 +141,10 @@ describe("memsvc mcp over stdio (official SDK client)", () => {
     const pid = transport.pid;
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS);
+      expect(client.getInstructions()).toContain("`remember`");
       const stored = (await client.callTool({
         name: "remember",
-        arguments: { content: "stdio works" },
+        arguments: { content: "stdio works", scope: "session" },
       })) as ToolResult;
       expect(stored.structuredContent?.["stored"]).toBe(true);
       const stats = (await client.callTool({ name: "memory_stats", arguments: {} })) as ToolResult;

@@ -49,7 +49,13 @@ const PINNED: Record<string, string[]> = {
   "./adapters/cohere": ["CohereEmbedder"],
   "./adapters/ollama": ["OllamaEmbedder"],
   "./adapters/openai": ["OpenAiEmbedder"],
-  "./adapters/local": ["HashingEmbedder", "WordVectorEmbedder", "defaultWordVectorPath"],
+  "./adapters/local": [
+    "HashingEmbedder",
+    "UseLiteEmbedder",
+    "WordVectorEmbedder",
+    "defaultUseLitePath",
+    "defaultWordVectorPath",
+  ],
   "./adapters/system": ["FileEngineSnapshots", "FileWriteJournal", "SystemClock"],
   "./adapters/sql": [
     "LibpgQuerySqlParser",

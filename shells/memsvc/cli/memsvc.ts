@@ -305,11 +305,13 @@ async function mcp(configPath: string | undefined): Promise<void> {
   const signals = trapSignals();
   const { config, logger } = configure(configPath);
   // Loaded here, not at the top: `serve` loads the MCP SDK only when /mcp is first used.
-  const [{ createMemoryTools }, { serveMcpStdio }, { createToolCatalog }] = await Promise.all([
-    import("../mcp/memory-tools.js"),
-    import("../../common/mcp/serve-mcp-stdio.js"),
-    import("../../common/mcp/tool-catalog.js"),
-  ]);
+  const [{ createMemoryTools }, { serveMcpStdio }, { createToolCatalog }, { memsvcServerInfo }] =
+    await Promise.all([
+      import("../mcp/memory-tools.js"),
+      import("../../common/mcp/serve-mcp-stdio.js"),
+      import("../../common/mcp/tool-catalog.js"),
+      import("../mcp/memsvc-server-info.js"),
+    ]);
   const runtime = await build(config, logger);
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
     // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
@@ -333,7 +335,7 @@ async function mcp(configPath: string | undefined): Promise<void> {
     store: runtime.storeDescription,
     embedder: runtime.embedderDescription,
   });
-  await serveMcpStdio({ name: "memsvc", version: packageVersion() }, catalog);
+  await serveMcpStdio(memsvcServerInfo(packageVersion()), catalog);
   await stop();
 }
 

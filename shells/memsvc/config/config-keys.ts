@@ -99,7 +99,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "embedder.local.model",
     "string",
     "word-vectors",
-    "`word-vectors` (GloVe, semantic, 100 dimensions) or `hashing` (lexical)",
+    "`word-vectors` (GloVe, semantic, 100 dimensions), `use-lite` (sentence encoder, paraphrases, 512 dimensions, opt-in) or `hashing` (lexical)",
+  ),
+  key(
+    "embedder.local.threads",
+    "integer",
+    1,
+    "Worker threads of the `use-lite` local embedder (each ~50 MB, one text at a time)",
   ),
   key(
     "embedder.local.dimensions",

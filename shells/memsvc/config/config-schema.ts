@@ -119,9 +119,15 @@ export const RawConfigSchema = v.strictObject(
       ),
       local: section({
         model: v.optional(
-          v.picklist(["word-vectors", "hashing"], "expected word-vectors or hashing"),
+          v.picklist(
+            ["word-vectors", "use-lite", "hashing"],
+            "expected word-vectors, use-lite or hashing",
+          ),
         ),
         dimensions: v.optional(integerAtLeast(8)),
+        threads: v.optional(
+          v.pipe(integerAtLeast(1), v.maxValue(64, "expected an integer from 1 to 64")),
+        ),
       }),
       cohere: section({
         api_key: v.optional(v.string("expected a string")),

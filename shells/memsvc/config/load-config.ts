@@ -114,7 +114,11 @@ function resolveConfig(
         }
       : raw.embedder.provider === "ollama" || raw.embedder.provider === "openai"
         ? httpEmbedder(raw, raw.embedder.provider, openAiKey)
-        : localEmbedder(raw.embedder.local.model, raw.embedder.local.dimensions);
+        : localEmbedder(
+            raw.embedder.local.model,
+            raw.embedder.local.dimensions,
+            raw.embedder.local.threads,
+          );
   const token = raw.api.auth_token;
   return {
     source,
@@ -241,11 +245,15 @@ function httpEmbedder(
   };
 }
 
-/** The local embedder slice: the word vectors have their own fixed dimension (100). */
+/** The local embedder slice: the word vectors (100) and the sentence encoder (512) are fixed. */
 function localEmbedder(
-  model: "word-vectors" | "hashing" | undefined,
+  model: "word-vectors" | "use-lite" | "hashing" | undefined,
   dimensions: number | undefined,
+  threads: number | undefined,
 ): EmbedderConfig {
+  if (model === "use-lite") {
+    return { provider: "local", model: "use-lite", dimensions: 512, threads: threads ?? 1 };
+  }
   return (model ?? "word-vectors") === "hashing"
     ? { provider: "local", model: "hashing", dimensions: dimensions ?? 1024 }
     : { provider: "local", model: "word-vectors", dimensions: 100 };

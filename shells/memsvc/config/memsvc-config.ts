@@ -17,9 +17,14 @@ export type VectorStoreConfig =
 export type EmbedderConfig =
   | {
       readonly provider: "local";
-      /** `word-vectors` (GloVe, 100 dimensions) or `hashing` (`dimensions` long). */
-      readonly model: "word-vectors" | "hashing";
+      /**
+       * `word-vectors` (GloVe, 100 dimensions), `use-lite` (the sentence encoder, 512 dimensions,
+       * in `threads` worker threads) or `hashing` (`dimensions` long).
+       */
+      readonly model: "word-vectors" | "use-lite" | "hashing";
       readonly dimensions: number;
+      /** Worker threads of `use-lite` (1 otherwise: the others run in-process). */
+      readonly threads?: number;
     }
   | {
       readonly provider: "cohere";

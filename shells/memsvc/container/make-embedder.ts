@@ -2,7 +2,11 @@ import type { Embedder } from "../../../core/ports/embedder.js";
 import { CohereEmbedder } from "../../../adapters/cohere/index.js";
 import { OllamaEmbedder } from "../../../adapters/ollama/index.js";
 import { OpenAiEmbedder } from "../../../adapters/openai/index.js";
-import { HashingEmbedder, WordVectorEmbedder } from "../../../adapters/local/index.js";
+import {
+  HashingEmbedder,
+  UseLiteEmbedder,
+  WordVectorEmbedder,
+} from "../../../adapters/local/index.js";
 import type { EmbedderConfig } from "../config/memsvc-config.js";
 
 /**
@@ -15,6 +19,14 @@ import type { EmbedderConfig } from "../config/memsvc-config.js";
 export function makeEmbedder(config: EmbedderConfig): Embedder {
   if (config.provider === "local") {
     if (config.model === "hashing") return new HashingEmbedder({ dimensions: config.dimensions });
+    if (config.model === "use-lite") {
+      const encoder = new UseLiteEmbedder({ threads: config.threads ?? 1 });
+      encoder.verify(); // a missing or damaged asset is a startup error, not a failed request
+      // Start the threads now (~0.3-0.7 s each): the first request should not wait for them.
+      // A failure to start is reported by every embedding call (and /readyz) until restart.
+      encoder.load().catch(() => undefined);
+      return encoder;
+    }
     const embedder = new WordVectorEmbedder();
     embedder.load(); // a missing or damaged asset is a startup error, not a failed request
     return embedder;

@@ -6,6 +6,7 @@ import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
 import { mountMemoryNdjsonRoutes } from "./memory-ndjson-routes.js";
 import { mountMemoryOperations } from "./memory-operation-routes.js";
 import { loadMemoryToolCatalog } from "../mcp/memory-tool-catalog.js";
+import { memsvcServerInfo } from "../mcp/memsvc-server-info.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
 import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
@@ -98,7 +99,7 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     ]);
     const sub = new Hono();
     mountMcpHttp(sub, {
-      info: { name: "memsvc", version: options.version },
+      info: memsvcServerInfo(options.version),
       catalog,
       maxBodyBytes: maxBytes,
     });

@@ -3,6 +3,7 @@ import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { defineMcpTool, type McpTool, type ToolReply } from "../../common/mcp/mcp-tool.js";
 import type { MemoryOperation } from "../operations/memory-operation.js";
 import { MEMORY_OPERATIONS } from "../operations/memory-operations.js";
+import { describeMemoryKinds } from "./memory-tool-schemas.js";
 
 /** Options of {@link createMemoryTools}. */
 export interface MemoryToolsOptions {
@@ -20,7 +21,9 @@ const PUBLIC_FAILURES: Record<string, string> = {
  * The memory operations as MCP tools: one per row of the operation table with an `mcp` part
  * (memory-operations.ts: `remember`, `remember_batch`, `recall`, `search`, `forget`,
  * `get_memory`, `memory_stats`, `list_memories`, `update_memory`, `delete_memories`), in its
- * order, with the same schemas (and messages) as the REST API. Invalid arguments are
+ * order, with the same schemas (and messages) as the REST API, except where a row gives its MCP
+ * arguments (`remember` and `remember_batch` require `scope`), and with every `type` and `scope`
+ * value explained in the parameters' descriptions ({@link describeMemoryKinds}). Invalid arguments are
  * JSON-RPC -32602 errors naming the parameter; an unknown id is a tool result with `isError`
  * (`not_found: …`); a failing embedder or store is a tool error with the same fixed text the
  * REST API sends, its cause going to `onFailure`.
@@ -52,7 +55,7 @@ export function createMemoryTools(
             name: mcp.name,
             title: mcp.title,
             description: mcp.description,
-            input,
+            input: describeMemoryKinds(mcp.input ?? input),
             output,
             annotations: mcp.annotations,
             handler: (args) => run(mcp.name, () => call(memory, args)),

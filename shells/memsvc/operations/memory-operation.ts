@@ -66,6 +66,11 @@ export interface McpBinding {
   /** Written for the model choosing a tool (longer than the REST summary, and about arguments). */
   readonly description: string;
   readonly annotations: McpToolAnnotations;
+  /**
+   * The tool's arguments when they differ from the row's `input` (REST keeps the row's): MCP's
+   * `remember` requires `scope`, which REST defaults to `session`.
+   */
+  readonly input?: ToolInputSchema;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   type UpdateInput,
 } from "../../../core/memory/index.js";
 import { READ_ONLY_TOOL, type McpToolAnnotations } from "../../common/mcp/mcp-tool.js";
+import { mcpRememberBatchInputSchema, mcpRememberInputSchema } from "../mcp/memory-tool-schemas.js";
 import {
   defineMemoryOperation,
   ERROR_TEXT,
@@ -108,8 +109,9 @@ export const MEMORY_OPERATIONS: readonly MemoryOperation[] = Object.freeze([
       name: "remember",
       title: "Remember",
       description:
-        "Store a memory (a rule, fact, episode, procedure or preference) for later recall. Identical live content with the same type, scope and project is merged, not duplicated. Returns its id.",
+        "Store a memory (a rule, fact, episode, procedure or preference) for later recall: one self-contained statement that makes sense without this conversation. `scope` is required: `permanent` or `project` for what should last, `session` or `ttl` for what should expire. Identical live content with the same type, scope and project is merged, not duplicated. Returns its id (keep it to correct or forget the memory later).",
       annotations: STORES,
+      input: mcpRememberInputSchema,
     },
   }),
   defineMemoryOperation({
@@ -131,8 +133,9 @@ export const MEMORY_OPERATIONS: readonly MemoryOperation[] = Object.freeze([
       name: "remember_batch",
       title: "Remember many",
       description:
-        "Store up to 1000 memories at once (`memories`: remember arguments each). Each is merged into an identical live memory like `remember`. Returns {id, stored, deduplicated} per item, in order. One invalid item stores nothing.",
+        "Store up to 1000 memories at once (`memories`: remember arguments each, `scope` required in each). Each is merged into an identical live memory like `remember`. Returns {id, stored, deduplicated} per item, in order. One invalid item stores nothing.",
       annotations: STORES,
+      input: mcpRememberBatchInputSchema,
     },
   }),
   defineMemoryOperation({
@@ -153,7 +156,7 @@ export const MEMORY_OPERATIONS: readonly MemoryOperation[] = Object.freeze([
       name: "recall",
       title: "Recall",
       description:
-        "Memories relevant to a message, ranked by similarity, recency, frequency, type, scope and confidence, formatted as a context block that fits a token budget. Counts as an access of the memories returned.",
+        "Memories relevant to a message, ranked by similarity, recency, frequency, type, scope and confidence, formatted as a context block that fits a token budget; pass `project` to add that project's memories to the permanent ones. Call it at the start of a task and when the user refers to earlier work, preferences or conventions. Counts as an access of the memories returned. To correct or forget something it told you, find the memory's id with `search` (ids, scores) or `list_memories` (ids, dates), then call `update_memory` or `forget`.",
       annotations: READS_AND_COUNTS,
     },
   }),
@@ -196,7 +199,8 @@ export const MEMORY_OPERATIONS: readonly MemoryOperation[] = Object.freeze([
     mcp: {
       name: "forget",
       title: "Forget a memory",
-      description: "Delete one memory by id.",
+      description:
+        "Delete one memory by id (from `remember`, `search` or `list_memories`): when the user asks you to forget something, or a memory is wrong and not worth correcting.",
       annotations: DELETES,
     },
   }),

@@ -183,7 +183,7 @@ describe("loadConfig", () => {
     for (const line of list) expect(line).not.toContain("\n");
   });
 
-  it("chooses the local embedder's model: word vectors by default, hashing on request", () => {
+  it("chooses the local embedder's model: word vectors by default, use-lite or hashing on request", () => {
     const hashing = ok(
       loadConfig({
         env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "hashing", MEMSVC_EMBEDDER_LOCAL_DIMENSIONS: "256" },
@@ -191,11 +191,28 @@ describe("loadConfig", () => {
       }),
     ).config.embedder;
     expect(hashing).toEqual({ provider: "local", model: "hashing", dimensions: 256 });
+    const sentences = ok(
+      loadConfig({
+        env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "use-lite", MEMSVC_EMBEDDER_LOCAL_THREADS: "2" },
+        cwd: dir,
+      }),
+    ).config.embedder;
+    expect(sentences).toEqual({
+      provider: "local",
+      model: "use-lite",
+      dimensions: 512,
+      threads: 2,
+    });
     expect(
       problems(loadConfig({ env: { MEMSVC_EMBEDDER_LOCAL_MODEL: "glove" }, cwd: dir })),
     ).toEqual([
-      'embedder.local.model (from MEMSVC_EMBEDDER_LOCAL_MODEL): expected word-vectors or hashing, got "glove"',
+      'embedder.local.model (from MEMSVC_EMBEDDER_LOCAL_MODEL): expected word-vectors, use-lite or hashing, got "glove"',
     ]);
+    expect(problems(loadConfig({ env: { MEMSVC_EMBEDDER_LOCAL_THREADS: "0" }, cwd: dir }))).toEqual(
+      [
+        "embedder.local.threads (from MEMSVC_EMBEDDER_LOCAL_THREADS): expected an integer ≥ 1, got 0",
+      ],
+    );
   });
 
   it("accepts weights that sum to 1 within 0.01 and rejects weights outside [0, 1]", () => {

@@ -55,7 +55,10 @@ describe("POST /mcp memory tools", () => {
     const stored = (await (
       await app.request(
         "/mcp",
-        rpc("tools/call", { name: "remember", arguments: { content: "use pnpm" } }),
+        rpc("tools/call", {
+          name: "remember",
+          arguments: { content: "use pnpm", scope: "permanent" },
+        }),
       )
     ).json()) as RpcAnswer;
     const id = stored.result?.structuredContent?.["id"];

@@ -141,8 +141,8 @@ describe("the memory operation table", () => {
     const catalog = createToolCatalog(createMemoryTools(memory));
     const args: Record<string, unknown> = { id: "0b6f3c1e-6d1c-4f1e-9a57-2f0d7f4b8c11" };
     const argumentsOf: Record<string, unknown> = {
-      remember: { content: "x" },
-      remember_batch: { memories: [{ content: "x" }] },
+      remember: { content: "x", scope: "session" },
+      remember_batch: { memories: [{ content: "x", scope: "session" }] },
       recall: { message: "x" },
       search: { message: "x" },
       forget: args,
