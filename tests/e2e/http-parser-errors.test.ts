@@ -88,7 +88,7 @@ describe("answers from the HTTP parser, in each service's own error shape", () =
     // 100 Continue says the service has the headers and waits for the body: the request is in.
     const continued = new Promise((resolve) => socket.once("data", resolve));
     socket.write(
-      "POST /v1/remember HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      "POST /v1/remember HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
         "Content-Length: 100\r\nExpect: 100-continue\r\n\r\n",
     );
     expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);

@@ -25,6 +25,7 @@ import {
   type ServiceMetrics,
 } from "../http/index.js";
 import type { MemoryBrowserOptions } from "../http/mount-memory-browser.js";
+import { OriginPolicy } from "../../common/http/origin-check.js";
 import { DEFAULT_UI_ASSETS_DIR, loadUiAssets } from "../http/ui-assets.js";
 
 const USAGE = `Usage: memsvc <command> [options]
@@ -196,7 +197,15 @@ async function serve(configPath: string | undefined): Promise<void> {
   metrics.countPendingWritesWith(runtime.pendingWrites);
   await abortIfSignalled(signals, runtime, logger);
   // The hot JSON routes answered in front of the Hono app (see createMemoryListener).
+  // Host and Origin checks (DNS rebinding, cross-site calls; issue 26).
+  const origins = new OriginPolicy({
+    listenHost: config.api.listen.host,
+    port: config.api.listen.port,
+    allowedHosts: config.api.allowedHosts,
+    allowedOrigins: config.api.allowedOrigins,
+  });
   const listener = createMemoryListener({
+    origins,
     metrics,
     memory: runtime.memory,
     version,
@@ -225,6 +234,7 @@ async function serve(configPath: string | undefined): Promise<void> {
       1,
     );
   }
+  origins.boundTo(address.port);
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger);
   // Installed before the startup line: a client may signal as soon as it reads that line.
   signals.onSignal(async (signal) => {

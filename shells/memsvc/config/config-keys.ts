@@ -73,6 +73,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     undefined,
     "Bearer token required on every route but /healthz and the UI page",
   ),
+  key(
+    "api.allowed_hosts",
+    "string",
+    undefined,
+    "More names the API is reached by (comma-separated `Host` names; `*` = any)",
+  ),
+  key(
+    "api.allowed_origins",
+    "string",
+    undefined,
+    "More browser origins allowed to call (comma-separated `scheme://host:port`; `*` = any)",
+  ),
   key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
   key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),
   key("vector_store.chroma.collection", "string", "memories", "Chroma collection name"),

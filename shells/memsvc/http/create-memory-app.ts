@@ -11,6 +11,7 @@ import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
 import { currentRequestId } from "../../common/http/request-id.js";
 import { memoryEdge } from "./memory-edge.js";
+import type { OriginPolicy } from "../../common/http/origin-check.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
 
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
@@ -29,6 +30,11 @@ export interface MemoryAppOptions {
   readonly logger?: Logger;
   /** Prometheus metrics: counted per request and served on `GET /metrics` (behind the token). */
   readonly metrics?: ServiceMetrics;
+  /**
+   * Which `Host` and `Origin` headers are served (421/403 otherwise; see `OriginPolicy`).
+   * `memsvc serve` always sets one; without it every Host and Origin is served.
+   */
+  readonly origins?: OriginPolicy | undefined;
   /** Request body limit in bytes (default 1,048,576). */
   readonly maxBodyBytes?: number;
   /** The memory browser's path and files; without it there is no web page. */
@@ -59,8 +65,14 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   };
 
   // The edge concerns (memory-edge.ts), mounted around the routes; the fast lane applies the same.
-  const edge = memoryEdge(app, { logger, metrics: options.metrics, authToken: options.authToken });
-  edge.mount(app, "request-id", "request-log");
+  const edge = memoryEdge(app, {
+    logger,
+    metrics: options.metrics,
+    authToken: options.authToken,
+    origins: options.origins,
+  });
+  // The origin check before the page too: a rebound name must not even load it.
+  edge.mount(app, "request-id", "request-log", "origin-check");
   // Before the guard: a page load cannot carry a token. The page's API calls do, and meet it.
   if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
   edge.mount(app, "bearer-auth");
