@@ -99,7 +99,11 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
  */
 export function createSqlsvcListener(options: SqlsvcAppOptions): RequestListener {
   const { app, catalog, edge } = buildSqlsvcApp(options);
-  const fallback = toNodeListener(app.fetch);
+  const fallback = toNodeListener(app.fetch, (_status, message) => ({
+    jsonrpc: "2.0",
+    error: { code: -32000, message },
+    id: null,
+  }));
   if (options.fastPath === false) return fallback;
   return createFastLane(
     {
