@@ -3,7 +3,7 @@ import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorJson } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
-import { mountMemoryNdjsonRoutes } from "./memory-ndjson-routes.js";
+import { mountMemoryNdjsonRoutes, type ImportRequestLimits } from "./memory-ndjson-routes.js";
 import { mountMemoryOperations } from "./memory-operation-routes.js";
 import { loadMemoryToolCatalog } from "../mcp/memory-tool-catalog.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
@@ -35,6 +35,8 @@ export interface MemoryAppOptions {
    * `memsvc serve` always sets one; without it every Host and Origin is served.
    */
   readonly origins?: OriginPolicy | undefined;
+  /** Limits of one `POST /v1/import` (default: `MAX_IMPORT_LINES`, `_BYTES`, `_MS`). */
+  readonly importLimits?: ImportRequestLimits | undefined;
   /** Request body limit in bytes (default 1,048,576). */
   readonly maxBodyBytes?: number;
   /** The memory browser's path and files; without it there is no web page. */
@@ -98,7 +100,7 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   // Every use case's route, from the operation table (operations/memory-operations.ts); the fast
   // path (see createMemoryListener) answers the hot ones in front of this app with the same calls.
   mountMemoryOperations(app, memory, jsonObjectBody(maxBytes));
-  mountMemoryNdjsonRoutes(app, memory);
+  mountMemoryNdjsonRoutes(app, memory, options.importLimits);
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.
