@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { answerClientErrors } from "../common/http/answer-client-errors.js";
+import { OriginPolicy } from "../common/http/origin-check.js";
 import { createBatchedWriter } from "../common/batched-writer.js";
 import { drainServer } from "../common/drain-server.js";
 import { createJsonLogger } from "../common/logger.js";
@@ -118,7 +119,15 @@ async function serve(
   process.once("exit", logLines.flush);
   // Calls on large texts run in a worker thread under the per-call budget (issue 8).
   const runner = new BudgetedSqlRunner({ inline: toolkit, budgetMs: config.callBudgetMs });
+  // Host and Origin checks (DNS rebinding, cross-site calls; issue 26).
+  const origins = new OriginPolicy({
+    listenHost: config.host,
+    port: config.port,
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+  });
   const listener = createSqlsvcListener({
+    origins,
     toolkit,
     runner,
     version: options.version,
@@ -139,7 +148,9 @@ async function serve(
     await runner.close();
     return 1;
   }
-  onListening((server.address() as AddressInfo).port);
+  const bound = (server.address() as AddressInfo).port;
+  origins.boundTo(bound);
+  onListening(bound);
   return new Promise<number>((resolve) => {
     stopper.onStop(() => {
       void drainServer(server)

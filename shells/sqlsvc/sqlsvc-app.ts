@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { bearerAuthConcern } from "../common/http/bearer-auth.js";
 import { Edge } from "../common/http/edge.js";
+import { originCheckConcern, type OriginPolicy } from "../common/http/origin-check.js";
 import { createFastLane } from "../common/http/fast-lane.js";
 import { toNodeListener } from "../common/http/framework-internals.js";
 import { jsonRpcErrorResponse } from "../common/mcp/json-rpc-error-response.js";
@@ -38,6 +39,11 @@ export interface SqlsvcAppOptions {
   readonly logger?: Logger;
   /** Prometheus metrics: requests and tool calls, served on `GET /metrics` (behind the token). */
   readonly metrics?: ServiceMetrics;
+  /**
+   * Which `Host` and `Origin` headers are served (421/403 otherwise; see `OriginPolicy`). The
+   * server always sets one; without it every Host and Origin is served.
+   */
+  readonly origins?: OriginPolicy;
 }
 
 /**
@@ -96,7 +102,11 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
  */
 export function createSqlsvcListener(options: SqlsvcAppOptions): RequestListener {
   const { app, catalog, edge } = buildSqlsvcApp(options);
-  const fallback = toNodeListener(app.fetch);
+  const fallback = toNodeListener(app.fetch, (_status, message) => ({
+    jsonrpc: "2.0",
+    error: { code: -32000, message },
+    id: null,
+  }));
   if (options.fastPath === false) return fallback;
   return createFastLane(
     {
@@ -122,11 +132,18 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
     requestIdConcern(),
     // Metrics only: the log has one line per tool call instead of one per request.
     metrics === undefined ? undefined : requestLogConcern(undefined, metrics),
+    options.origins === undefined
+      ? undefined
+      : originCheckConcern(options.origins, (_status, message) => ({
+          jsonrpc: "2.0",
+          error: { code: -32000, message },
+          id: null,
+        })),
     options.authToken === ""
       ? undefined
       : bearerAuthConcern({ token: options.authToken, body: () => UNAUTHORIZED }),
   ]);
-  edge.mount(app, "request-id", "request-log", "bearer-auth");
+  edge.mount(app, "request-id", "request-log", "origin-check", "bearer-auth");
   if (metrics !== undefined) app.get("/metrics", metricsHandler(metrics));
   const catalog = observeToolCalls(
     createToolCatalog(createSqlTools(options.toolkit, options.runner)),

@@ -21,6 +21,16 @@ export interface SqlsvcConfig {
    * 16 KiB may run (in a worker thread) before it is stopped with a tool error.
    */
   readonly callBudgetMs: number;
+  /**
+   * `SQLSVC_MCP_ALLOWED_HOSTS`, comma-separated: more `Host` names served besides IP addresses,
+   * `localhost` and the bind host (`*`: any); see `OriginPolicy`. Default none.
+   */
+  readonly allowedHosts: readonly string[];
+  /**
+   * `SQLSVC_MCP_ALLOWED_ORIGINS`, comma-separated: more browser origins allowed to call
+   * (`scheme://host:port`; `*`: any). Default none.
+   */
+  readonly allowedOrigins: readonly string[];
 }
 
 /**
@@ -52,7 +62,8 @@ export const DEFAULT_CALL_BUDGET_MS = 10_000;
  *
  * @example
  * loadSqlsvcConfig({ SQLSVC_MCP_PORT: "+9000" }, { cores: 2 });
- * // { host: "127.0.0.1", port: 9000, authToken: "", workers: 2, callBudgetMs: 10000 }
+ * // { host: "127.0.0.1", port: 9000, authToken: "", workers: 2, callBudgetMs: 10000,
+ * //   allowedHosts: [], allowedOrigins: [] }
  */
 export function loadSqlsvcConfig(
   env: Readonly<Record<string, string | undefined>>,
@@ -82,6 +93,8 @@ function sqlsvcEnvSchema(options: SqlsvcConfigOptions, allowPort0: boolean) {
         min: 1,
         max: MAX_WORKERS,
       }),
+      SQLSVC_MCP_ALLOWED_HOSTS: v.optional(v.string(), ""),
+      SQLSVC_MCP_ALLOWED_ORIGINS: v.optional(v.string(), ""),
       SQLSVC_MCP_CALL_BUDGET_MS: goInteger("SQLSVC_MCP_CALL_BUDGET_MS", DEFAULT_CALL_BUDGET_MS, {
         min: 100,
         max: 600_000,
@@ -93,8 +106,18 @@ function sqlsvcEnvSchema(options: SqlsvcConfigOptions, allowPort0: boolean) {
       authToken: env.SQLSVC_MCP_AUTH_TOKEN.trim(),
       workers: env.SQLSVC_MCP_WORKERS,
       callBudgetMs: env.SQLSVC_MCP_CALL_BUDGET_MS,
+      allowedHosts: commaList(env.SQLSVC_MCP_ALLOWED_HOSTS),
+      allowedOrigins: commaList(env.SQLSVC_MCP_ALLOWED_ORIGINS),
     })),
   );
+}
+
+/** A comma-separated variable as its items, trimmed, empty ones dropped. */
+function commaList(text: string): readonly string[] {
+  return text
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }
 
 function defaultWorkers(cores: number): number {

@@ -74,6 +74,49 @@ describe("answers from the HTTP parser, in each service's own error shape", () =
     }
   });
 
+  it.each([
+    ["POST /mcp without an HTTP version", "POST /mcp\r\n\r\n", "Missing host header"],
+    [
+      "the * target",
+      "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+      "Invalid URL",
+    ],
+  ])(
+    "answers %s with 400 in each service's error shape, not an empty body (issue 26)",
+    async (_name, request, reason) => {
+      expect(parse(await rawExchange(memsvc.port, request))).toEqual({
+        status: 400,
+        contentType: "application/json",
+        body: { error: `malformed HTTP request: ${reason}` },
+      });
+      expect(parse(await rawExchange(sqlsvc.port, request))).toEqual({
+        status: 400,
+        contentType: "application/json",
+        body: {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: `malformed HTTP request: ${reason}` },
+          id: null,
+        },
+      });
+    },
+  );
+
+  it("both CLIs refuse a rebound Host (421) and a foreign Origin (403), and serve their own (issue 26)", async () => {
+    for (const svc of [memsvc, sqlsvc]) {
+      const rebound = `GET /healthz HTTP/1.1\r\nHost: evil.example:${svc.port}\r\nConnection: close\r\n\r\n`;
+      expect(parse(await rawExchange(svc.port, rebound)).status).toBe(421);
+      const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+      const post = (origin: string) =>
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${svc.port}\r\nOrigin: ${origin}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+      expect(parse(await rawExchange(svc.port, post("https://evil.example"))).status).toBe(403);
+      // The bound port (the services listen on port 0 here) is among the allowed origins.
+      expect(parse(await rawExchange(svc.port, post(`http://localhost:${svc.port}`))).status).toBe(
+        200,
+      );
+    }
+  });
+
   it("memsvc logs a request the client aborted mid-body at debug level, not as an error", async () => {
     const socket = connect(memsvc.port, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
@@ -88,7 +131,7 @@ describe("answers from the HTTP parser, in each service's own error shape", () =
     // 100 Continue says the service has the headers and waits for the body: the request is in.
     const continued = new Promise((resolve) => socket.once("data", resolve));
     socket.write(
-      "POST /v1/remember HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      "POST /v1/remember HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
         "Content-Length: 100\r\nExpect: 100-continue\r\n\r\n",
     );
     expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);

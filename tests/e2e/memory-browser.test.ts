@@ -388,7 +388,13 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
         .first()
         .evaluate((element) => {
           const box = element.getBoundingClientRect();
-          return box.top >= 0 && box.top < innerHeight && box.left >= 0 && box.right <= innerWidth;
+          const view = element.ownerDocument.documentElement;
+          return (
+            box.top >= 0 &&
+            box.top < view.clientHeight &&
+            box.left >= 0 &&
+            box.right <= view.clientWidth
+          );
         });
     expect(await inView("#recall")).toBe(true);
     expect(await inView("#create")).toBe(true);
@@ -396,7 +402,11 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     const rowsInView = await page
       .locator("#memories tbody tr")
       .evaluateAll(
-        (rows) => rows.filter((row) => row.getBoundingClientRect().bottom <= innerHeight).length,
+        (rows) =>
+          rows.filter(
+            (row) =>
+              row.getBoundingClientRect().bottom <= row.ownerDocument.documentElement.clientHeight,
+          ).length,
       );
     expect(rowsInView).toBeGreaterThanOrEqual(10); // …and at least ten rows come first
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(1440);

@@ -5,7 +5,8 @@ export type NdjsonLine =
 
 /**
  * Splits a stream of bytes into NDJSON lines without holding more than one line: each `\n`
- * (an optional `\r` before it dropped) ends a line, blank lines are skipped (but counted), and a
+ * (an optional `\r` before it dropped) ends a line, blank lines are skipped (but counted, at the
+ * cost of a byte compare each), and a
  * line longer than `maxLineBytes` is reported as an error and skipped to its end without being
  * buffered. Bytes are decoded as UTF-8 per line, so a character split across chunks is intact.
  *
@@ -43,6 +44,15 @@ export async function* ndjsonLines(
   for await (const chunk of chunks) {
     let start = 0;
     for (;;) {
+      // Blank lines cost a byte compare each: no slice, no decode (issue 26: 300 MB of newlines
+      // took 285 s of CPU, ~1 µs a line).
+      if (size === 0 && !tooLong) {
+        while (start < chunk.length && chunk[start] === 0x0a) {
+          line += 1;
+          start += 1;
+        }
+        if (start === chunk.length) break;
+      }
       const newline = chunk.indexOf(0x0a, start);
       const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline);
       if (!tooLong) {

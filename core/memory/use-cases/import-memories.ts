@@ -6,6 +6,7 @@ import { encodeMemoryMetadata } from "../model/memory-metadata.js";
 import { uniqueTags, withMerge } from "../model/metadata-updates.js";
 import type { NdjsonLine } from "../model/ndjson-lines.js";
 import { parseInput } from "../model/parse-input.js";
+import { expiryBeyondLimit, futureTimestamp } from "../model/import-timestamps.js";
 import { idLockKey, rememberLockKey, type ServiceContext } from "../service-context.js";
 import type { Memory } from "../model/types.js";
 import { applyMerges } from "./apply-merges.js";
@@ -33,10 +34,13 @@ interface Planned {
  * keeping their ids, timestamps and access data. Lines are handled in batches of
  * {@link IMPORT_BATCH}: one embedder call for the lines without a usable vector (absent, from
  * another embedder, of another dimension), one store write, and what a batch stored is durable
- * even if a later batch fails. A line whose id is already stored, or whose content duplicates a
- * live memory (or an earlier line) as `remember` judges it, is merged like a `remember`
- * (`deduplicated`). A line that cannot be read, fails validation or has already expired is
- * rejected with its line number and the reason; the other lines are still imported.
+ * even if a later batch fails. A line whose id is already stored (or taken by an earlier line),
+ * or whose content duplicates a live memory (or an earlier line) as `remember` judges it, is
+ * merged like a `remember` (`deduplicated`): tags joined, the higher confidence kept, the stored
+ * content kept; a line that adds nothing changes nothing. A line that cannot be read, fails
+ * validation, has already expired, has a timestamp in the future (beyond
+ * `MAX_CLOCK_SKEW_MS`) or an expiry later than its scope allows is rejected with its line
+ * number and the reason; the other lines are still imported.
  *
  * @example
  * await importMemories(context, ndjsonLines(body, 1_048_576)); // { imported: 2, deduplicated: 0, rejected: [] }
@@ -87,6 +91,8 @@ function plan(context: ServiceContext, text: string): Planned | string {
     throw error;
   }
   const nowMs = context.nowMs();
+  const future = futureTimestamp(body, nowMs);
+  if (future !== undefined) return future;
   const createdMs = body.created_at === undefined ? nowMs : Date.parse(body.created_at);
   const lastAccessedMs =
     body.last_accessed === undefined ? createdMs : Date.parse(body.last_accessed);
@@ -99,6 +105,11 @@ function plan(context: ServiceContext, text: string): Planned | string {
   if (expiresMs !== null && expiresMs <= nowMs) {
     return `expires_at: the memory expired at ${new Date(expiresMs).toISOString()}`;
   }
+  const tooLate = expiryBeyondLimit(
+    { scope: body.scope, expiresMs, createdMs, lastAccessedMs },
+    context.options,
+  );
+  if (tooLate !== undefined) return tooLate;
   const iso = (ms: number) => new Date(ms).toISOString();
   const memory: Memory = {
     id: body.id?.toLowerCase() ?? context.newId(),
@@ -141,7 +152,20 @@ async function storeBatch(
       const { memory } = planned;
       const key = keys[i] as string;
       const hash = hashes[i] as string;
-      if (engine.peek(memory.id) !== undefined || fresh.has(memory.id)) {
+      // The id is taken (stored, or by an earlier line): merged as remember merges a duplicate;
+      // the content with that id stays.
+      const earlierLine = fresh.get(memory.id);
+      if (earlierLine !== undefined) {
+        const { updated_at } = earlierLine.memory;
+        earlierLine.memory =
+          mergeInto(earlierLine.memory, memory, Date.parse(updated_at)) ?? earlierLine.memory;
+        counts.deduplicated += 1;
+        continue;
+      }
+      const stored = targets.get(memory.id) ?? engine.peek(memory.id);
+      if (stored !== undefined) {
+        const merged = mergeInto(stored, memory, nowMs);
+        if (merged !== undefined) targets.set(memory.id, merged);
         counts.deduplicated += 1;
         continue;
       }
@@ -153,7 +177,8 @@ async function storeBatch(
       }
       const duplicate = await engine.findDuplicate({ ...memory, hash }, nowMs);
       if (duplicate !== undefined) {
-        targets.set(duplicate.id, withMerge(targets.get(duplicate.id) ?? duplicate, memory, nowMs));
+        const merged = mergeInto(targets.get(duplicate.id) ?? duplicate, memory, nowMs);
+        if (merged !== undefined) targets.set(duplicate.id, merged);
         counts.deduplicated += 1;
         continue;
       }
@@ -164,6 +189,16 @@ async function storeBatch(
     counts.imported += fresh.size;
     await merge(context, [...targets.values()], held);
   });
+}
+
+/**
+ * `current` after a line merged into it (tags joined, the higher confidence), or undefined when
+ * the line adds nothing: importing the same export twice changes nothing, `updated_at` included.
+ */
+function mergeInto(current: Memory, line: Memory, nowMs: number): Memory | undefined {
+  const adds =
+    line.confidence > current.confidence || line.tags.some((tag) => !current.tags.includes(tag));
+  return adds ? withMerge(current, line, nowMs) : undefined;
 }
 
 async function insert(

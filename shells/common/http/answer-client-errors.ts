@@ -20,7 +20,7 @@ const REASONS: Readonly<Record<number, string>> = {
 
 /**
  * Answers what Node's HTTP parser refuses before the app sees a request (bad framing 400, an
- * oversized chunk extension 413, headers over `maxHeaderSize` 431, a header timeout 408) with a
+ * oversized chunk extension 413, headers over `maxHeaderSize` 431, a header or request timeout 408) with a
  * JSON body in the service's own error shape instead of Node's empty one, and answers `CONNECT`
  * (which Node hands to no handler, leaving the client waiting) with a 405 and a close.
  *
@@ -57,7 +57,9 @@ function describe(error: NodeJS.ErrnoException & { reason?: string }): [number, 
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return [413, "chunk extensions too large"];
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return [408, "request headers not received in time"];
+      // Node raises it for `headersTimeout` and for `requestTimeout` (the whole request, body
+      // included) alike: the message must not blame the headers (issue 26).
+      return [408, "request not received in time (headers or body)"];
     default:
       return [400, `malformed HTTP request${error.reason ? `: ${error.reason}` : ""}`];
   }

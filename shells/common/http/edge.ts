@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { Hono, MiddlewareHandler } from "hono";
 
 /**
@@ -22,12 +23,15 @@ interface Concern<N extends string, L> {
  *
  * - `request-id`: `X-Request-Id` echoed or made, and current during the request.
  * - `request-log`: the `request` log line and the request metrics.
+ * - `origin-check`: `Host` and `Origin` against the service's allow-list (DNS rebinding, cross-site
+ *   calls); the app answers 421/403, the lane hands refusals over.
  * - `bearer-auth`: the token check; the app answers every 401, the lane hands refusals over.
  * - `method-not-allowed`: 405 for a known path; the lane answers only `POST` on its own routes.
  */
 export type EdgeConcern =
   | Concern<"request-id", { readonly idFor: (given: string | undefined) => string }>
   | Concern<"request-log", { readonly record: RecordAnswer }>
+  | Concern<"origin-check", { readonly admits: (headers: IncomingHttpHeaders) => boolean }>
   | Concern<"bearer-auth", { readonly admits: (authorization: string | undefined) => boolean }>
   | Concern<"method-not-allowed", { readonly admits: (method: string) => boolean }>;
 

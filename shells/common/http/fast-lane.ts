@@ -57,6 +57,7 @@ export interface LaneSteps {
   readonly idFor: (given: string | undefined) => string;
   readonly record: RecordAnswer | undefined;
   readonly authorized: ((authorization: string | undefined) => boolean) | undefined;
+  readonly originAllowed: ((headers: IncomingHttpHeaders) => boolean) | undefined;
   readonly methodAllowed: (method: string) => boolean;
   readonly consumed: readonly EdgeConcernName[];
 }
@@ -74,6 +75,7 @@ export function laneSteps(edge: Edge): LaneSteps {
   let idFor: LaneSteps["idFor"] | undefined;
   let record: RecordAnswer | undefined;
   let authorized: LaneSteps["authorized"];
+  let originAllowed: LaneSteps["originAllowed"];
   let methodAllowed: LaneSteps["methodAllowed"] = POST_ONLY;
   const consumed: EdgeConcernName[] = [];
   for (const concern of edge.concerns) {
@@ -86,6 +88,9 @@ export function laneSteps(edge: Edge): LaneSteps {
         break;
       case "bearer-auth":
         authorized = concern.lane.admits;
+        break;
+      case "origin-check":
+        originAllowed = concern.lane.admits;
         break;
       case "method-not-allowed": {
         const admits = concern.lane.admits;
@@ -100,7 +105,7 @@ export function laneSteps(edge: Edge): LaneSteps {
     consumed.push(concern.name);
   }
   if (idFor === undefined) throw new Error("the lane needs the request-id concern");
-  return { idFor, record, authorized, methodAllowed, consumed };
+  return { idFor, record, authorized, originAllowed, methodAllowed, consumed };
 }
 
 /**
@@ -108,7 +113,7 @@ export function laneSteps(edge: Edge): LaneSteps {
  * (the memory API's JSON calls, MCP `tools/call`, `tools/list` and `ping`) without Hono or Web
  * `Request`/`Response` objects, everything else left to `fallback` (the service's Hono app). It
  * takes a request only when the app would let it through to the same route: the method, the
- * token (the edge's `bearer-auth`), the declared size, and the route's own admission (content
+ * token (the edge's `bearer-auth`), the `Host` and `Origin` (its `origin-check`), the declared size, and the route's own admission (content
  * type, protocol headers). It reads the body (declared or chunked, {@link readNodeBody}), asks
  * the route for the answer under the request's id and sends it in one `end()` with
  * `X-Request-Id`, then records it as the edge's `request-log` does. Whatever it does not answer
@@ -126,7 +131,7 @@ export function createFastLane(
 ): RequestListener {
   const { routes, maxBodyBytes } = options;
   const steps = laneSteps(options.edge);
-  const { authorized, methodAllowed } = steps;
+  const { authorized, originAllowed, methodAllowed } = steps;
   return (req, res) => {
     const route = methodAllowed(req.method ?? "") ? routes.get(req.url ?? "") : undefined;
     if (route === undefined) {
@@ -136,6 +141,7 @@ export function createFastLane(
     const headers = req.headers;
     const declared = headers["content-length"];
     if (
+      (originAllowed !== undefined && !originAllowed(headers)) ||
       (authorized !== undefined && !authorized(headers.authorization)) ||
       !route.admits(headers)
     ) {

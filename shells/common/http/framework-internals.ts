@@ -28,7 +28,9 @@
  *    must not get a second answer written into the middle of the first.
  * 5. {@link toNodeListener}: `getRequestListener` is public API; it is here so that the one seam
  *    between Hono and Node (the one place that decides what happens to a body left unread after
- *    the answer, see `autoCleanupIncoming` below) is in this file too.
+ *    the answer, see `autoCleanupIncoming` below) is in this file too. Its `errorHandler` gets a
+ *    `RequestError` for a request it cannot build (no `Host`, a `*` target), which it otherwise
+ *    answers 400 with an empty body. Test: tests/e2e/http-parser-errors.test.ts.
  *
  * Unread bodies after an answer: @hono/node-server's default `autoCleanupIncoming: true` reads
  * and throws away what a client still sends after the answer (at most 64 MiB or 500 ms, then it
@@ -38,7 +40,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { getRequestListener } from "@hono/node-server";
+import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Context } from "hono";
 
 /**
@@ -97,11 +99,32 @@ export function responseUnderway(socket: Duplex): boolean {
 }
 
 /**
- * A Hono app's `fetch` as a Node request listener (@hono/node-server's adapter).
+ * A Hono app's `fetch` as a Node request listener (@hono/node-server's adapter). With `refuse`,
+ * a request the adapter cannot turn into a Web `Request` (Node's parser lets through HTTP/0.9
+ * lines without a `Host`, such as `POST /mcp`, and the `*` target of `OPTIONS * HTTP/1.1`) is
+ * answered 400 with `refuse`'s body (the service's error shape) instead of the adapter's empty
+ * one (issue 26); its `errorHandler` option is public API.
  *
  * @example
- * const fallback = toNodeListener(app.fetch);
+ * const fallback = toNodeListener(app.fetch, (_status, message) => ({ error: message }));
  */
-export function toNodeListener(fetch: Parameters<typeof getRequestListener>[0]): RequestListener {
-  return getRequestListener(fetch);
+export function toNodeListener(
+  fetch: Parameters<typeof getRequestListener>[0],
+  refuse?: (status: number, message: string) => unknown,
+): RequestListener {
+  if (refuse === undefined) return getRequestListener(fetch);
+  return getRequestListener(fetch, {
+    errorHandler: (error) => {
+      // The adapter calls this for a request it could not build (a RequestError), and for a
+      // fetch that threw at once (Hono's app.fetch answers its errors itself: a bug if it comes).
+      const built = !(error instanceof RequestError);
+      const [status, message] = built
+        ? [500, "internal error"]
+        : [400, `malformed HTTP request: ${error.message}`];
+      return new Response(JSON.stringify(refuse(status, message)), {
+        status,
+        headers: { "Content-Type": "application/json" },
+      });
+    },
+  });
 }

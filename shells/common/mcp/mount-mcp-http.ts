@@ -4,6 +4,12 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { createMcpServerFactory } from "./create-mcp-server.js";
 import { jsonRpcErrorResponse } from "./json-rpc-error-response.js";
+import {
+  checkJsonRpcMessage,
+  jsonRpcErrorText,
+  type JsonRpcRefusal,
+} from "./json-rpc-message-check.js";
+import { JSON_RPC } from "./mcp-protocol-error.js";
 import { readBody } from "../http/body-reader.js";
 import type { McpServerInfo } from "./mcp-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
@@ -105,8 +111,15 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
     } catch {
       return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
     }
-    const invalid = invalidRequest(message);
-    if (invalid !== undefined) return jsonRpcErrorResponse(400, -32600, invalid);
+    const refused = refusalOf(message);
+    if (refused !== undefined) {
+      const { status, refusal } = refused;
+      if (refusal.id === null) return jsonRpcErrorResponse(status, refusal.code, refusal.message);
+      return new Response(jsonRpcErrorText(refusal), {
+        status,
+        headers: { "Content-Type": "application/json" },
+      });
+    }
     return viaSdk(request, message);
   });
 
@@ -116,35 +129,35 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
 }
 
 /**
- * Why a parsed body is no JSON-RPC message (or batch of them), or undefined when it is one. The
- * SDK's transport answered such bodies with -32700 (parse error) although they parsed, and an
- * empty batch `[]` with 202 as if it held only notifications (issue 8); JSON-RPC says both are
- * invalid requests (-32600).
+ * Why a parsed body is no JSON-RPC message (or batch of them) the SDK should see, or undefined
+ * when it is one. The SDK's transport answered such bodies with -32700 (parse error) although
+ * they parsed, an empty batch `[]` with 202 as if it held only notifications (issue 8), an
+ * object `id` or a string `params` with -32700 too, and `tools/call` without usable `params` with
+ * a dump of its schema errors (issue 26): JSON-RPC says invalid requests are -32600, and a bad
+ * `tools/call` gets -32602 naming the field ({@link checkJsonRpcMessage}).
  */
-function invalidRequest(message: unknown): string | undefined {
+function refusalOf(message: unknown): { status: number; refusal: JsonRpcRefusal } | undefined {
   if (Array.isArray(message)) {
-    if (message.length === 0) return "Invalid Request: an empty batch holds no JSON-RPC message";
+    if (message.length === 0) {
+      return {
+        status: 400,
+        refusal: {
+          code: JSON_RPC.INVALID_REQUEST,
+          message: "Invalid Request: an empty batch holds no JSON-RPC message",
+          id: null,
+        },
+      };
+    }
     for (const item of message) {
-      const why = invalidMessage(item);
-      if (why !== undefined) return why;
+      const check = checkJsonRpcMessage(item);
+      if (check.kind === "refused" && check.refusal.code === JSON_RPC.INVALID_REQUEST) {
+        return { status: 400, refusal: check.refusal };
+      }
     }
     return undefined;
   }
-  return invalidMessage(message);
-}
-
-function invalidMessage(message: unknown): string | undefined {
-  if (typeof message !== "object" || message === null || Array.isArray(message)) {
-    return "Invalid Request: expected a JSON-RPC 2.0 message object";
-  }
-  const record = message as Record<string, unknown>;
-  if (record["jsonrpc"] !== "2.0") return "Invalid Request: 'jsonrpc' must be \"2.0\"";
-  if ("method" in record) {
-    return typeof record["method"] === "string"
-      ? undefined
-      : "Invalid Request: 'method' must be a string";
-  }
-  // A response (a client answering a server request) has an id and a result or an error.
-  if ("id" in record && ("result" in record || "error" in record)) return undefined;
-  return "Invalid Request: expected a 'method' (request or notification) or a response";
+  const check = checkJsonRpcMessage(message);
+  if (check.kind !== "refused") return undefined;
+  // A request with a usable id refused for its params is answered like any call: 200.
+  return { status: check.refusal.id === null ? 400 : 200, refusal: check.refusal };
 }

@@ -26,6 +26,7 @@ import {
   type ServiceMetrics,
 } from "../http/index.js";
 import type { MemoryBrowserOptions } from "../http/mount-memory-browser.js";
+import { OriginPolicy } from "../../common/http/origin-check.js";
 import { DEFAULT_UI_ASSETS_DIR, loadUiAssets } from "../http/ui-assets.js";
 
 import {
@@ -238,7 +239,15 @@ async function serve(configPath: string | undefined): Promise<void> {
   metrics.countPendingWritesWith(runtime.pendingWrites);
   await abortIfSignalled(signals, runtime, logger);
   // The hot JSON routes answered in front of the Hono app (see createMemoryListener).
+  // Host and Origin checks (DNS rebinding, cross-site calls; issue 26).
+  const origins = new OriginPolicy({
+    listenHost: config.api.listen.host,
+    port: config.api.listen.port,
+    allowedHosts: config.api.allowedHosts,
+    allowedOrigins: config.api.allowedOrigins,
+  });
   const listener = createMemoryListener({
+    origins,
     metrics,
     memory: runtime.memory,
     version,
@@ -267,6 +276,7 @@ async function serve(configPath: string | undefined): Promise<void> {
       1,
     );
   }
+  origins.boundTo(address.port);
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
     // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
     turn: () => runtime.claimTurn("sweep-expired", Math.floor(config.sweepIntervalMs * 0.9)),

@@ -74,6 +74,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "Bearer token required on every route but /healthz and the UI page",
   ),
   key(
+    "api.allowed_hosts",
+    "string",
+    undefined,
+    "More names the API is reached by (comma-separated `Host` names; `*` = any)",
+  ),
+  key(
+    "api.allowed_origins",
+    "string",
+    undefined,
+    "More browser origins allowed to call (comma-separated `scheme://host:port`; `*` = any)",
+  ),
+  key(
     "vector_store.provider",
     "string",
     "chroma",

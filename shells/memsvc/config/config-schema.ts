@@ -84,6 +84,8 @@ export const RawConfigSchema = v.strictObject(
         ),
       ),
       auth_token: v.optional(v.string("expected a string")),
+      allowed_hosts: v.optional(v.string("expected comma-separated host names")),
+      allowed_origins: v.optional(v.string("expected comma-separated origins")),
     }),
     vector_store: section({
       provider: v.optional(v.picklist(["chroma", "postgres"], "expected chroma or postgres")),

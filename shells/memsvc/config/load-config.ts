@@ -126,6 +126,8 @@ function resolveConfig(
       listen: listen.value,
       listenText: raw.api.listen_addr ?? ":8080",
       authToken: token !== undefined && token !== "" ? token : undefined,
+      allowedHosts: commaList(raw.api.allowed_hosts),
+      allowedOrigins: commaList(raw.api.allowed_origins),
     },
     vectorStore,
     embedder,
@@ -257,4 +259,12 @@ function localEmbedder(
   return (model ?? "word-vectors") === "hashing"
     ? { provider: "local", model: "hashing", dimensions: dimensions ?? 1024 }
     : { provider: "local", model: "word-vectors", dimensions: 100 };
+}
+
+/** A comma-separated setting as its items, trimmed, empty ones dropped. */
+function commaList(text: string | undefined): readonly string[] {
+  return (text ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }

@@ -67,6 +67,10 @@ export interface MemsvcConfig {
     readonly listenText: string;
     /** Undefined when authentication is off. */
     readonly authToken: string | undefined;
+    /** More `Host` names served (`api.allowed_hosts`); see `OriginPolicy`. */
+    readonly allowedHosts: readonly string[];
+    /** More browser origins allowed to call (`api.allowed_origins`). */
+    readonly allowedOrigins: readonly string[];
   };
   readonly vectorStore: VectorStoreConfig;
   readonly embedder: EmbedderConfig;

@@ -3,7 +3,7 @@ import type { MemoryApi } from "../../../core/memory/memory-api.js";
 import { mountMemoryBrowser, type MemoryBrowserOptions } from "./mount-memory-browser.js";
 import { describeCause, toErrorJson } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
-import { mountMemoryNdjsonRoutes } from "./memory-ndjson-routes.js";
+import { mountMemoryNdjsonRoutes, type ImportRequestLimits } from "./memory-ndjson-routes.js";
 import { mountMemoryOperations } from "./memory-operation-routes.js";
 import { loadMemoryToolCatalog } from "../mcp/memory-tool-catalog.js";
 import { memsvcServerInfo } from "../mcp/memsvc-server-info.js";
@@ -12,6 +12,7 @@ import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
 import { currentRequestId } from "../../common/http/request-id.js";
 import { memoryEdge } from "./memory-edge.js";
+import type { OriginPolicy } from "../../common/http/origin-check.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
 
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
@@ -30,6 +31,13 @@ export interface MemoryAppOptions {
   readonly logger?: Logger;
   /** Prometheus metrics: counted per request and served on `GET /metrics` (behind the token). */
   readonly metrics?: ServiceMetrics;
+  /**
+   * Which `Host` and `Origin` headers are served (421/403 otherwise; see `OriginPolicy`).
+   * `memsvc serve` always sets one; without it every Host and Origin is served.
+   */
+  readonly origins?: OriginPolicy | undefined;
+  /** Limits of one `POST /v1/import` (default: `MAX_IMPORT_LINES`, `_BYTES`, `_MS`). */
+  readonly importLimits?: ImportRequestLimits | undefined;
   /** Request body limit in bytes (default 1,048,576). */
   readonly maxBodyBytes?: number;
   /** The memory browser's path and files; without it there is no web page. */
@@ -60,8 +68,14 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   };
 
   // The edge concerns (memory-edge.ts), mounted around the routes; the fast lane applies the same.
-  const edge = memoryEdge(app, { logger, metrics: options.metrics, authToken: options.authToken });
-  edge.mount(app, "request-id", "request-log");
+  const edge = memoryEdge(app, {
+    logger,
+    metrics: options.metrics,
+    authToken: options.authToken,
+    origins: options.origins,
+  });
+  // The origin check before the page too: a rebound name must not even load it.
+  edge.mount(app, "request-id", "request-log", "origin-check");
   // Before the guard: a page load cannot carry a token. The page's API calls do, and meet it.
   if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
   edge.mount(app, "bearer-auth");
@@ -87,7 +101,7 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   // Every use case's route, from the operation table (operations/memory-operations.ts); the fast
   // path (see createMemoryListener) answers the hot ones in front of this app with the same calls.
   mountMemoryOperations(app, memory, jsonObjectBody(maxBytes));
-  mountMemoryNdjsonRoutes(app, memory);
+  mountMemoryNdjsonRoutes(app, memory, options.importLimits);
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.

@@ -26,7 +26,7 @@ export interface MemoryListenerOptions extends MemoryAppOptions {
  */
 export function createMemoryListener(options: MemoryListenerOptions): RequestListener {
   const app = createMemoryApp(options);
-  const fallback = toNodeListener(app.fetch);
+  const fallback = toNodeListener(app.fetch, (_status, message) => ({ error: message }));
   if (options.fastPath === false) return fallback;
   const edge = edgeOf(app);
   if (edge === undefined) throw new Error("createMemoryApp mounts no edge");

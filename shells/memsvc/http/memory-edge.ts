@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { bearerAuthConcern } from "../../common/http/bearer-auth.js";
 import { Edge } from "../../common/http/edge.js";
 import { methodCheckConcern } from "../../common/http/method-check.js";
+import { originCheckConcern, type OriginPolicy } from "../../common/http/origin-check.js";
 import { requestIdConcern } from "../../common/http/request-id.js";
 import { requestLogConcern } from "../../common/http/request-log.js";
 import type { Logger } from "../../common/logger.js";
@@ -12,11 +13,13 @@ export interface MemoryEdgeOptions {
   readonly logger: Logger;
   readonly metrics?: ServiceMetrics | undefined;
   readonly authToken?: string | undefined;
+  /** The `Host`/`Origin` allow-list (DNS rebinding); without it both are served as they come. */
+  readonly origins?: OriginPolicy | undefined;
 }
 
 /**
  * The memory API's edge concerns, in the order the app runs them: request id, request log and
- * metrics, bearer auth (with a token; `GET /healthz` stays open), 405 for a known path. The app
+ * metrics, the `Host`/`Origin` check (421/403, with a policy), bearer auth (with a token; `GET /healthz` stays open), 405 for a known path. The app
  * mounts them around its routes (`createMemoryApp`), the fast lane applies the same list
  * (`createMemoryListener`).
  *
@@ -29,6 +32,9 @@ export function memoryEdge(app: Hono, options: MemoryEdgeOptions): Edge {
   return new Edge([
     requestIdConcern(),
     requestLogConcern(options.logger, options.metrics),
+    options.origins === undefined
+      ? undefined
+      : originCheckConcern(options.origins, (_status, message) => ({ error: message })),
     token === undefined || token === ""
       ? undefined
       : bearerAuthConcern({

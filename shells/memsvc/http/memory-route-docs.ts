@@ -125,13 +125,13 @@ export const ROUTE_DOCS = {
   importMemories: describeRoute({
     operationId: "importMemories",
     summary:
-      "Store the memories of an export (NDJSON, each line at most 1 MB, the body at most 1 GiB), keeping ids and timestamps, re-embedding when vectors are absent or from another embedder, deduplicating",
+      "Store the memories of an export (NDJSON, each line at most 1 MB; one request takes at most 50,000 lines, 256 MiB and 120 s, then answers with `incomplete.stored_through_line` to resume after), keeping ids and timestamps, re-embedding when vectors are absent or from another embedder, deduplicating",
     requestBody: { required: true, content: ndjsonMemory },
     responses: {
       "200": ok(importResultSchema, "ImportResponse"),
       "400": error("Content-Type is not application/x-ndjson"),
       "401": COMMON_ERRORS["401"],
-      "413": error("Body over 1 GiB"),
+      "413": error("Body declared over 256 MiB (nothing read)"),
       "500": COMMON_ERRORS["500"],
     },
   }),

@@ -108,6 +108,78 @@ describe("export and import", () => {
     });
   });
 
+  it("rejects timestamps in the future and expiries beyond their scope's limit, naming line and field (issue 26)", async () => {
+    const { service } = await memoryFixture({ sessionIdleHours: 24 });
+    // The fixture's clock: 2026-11-21T10:00:00.000Z.
+    const result = await service.importMemories(
+      asLines([
+        JSON.stringify({
+          content: "a",
+          scope: "permanent",
+          created_at: "9999-01-01T00:00:00.000Z",
+        }),
+        JSON.stringify({ content: "b", updated_at: "2026-11-21T10:06:00.000Z" }),
+        JSON.stringify({ content: "c", last_accessed: "2027-01-01T00:00:00.000Z" }),
+        JSON.stringify({ content: "d", scope: "session", expires_at: "9999-01-01T00:00:00.000Z" }),
+        JSON.stringify({ content: "e", scope: "ttl", expires_at: "2200-01-01T00:00:00.000Z" }),
+        // Within the skew and the limits: imported.
+        JSON.stringify({ content: "f", created_at: "2026-11-21T10:04:00.000Z" }),
+        JSON.stringify({ content: "g", scope: "session", expires_at: "2026-11-22T09:00:00.000Z" }),
+        JSON.stringify({ content: "h", scope: "ttl", expires_at: "2100-01-01T00:00:00.000Z" }),
+      ]),
+    );
+    expect(result.rejected).toEqual([
+      {
+        line: 1,
+        error:
+          "created_at: expected an instant no later than now (5 minutes of clock skew allowed), got 9999-01-01T00:00:00.000Z",
+      },
+      {
+        line: 2,
+        error:
+          "updated_at: expected an instant no later than now (5 minutes of clock skew allowed), got 2026-11-21T10:06:00.000Z",
+      },
+      {
+        line: 3,
+        error:
+          "last_accessed: expected an instant no later than now (5 minutes of clock skew allowed), got 2027-01-01T00:00:00.000Z",
+      },
+      {
+        line: 4,
+        error:
+          "expires_at: a session memory expires at most 24 hours (the session idle window) after last_accessed, got 9999-01-01T00:00:00.000Z",
+      },
+      {
+        line: 5,
+        error:
+          "expires_at: a ttl memory lives at most 3155760000 seconds (the limit of ttl_seconds) after created_at, got 2200-01-01T00:00:00.000Z",
+      },
+    ]);
+    expect(result.imported).toBe(3);
+  });
+
+  it("merges a line whose id is stored with other content as remember merges: tags joined, higher confidence (issue 26)", async () => {
+    const { service, clock } = await memoryFixture();
+    const { id } = await service.remember({
+      content: "original",
+      scope: "permanent",
+      tags: ["a"],
+      confidence: 0.4,
+    });
+    const before = await service.get(id);
+    clock.advance(1000);
+    const line = { ...before, content: "other words", tags: ["b"], confidence: 0.9 };
+    const result = await service.importMemories(asLines([JSON.stringify(line)]));
+    expect(result).toEqual({ imported: 0, deduplicated: 1, rejected: [] });
+    const after = await service.get(id);
+    expect(after).toMatchObject({ content: "original", tags: ["a", "b"], confidence: 0.9 });
+    expect(after.updated_at).toBe(clock.now().toISOString());
+    // The same line again adds nothing, so nothing changes, updated_at included.
+    clock.advance(1000);
+    await service.importMemories(asLines([JSON.stringify(line)]));
+    expect(await service.get(id)).toEqual(after);
+  });
+
   it("does not import with a different embedder's store binding mixed in", async () => {
     const store = new InMemoryVectorStore();
     await store.bind({ embedderId: new FakeEmbedder({ dimensions: 4 }).id, dimensions: 4 });

@@ -22,6 +22,8 @@ describe("loadSqlsvcConfig", () => {
       authToken: "",
       workers: 2,
       callBudgetMs: 10_000,
+      allowedHosts: [],
+      allowedOrigins: [],
     });
   });
 
@@ -34,7 +36,18 @@ describe("loadSqlsvcConfig", () => {
       authToken: "",
       workers: 2,
       callBudgetMs: 10_000,
+      allowedHosts: [],
+      allowedOrigins: [],
     });
+  });
+
+  it("reads the allowed hosts and origins as comma-separated lists (issue 26)", () => {
+    const config = loadSqlsvcConfig(
+      { SQLSVC_MCP_ALLOWED_HOSTS: "sqlsvc, box.lan ,", SQLSVC_MCP_ALLOWED_ORIGINS: "*" },
+      cores,
+    );
+    expect(config.allowedHosts).toEqual(["sqlsvc", "box.lan"]);
+    expect(config.allowedOrigins).toEqual(["*"]);
   });
 
   it("reads the per-call budget and checks its range (issue 8)", () => {

@@ -40,6 +40,8 @@ describe("loadConfig", () => {
       listen: { host: undefined, port: 8080 },
       listenText: ":8080",
       authToken: undefined,
+      allowedHosts: [],
+      allowedOrigins: [],
     });
     expect(config.vectorStore).toEqual({
       kind: "chroma-embedded",
@@ -278,6 +280,24 @@ describe("loadConfig", () => {
       "api.listen_adr: unknown key; did you mean api.listen_addr?",
       "recal: unknown key; did you mean recall?",
     ]);
+  });
+
+  it("reads the allowed hosts and origins as comma-separated lists, from the file or the environment (issue 26)", () => {
+    const path = write(
+      "allowed.yaml",
+      "api:\n  allowed_hosts: ' memsvc , box.lan,'\n  allowed_origins: http://localhost:3000\n",
+    );
+    const fromFile = ok(loadConfig({ configPath: path, env: {}, cwd: dir })).config.api;
+    expect(fromFile.allowedHosts).toEqual(["memsvc", "box.lan"]);
+    expect(fromFile.allowedOrigins).toEqual(["http://localhost:3000"]);
+    const fromEnv = ok(
+      loadConfig({
+        configPath: path,
+        env: { MEMSVC_API_ALLOWED_ORIGINS: "https://a.example,https://b.example" },
+        cwd: dir,
+      }),
+    ).config.api;
+    expect(fromEnv.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
   });
 
   it("treats an empty auth token as authentication off", () => {

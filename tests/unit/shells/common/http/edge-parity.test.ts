@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { SqlToolkit } from "../../../../../core/sql/results.js";
 import { Edge, edgeOf } from "../../../../../shells/common/http/edge.js";
 import { laneSteps } from "../../../../../shells/common/http/fast-lane.js";
+import { OriginPolicy } from "../../../../../shells/common/http/origin-check.js";
 import { requestIdConcern } from "../../../../../shells/common/http/request-id.js";
 import { requestLog } from "../../../../../shells/common/http/request-log.js";
 import { SILENT_LOGGER } from "../../../../../shells/common/logger.js";
@@ -54,6 +55,7 @@ describe("the fast lane and the apps' middleware", () => {
     const { app, memory } = await makeApp({
       authToken: "tok",
       metrics: createServiceMetrics("memsvc"),
+      origins: new OriginPolicy(),
       ui: { path: "/ui", assets: { version: "v1", indexTemplate: "<html>", files: new Map() } },
     });
     const routes = memoryLaneRoutes(memory, memoryJsonCalls(memory), SILENT_LOGGER);
@@ -61,6 +63,7 @@ describe("the fast lane and the apps' middleware", () => {
     expect(edgeOf(app)?.concerns.map((concern) => concern.name)).toEqual([
       "request-id",
       "request-log",
+      "origin-check",
       "bearer-auth",
       "method-not-allowed",
     ]);
@@ -73,7 +76,14 @@ describe("the fast lane and the apps' middleware", () => {
   });
 
   it.each([
-    ["with token and metrics", { authToken: "tok", metrics: createServiceMetrics("sqlsvc") }],
+    [
+      "with token, metrics and origin check",
+      {
+        authToken: "tok",
+        metrics: createServiceMetrics("sqlsvc"),
+        origins: new OriginPolicy(),
+      },
+    ],
     ["without", { authToken: "" }],
   ])("has a lane step for every middleware of the sqlsvc app %s", (_name, options) => {
     const app = createSqlsvcApp({ toolkit, version: "0", ...options });

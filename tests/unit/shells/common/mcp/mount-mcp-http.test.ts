@@ -185,6 +185,10 @@ describe("mountMcpHttp", () => {
     ["a non-string method", { jsonrpc: "2.0", id: 1, method: 7 }],
     ["an object that is neither request nor response", { jsonrpc: "2.0", id: 1 }],
     ["a batch holding a number", [{ jsonrpc: "2.0", id: 1, method: "ping" }, 3]],
+    ["an object id (issue 26)", { jsonrpc: "2.0", id: { a: 1 }, method: "ping" }],
+    ["a fractional id (issue 26)", { jsonrpc: "2.0", id: 1.5, method: "ping" }],
+    ["string params (issue 26)", { jsonrpc: "2.0", id: 1, method: "tools/call", params: "x" }],
+    ["array params (issue 26)", { jsonrpc: "2.0", id: 1, method: "ping", params: [1] }],
   ])(
     "answers valid JSON that is no JSON-RPC request (%s) with 400 and -32600, not -32700 (issue 8)",
     async (_name, body) => {
@@ -197,6 +201,23 @@ describe("mountMcpHttp", () => {
           error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
         });
       }
+    },
+  );
+
+  it.each([
+    ["without params", undefined, "params is required: { name, arguments }"],
+    ["with a numeric name", { name: 5 }, "params.name must be a string naming a tool"],
+    [
+      "with string arguments",
+      { name: "shout", arguments: "x" },
+      "params.arguments must be an object of named parameters",
+    ],
+  ])(
+    "answers a tools/call %s with -32602 naming the field, not a schema dump (issue 26)",
+    async (_name, params, message) => {
+      const res = await post(sdk, { jsonrpc: "2.0", id: 7, method: "tools/call", params });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message } });
     },
   );
 
