@@ -33,6 +33,10 @@ function record(
 export function describeVectorStoreContract(
   name: string,
   make: () => Promise<VectorStoreUnderTest>,
+  options: {
+    /** The store keeps no snapshot mark (optional in the port: a shared store never has one). */
+    readonly withoutSnapshotMark?: boolean;
+  } = {},
 ): void {
   describe(`VectorStore contract: ${name}`, () => {
     let subject: VectorStoreUnderTest;
@@ -181,21 +185,32 @@ export function describeVectorStoreContract(
       await expect(store.ping()).resolves.toBeUndefined();
     });
 
-    it("keeps a snapshot mark until it is cleared, beside the bound embedder", async () => {
-      if (store.readSnapshotMark === undefined || store.writeSnapshotMark === undefined) {
-        throw new Error("this store keeps no snapshot mark");
-      }
-      expect(await store.readSnapshotMark()).toBeUndefined();
-      await store.writeSnapshotMark("mark-1");
-      await store.upsert([record("a", [1, 0, 0, 0])]);
-      expect(await store.readSnapshotMark()).toBe("mark-1");
-      await store.writeSnapshotMark(undefined);
-      expect(await store.readSnapshotMark()).toBeUndefined();
-      // The mark lives beside the binding and does not disturb it.
-      await expect(
-        store.bind({ embedderId: "contract-embedder", dimensions: DIMS }),
-      ).resolves.toBeUndefined();
-      await expect(store.bind({ embedderId: "other", dimensions: DIMS })).rejects.toThrow();
-    });
+    it.skipIf(options.withoutSnapshotMark === true)(
+      "keeps a snapshot mark until it is cleared, beside the bound embedder",
+      async () => {
+        if (store.readSnapshotMark === undefined || store.writeSnapshotMark === undefined) {
+          throw new Error("this store keeps no snapshot mark");
+        }
+        expect(await store.readSnapshotMark()).toBeUndefined();
+        await store.writeSnapshotMark("mark-1");
+        await store.upsert([record("a", [1, 0, 0, 0])]);
+        expect(await store.readSnapshotMark()).toBe("mark-1");
+        await store.writeSnapshotMark(undefined);
+        expect(await store.readSnapshotMark()).toBeUndefined();
+        // The mark lives beside the binding and does not disturb it.
+        await expect(
+          store.bind({ embedderId: "contract-embedder", dimensions: DIMS }),
+        ).resolves.toBeUndefined();
+        await expect(store.bind({ embedderId: "other", dimensions: DIMS })).rejects.toThrow();
+      },
+    );
+
+    it.runIf(options.withoutSnapshotMark === true)(
+      "keeps no snapshot mark, so a service never loads it from a snapshot",
+      () => {
+        expect(store.readSnapshotMark).toBeUndefined();
+        expect(store.writeSnapshotMark).toBeUndefined();
+      },
+    );
   });
 }

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+import {
+  cleanupMemsvc,
+  runMemsvc,
+  startMemsvc,
+  type MemsvcProcess,
+} from "../support/spawn-memsvc.js";
 import { startPostgresServer, type PostgresServer } from "../support/postgres-server.js";
 
 /**
@@ -75,6 +80,36 @@ describe("memsvc replicas on one PostgreSQL", () => {
     for (const replica of replicas) {
       expect(replica.store).toMatch(/^PostgreSQL at 127\.0\.0\.1:\d+\/\w+$/);
     }
+  });
+
+  it("memsvc migrate applies nothing to a current schema, and says so", () => {
+    const run = runMemsvc(["migrate"], {
+      MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: postgres.url,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^memsvc: PostgreSQL at 127\.0\.0\.1:\d+\/postgres is at schema version \d+; nothing to apply\n$/,
+    );
+  });
+
+  it("refuses to start with a clear message for a wrong password or an unreachable server", () => {
+    const wrong = new URL(postgres.url);
+    wrong.password = "not-the-password";
+    const refused = runMemsvc(["serve"], {
+      MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: wrong.toString(),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/password/i);
+    expect(refused.stderr).not.toContain("not-the-password");
+    const away = runMemsvc(["serve"], {
+      MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: "postgres://memsvc:secret@127.0.0.1:9/memories",
+    });
+    expect(away.code).toBe(1);
+    expect(away.stderr).toContain("127.0.0.1:9");
+    expect(away.stderr).not.toContain("secret");
   });
 
   it("a write on one replica is found by search and recall on the others within 1 s", async () => {
@@ -169,6 +204,8 @@ describe("memsvc replicas on one PostgreSQL", () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await postgres.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const replica of replicas) expect(replica.child.exitCode, replica.stderr()).toBeNull();
     for (const replica of replicas) {
       await within(5_000, async () => (await call(replica, "/readyz")).status === 503);
     }
