@@ -14,19 +14,57 @@
  *   npx tsx bench/memory-load.ts [--n 10000] [--per-request 2000] [--queries 1000]
  *     [--recall-queries 500] [--stats-queries 200] [--concurrency 8] [--data DIR] [--cpu-prof DIR]
  *     [--dims N]
+ * `--postgres URL` (or `--postgres auto`: a throwaway server, see tests/support/postgres-server.ts)
+ * runs the service on PostgreSQL instead of the embedded Chroma: writes are then committed, not
+ * journaled, and the "Chroma" columns are PostgreSQL's processes.
  * `--dims N` sets the local embedder's dimensions (`MEMSVC_EMBEDDER_LOCAL_DIMENSIONS`; default 1024).
  * `--data DIR` keeps the data directory (and loads only what it lacks). `--cpu-prof DIR` runs
  * the service with V8's CPU profiler (profiles written to DIR at exit). Set BENCH_LOG=info to see
  * the service's log on stderr.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MEMORY_LOAD_PROJECTS, memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
+import { startPostgresServer } from "../tests/support/postgres-server.js";
+
+/** CPU ms of every `postgres` process (the server and its backends). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** The PostgreSQL server's main process (the oldest `postgres`), whose CPU the rows report. */
+function postgresPid(): number | undefined {
+  let oldest: { pid: number; start: number } | undefined;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      const start = Number(
+        readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ")[19],
+      );
+      if (oldest === undefined || start < oldest.start) oldest = { pid: Number(entry), start };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return oldest?.pid;
+}
 
 const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
 
@@ -224,6 +262,14 @@ async function main(): Promise<void> {
     MEMSVC_API_LISTEN_ADDR: "127.0.0.1:0",
     MEMSVC_LOG_LEVEL: process.env["BENCH_LOG"] ?? "warn",
   };
+  const pgAt = process.argv.indexOf("--postgres");
+  const pgServer =
+    pgAt !== -1 && process.argv[pgAt + 1] === "auto" ? await startPostgresServer() : undefined;
+  const pgUrl = pgServer?.url ?? (pgAt === -1 ? undefined : process.argv[pgAt + 1]);
+  if (pgUrl !== undefined) {
+    env["MEMSVC_VECTOR_STORE_PROVIDER"] = "postgres";
+    env["MEMSVC_VECTOR_STORE_POSTGRES_URL"] = pgUrl;
+  }
   const dimsAt = process.argv.indexOf("--dims");
   if (dimsAt !== -1) env["MEMSVC_EMBEDDER_LOCAL_DIMENSIONS"] = process.argv[dimsAt + 1];
   let service = await spawnService(dir, env, profileDir);
@@ -235,7 +281,7 @@ async function main(): Promise<void> {
   try {
     port = service.port;
     const pid = service.child.pid as number;
-    const chroma = childPid(pid);
+    const chroma = pgUrl === undefined ? childPid(pid) : postgresPid();
     const rssIdle = rssMb(pid);
     const chromaIdle = rssMb(chroma);
     console.log(
@@ -273,9 +319,10 @@ async function main(): Promise<void> {
       concurrency = CONCURRENCY,
     ) => {
       const serviceBefore = cpuMs(pid);
-      const chromaBefore = cpuMs(chroma);
+      const storeCpu = () => (pgUrl === undefined ? cpuMs(chroma) : postgresCpuMs());
+      const chromaBefore = storeCpu();
       const result = await run(count, job, concurrency);
-      const cpu = { service: cpuMs(pid) - serviceBefore, chroma: cpuMs(chroma) - chromaBefore };
+      const cpu = { service: cpuMs(pid) - serviceBefore, chroma: storeCpu() - chromaBefore };
       row(name, count, result.seconds, result.latencies, cpu, count * perRequest);
     };
 
@@ -386,6 +433,7 @@ async function main(): Promise<void> {
     agent.destroy();
     await stopService(service.child);
     if (kept === undefined) rmSync(dir, { recursive: true, force: true });
+    await pgServer?.stop();
   }
 }
 
