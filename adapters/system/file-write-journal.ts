@@ -304,9 +304,10 @@ export class FileWriteJournal implements WriteJournal {
     if (seal && segment !== undefined && segment.entries > 0) {
       try {
         const footer = footerFrame({ entries: segment.entries, bytes: segment.bytes });
-        await writeAll(handle, footer, footer[0]!.length + footer[1]!.length);
+        const bytes = footer.reduce((sum, b) => sum + b.length, 0);
+        await writeAll(handle, footer, bytes);
         await handle.datasync();
-        segment.bytes += footer[0]!.length + footer[1]!.length;
+        segment.bytes += bytes;
       } catch {
         // Without its footer the segment still reads; its marks say how far it was synced.
       }
