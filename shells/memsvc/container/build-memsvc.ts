@@ -2,7 +2,10 @@ import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
 import { MemoryService } from "../../../core/memory/index.js";
-import { JournaledVectorStore } from "../../../core/storage/journaled-vector-store.js";
+import {
+  JournaledVectorStore,
+  type WriteRefusal,
+} from "../../../core/storage/journaled-vector-store.js";
 import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";
@@ -57,6 +60,8 @@ export interface MemsvcRuntime {
   readonly embedderDescription: string;
   /** Ids acknowledged from the write journal and not yet in Chroma (0 without a journal). */
   readonly pendingWrites: () => number;
+  /** Why writes are refused now (a full disk, a store that does not take them), if they are. */
+  readonly writeRefusal: () => WriteRefusal | undefined;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
   close(): Promise<void>;
 }
@@ -252,9 +257,11 @@ export async function buildMemsvc(
         store,
         embedder,
         ...(chroma === undefined ? {} : { storeDown: () => !chroma.up }),
+        writeRefusal: () => (store instanceof JournaledVectorStore ? store.refusal : undefined),
       }),
       storeDescription: location.description,
       pendingWrites: () => (store instanceof JournaledVectorStore ? store.pendingIds : 0),
+      writeRefusal: () => (store instanceof JournaledVectorStore ? store.refusal : undefined),
       embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
       close,
     };

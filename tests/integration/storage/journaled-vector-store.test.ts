@@ -11,7 +11,7 @@ import {
 } from "../../../core/storage/journaled-vector-store.js";
 import { mergeWrites } from "../../../core/storage/merge-writes.js";
 import type { VectorRecord, VectorStore } from "../../../core/ports/vector-store.js";
-import type { JournalEntry } from "../../../core/ports/write-journal.js";
+import type { JournalEntry, WriteJournal } from "../../../core/ports/write-journal.js";
 import { InMemoryVectorStore, InMemoryWriteJournal } from "../../../core/testing/index.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
 
@@ -98,7 +98,7 @@ class FullableJournal extends InMemoryWriteJournal {
 
 function journaled(
   inner: VectorStore,
-  journal = new InMemoryWriteJournal(),
+  journal: WriteJournal = new InMemoryWriteJournal(),
   options: Partial<JournaledVectorStoreOptions> = {},
 ) {
   const events: JournalEvent[] = [];
@@ -107,7 +107,8 @@ function journaled(
     onEvent: (event) => events.push(event),
     ...options,
   });
-  return { store, journal, events };
+  // The tests that look inside the journal pass an InMemoryWriteJournal (or none).
+  return { store, journal: journal as InMemoryWriteJournal, events };
 }
 
 describe("JournaledVectorStore", () => {
