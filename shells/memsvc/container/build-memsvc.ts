@@ -20,6 +20,7 @@ import type { MemsvcConfig } from "../config/memsvc-config.js";
 import { makeEmbedder } from "./make-embedder.js";
 import type { Logger } from "../../common/logger.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
+import { assertStoreBesideSnapshot } from "./data-directory-check.js";
 import { createReadinessCheck } from "./readiness-check.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
@@ -84,6 +85,12 @@ async function locateStore(config: MemsvcConfig, logger: Logger): Promise<Locate
   }
   // Before Chroma starts: a second service on these files must fail here, not share them.
   const lock = lockDataDirectory(store.path);
+  try {
+    assertStoreBesideSnapshot(store.path, ENGINE_SNAPSHOT_FILE);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const logFile = join(store.path, "chroma.log");
   logger.debug("starting embedded Chroma", { path: store.path, logFile });
   try {
