@@ -11,6 +11,13 @@ export type ErrorCode =
   | "embedder_failed"
   /** The vector store failed or cannot be reached. */
   | "store_unavailable"
+  /**
+   * Writes are refused for now, before anything is written (the store refuses the journaled ones,
+   * or too many wait for it); nothing acknowledged is lost, and a retry later can succeed.
+   */
+  | "store_busy"
+  /** The disk that takes writes (the write journal's) is full; writes are refused until it has room. */
+  | "insufficient_storage"
   /** The store holds vectors from another embedder or dimension. */
   | "embedder_mismatch"
   /** Configuration is invalid; the message lists every problem. */

@@ -1,32 +1,63 @@
-import { mkdir, open, readdir, readFile, rm, type FileHandle } from "node:fs/promises";
+/**
+ * `FileWriteJournal`: the write journal in a directory of segment files (frame format:
+ * `journal-frames.ts`; file layer: `journal-files.ts`).
+ * Long because: one class whose open (reading segments back and judging their damage against
+ * the marks), group-committed appends and marks share the segments' bookkeeping.
+ */
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
 import type { JournalEntry, WriteJournal } from "../../core/ports/write-journal.js";
-import { syncDirectory } from "./sync-directory.js";
+import { entryFrame, footerFrame, readSegment, type ReadSegment } from "./journal-frames.js";
+import {
+  journalDirectoryError,
+  journalWriteError,
+  nodeJournalFiles,
+  type JournalFile,
+  type JournalFiles,
+} from "./journal-files.js";
+import { judgeDamage, type JournalDamage, type SegmentMark } from "./journal-damage.js";
 
-/** Bytes before each frame's payload: its length and its CRC-32, little-endian. */
-const FRAME_HEADER = 8;
+export type { JournalDamage, SegmentMark } from "./journal-damage.js";
+
 const SEGMENT = /^journal-(\d{12})\.wal$/;
+/** The marks file: per segment, what the store has and what was synced (see {@link SegmentMark}). */
+export const JOURNAL_MARKS_FILE = "journal.marks";
 
 /** Options of {@link FileWriteJournal}. */
 export interface FileWriteJournalOptions {
   /** A segment file is closed and a new one started past this size. Default 8 MiB. */
   readonly maxSegmentBytes?: number;
-  /** Told when a segment ends in a torn or corrupt frame (what followed it is not read). */
+  /** Told about damage `open()` found (default: `warn` with its message). */
+  readonly onDamage?: (damage: JournalDamage) => void;
+  /** Told about what is not damage but worth knowing (a marks file that cannot be read). */
   readonly warn?: (message: string) => void;
+  /** The marks file is rewritten at most this often (and at close). Default 1,000 ms. */
+  readonly markIntervalMs?: number;
+  /** The file layer (tests pass one that fails like a full disk). Default: the real one. */
+  readonly files?: JournalFiles;
+}
+
+interface Marks {
+  readonly lastSequence: number;
+  readonly segments: Record<string, SegmentMark>;
 }
 
 interface Segment {
   readonly path: string;
   readonly sequence: number;
+  /** Frames the store may not hold yet: the position of each one's last entry, the byte it ends at. */
+  readonly frames: { last: number; end: number }[];
   /** Position of its last entry (0: none yet). */
   last: number;
+  appliedBytes: number;
+  /** Bytes written and synced. */
   bytes: number;
+  /** Readable entries in it. */
+  entries: number;
 }
 
 interface Append {
-  readonly header: Buffer;
-  readonly payload: Buffer;
+  readonly buffers: Buffer[];
+  readonly count: number;
   readonly last: number;
   resolve(position: number): void;
   reject(error: unknown): void;
@@ -34,13 +65,17 @@ interface Append {
 
 /**
  * {@link WriteJournal} in a directory of append-only segment files (`journal-000000000001.wal`,
- * …). Each append is one frame: payload length, CRC-32, then the entries as JSON (vectors as
- * base64 float32: they come back rounded to float32, which is what Chroma stores of them). Appends made
- * while a write is being synced are written together with one `fdatasync` (group commit), so a
- * sync is shared by every concurrent writer. A segment is deleted once every entry in it is
- * discarded; a new one is started when the current one is full or fully discarded. Reading stops
- * at the first torn or corrupt frame of a segment: a crash mid-write leaves one, and that append
- * was never acknowledged.
+ * …), one frame per append (entries as JSON, vectors as base64 float32: they come back rounded
+ * to float32, which is what Chroma stores of them). Appends made while a write is being synced
+ * are written together with one `fdatasync` (group commit). A segment is closed with a footer
+ * when full, and deleted once every entry in it is discarded.
+ *
+ * A marks file (`journal.marks`, rewritten atomically at most once a second and at close) keeps
+ * per segment how far the store has it, so a start replays only what the store may lack, and how
+ * far it was synced, so a start tells damage below that mark (acknowledged writes lost: counted
+ * and reported as such) from a torn end past it, which a crash in mid-write also leaves (then
+ * nobody can tell whether it was acknowledged, and the report says so). A damaged frame in the
+ * middle of a segment costs that frame only: reading goes on at the next sound one.
  *
  * @example
  * const journal = new FileWriteJournal(join(dataDir, "journal"), { warn: logger.warn });
@@ -51,13 +86,18 @@ export class FileWriteJournal implements WriteJournal {
   readonly #directory: string;
   readonly #maxSegmentBytes: number;
   readonly #warn: (message: string) => void;
+  readonly #onDamage: (damage: JournalDamage) => void;
+  readonly #markIntervalMs: number;
+  readonly #files: JournalFiles;
   readonly #segments: Segment[] = [];
-  #handle: FileHandle | undefined;
+  #handle: JournalFile | undefined;
   #next = 1;
   #discarded = 0;
   #sequence = 0;
   #group: Append[] = [];
   #writing: Promise<void> | undefined;
+  #marksTimer: NodeJS.Timeout | undefined;
+  #marksWrite: Promise<void> = Promise.resolve();
   #opened = false;
   #closed = false;
 
@@ -65,39 +105,85 @@ export class FileWriteJournal implements WriteJournal {
     this.#directory = directory;
     this.#maxSegmentBytes = options.maxSegmentBytes ?? 8 * 1024 * 1024;
     this.#warn = options.warn ?? (() => undefined);
+    this.#onDamage = options.onDamage ?? ((damage) => this.#warn(damage.message));
+    this.#markIntervalMs = options.markIntervalMs ?? 1_000;
+    this.#files = options.files ?? nodeJournalFiles;
   }
 
   async open(): Promise<readonly JournalEntry[]> {
     if (this.#opened) throw new Error("FileWriteJournal: open() was already called");
     this.#opened = true;
-    await mkdir(this.#directory, { recursive: true });
-    const names = (await readdir(this.#directory)).filter((n) => SEGMENT.test(n)).sort();
+    let names: string[];
+    try {
+      await this.#files.mkdir(this.#directory);
+      names = (await this.#files.readdir(this.#directory)).filter((n) => SEGMENT.test(n)).sort();
+    } catch (error) {
+      throw journalDirectoryError(error, this.#directory);
+    }
+    const marks = await this.#readMarks();
+    this.#sequence = marks.lastSequence;
     const entries: JournalEntry[] = [];
     for (const name of names) {
       const path = join(this.#directory, name);
-      const read = readFrames(await readFile(path));
-      if (read.problem !== undefined) this.#warn(`write journal ${path}: ${read.problem}`);
-      entries.push(...read.entries);
       const sequence = Number(SEGMENT.exec(name)?.[1]);
-      this.#segments.push({ path, sequence, last: entries.length, bytes: read.bytes });
       this.#sequence = Math.max(this.#sequence, sequence);
+      const file = await this.#files.readFile(path);
+      const read = readSegment(file);
+      const mark = marks.segments[String(sequence)];
+      for (const damage of judgeDamage(path, file.length, read, mark)) {
+        this.#onDamage(damage);
+      }
+      const segment = this.#keep(path, sequence, read, mark, entries);
+      // A segment the store holds all of is done with.
+      if (segment.last === 0) await this.#files.rm(path);
+      else this.#segments.push(segment);
     }
     this.#next = entries.length + 1;
+    // Written now: what open() found stays known, and an unwritable directory fails here.
+    try {
+      await this.#writeMarks();
+    } catch (error) {
+      throw journalDirectoryError(error, this.#directory);
+    }
     return entries;
+  }
+
+  /** A segment read back: its entries past `appliedBytes` join `entries` (and get positions). */
+  #keep(
+    path: string,
+    sequence: number,
+    read: ReadSegment,
+    mark: SegmentMark | undefined,
+    entries: JournalEntry[],
+  ): Segment {
+    const segment: Segment = {
+      path,
+      sequence,
+      frames: [],
+      last: 0,
+      appliedBytes: mark?.appliedBytes ?? 0,
+      // The marks as they were: a damage found now is found again by a start before it is gone.
+      bytes: mark?.syncedBytes ?? read.bytes,
+      entries: mark?.syncedEntries ?? read.entries,
+    };
+    for (const frame of read.frames) {
+      if (frame.end <= segment.appliedBytes) continue;
+      entries.push(...frame.entries);
+      segment.last = entries.length;
+      segment.frames.push({ last: entries.length, end: frame.end });
+    }
+    return segment;
   }
 
   append(entries: readonly JournalEntry[]): Promise<number> {
     if (!this.#opened || this.#closed) {
       return Promise.reject(new Error("FileWriteJournal: append() needs an open journal"));
     }
-    const payload = Buffer.from(JSON.stringify(entries.map(compactEntry)), "utf8");
-    const header = Buffer.allocUnsafe(FRAME_HEADER);
-    header.writeUInt32LE(payload.length, 0);
-    header.writeUInt32LE(crc32(payload), 4);
+    const buffers = entryFrame(entries);
     this.#next += entries.length;
     const last = this.#next - 1;
     return new Promise((resolve, reject) => {
-      this.#group.push({ header, payload, last, resolve, reject });
+      this.#group.push({ buffers, count: entries.length, last, resolve, reject });
       this.#startWriting();
     });
   }
@@ -114,21 +200,26 @@ export class FileWriteJournal implements WriteJournal {
     this.#discarded = Math.max(this.#discarded, position);
     // The open segment goes when the next write starts a new one.
     const current = this.#handle === undefined ? undefined : this.#segments.at(-1);
-    const done = this.#segments.filter((s) => s !== current && s.last <= this.#discarded);
-    for (const segment of done) {
-      const at = this.#segments.indexOf(segment);
-      if (at >= 0) this.#segments.splice(at, 1);
-      await rm(segment.path, { force: true });
+    for (const segment of [...this.#segments]) {
+      while ((segment.frames[0]?.last ?? Infinity) <= this.#discarded) {
+        segment.appliedBytes = (segment.frames.shift() as { end: number }).end;
+      }
+      if (segment === current || segment.last > this.#discarded) continue;
+      this.#segments.splice(this.#segments.indexOf(segment), 1);
+      await this.#files.rm(segment.path);
     }
+    this.#scheduleMarks();
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#writing;
-    await this.#handle?.close();
-    this.#handle = undefined;
+    await this.#closeSegment(true);
     await this.discardThrough(this.#discarded);
+    clearTimeout(this.#marksTimer);
+    this.#marksTimer = undefined;
+    await this.#writeMarks().catch(() => undefined);
   }
 
   /** Writes the queued frames, one group (one write + one sync) at a time. */
@@ -136,21 +227,44 @@ export class FileWriteJournal implements WriteJournal {
     while (this.#group.length > 0) {
       const group = this.#group;
       this.#group = [];
-      const buffers = group.flatMap((a) => [a.header, a.payload]);
+      const buffers = group.flatMap((a) => a.buffers);
       const bytes = buffers.reduce((sum, b) => sum + b.length, 0);
+      let segment: Segment | undefined;
       try {
-        const segment = await this.#segmentFor();
-        await writeAll(this.#handle as FileHandle, buffers, bytes);
-        await (this.#handle as FileHandle).datasync();
-        segment.bytes += bytes;
-        segment.last = (group.at(-1) as Append).last;
+        segment = await this.#segmentFor();
+        await writeAll(this.#handle as JournalFile, buffers, bytes);
+        await (this.#handle as JournalFile).datasync();
       } catch (error) {
-        // A partial frame may now end the segment: later frames go to a new one.
-        await this.#closeSegment().catch(() => undefined);
-        for (const append of group) append.reject(error);
+        await this.#recoverFromFailedWrite(segment);
+        for (const append of group) append.reject(journalWriteError(error, this.#directory));
         continue;
       }
+      let end = segment.bytes;
+      for (const append of group) {
+        end += append.buffers.reduce((sum, b) => sum + b.length, 0);
+        segment.frames.push({ last: append.last, end });
+        segment.entries += append.count;
+      }
+      segment.bytes = end;
+      segment.last = (group.at(-1) as Append).last;
       for (const append of group) append.resolve(append.last);
+      this.#scheduleMarks();
+    }
+  }
+
+  /**
+   * After a failed write (a full disk): cuts what it may have left past the last synced frame, so
+   * the segment ends clean and takes the next write; a segment that cannot be cut is closed (its
+   * partial frame then ends it) and the next write starts a new one.
+   */
+  async #recoverFromFailedWrite(segment: Segment | undefined): Promise<void> {
+    const handle = this.#handle;
+    if (handle === undefined || segment === undefined) return;
+    try {
+      await handle.truncate(segment.bytes);
+      await handle.datasync();
+    } catch {
+      await this.#closeSegment(false);
     }
   }
 
@@ -160,57 +274,109 @@ export class FileWriteJournal implements WriteJournal {
     if (this.#handle !== undefined && current !== undefined) {
       const drained = current.last <= this.#discarded;
       if (current.bytes < this.#maxSegmentBytes && !drained) return current;
-      await this.#closeSegment();
+      await this.#closeSegment(!drained);
       if (drained) await this.discardThrough(this.#discarded);
     }
     this.#sequence += 1;
     const name = `journal-${String(this.#sequence).padStart(12, "0")}.wal`;
     const path = join(this.#directory, name);
-    this.#handle = await open(path, "a", 0o600);
-    await syncDirectory(this.#directory);
-    const segment: Segment = { path, sequence: this.#sequence, last: 0, bytes: 0 };
+    const segment: Segment = {
+      path,
+      sequence: this.#sequence,
+      frames: [],
+      last: 0,
+      appliedBytes: 0,
+      bytes: 0,
+      entries: 0,
+    };
+    this.#handle = await this.#files.open(path, "a");
     this.#segments.push(segment);
+    await this.#files.syncDirectory(this.#directory);
     return segment;
   }
 
-  async #closeSegment(): Promise<void> {
+  /** Closes the open segment, first ending it with its footer when `seal` (best effort). */
+  async #closeSegment(seal: boolean): Promise<void> {
     const handle = this.#handle;
     this.#handle = undefined;
-    await handle?.close();
-  }
-}
-
-/** The entries of a segment's frames, up to the first torn or corrupt one. */
-function readFrames(file: Buffer): { entries: JournalEntry[]; bytes: number; problem?: string } {
-  const entries: JournalEntry[] = [];
-  let at = 0;
-  while (at < file.length) {
-    if (file.length - at < FRAME_HEADER) return torn(entries, at, file.length);
-    const length = file.readUInt32LE(at);
-    const end = at + FRAME_HEADER + length;
-    if (end > file.length) return torn(entries, at, file.length);
-    const payload = file.subarray(at + FRAME_HEADER, end);
-    if (crc32(payload) !== file.readUInt32LE(at + 4)) {
-      return { entries, bytes: at, problem: `corrupt frame at byte ${at}; the rest is ignored` };
+    if (handle === undefined) return;
+    const segment = this.#segments.at(-1);
+    if (seal && segment !== undefined && segment.entries > 0) {
+      try {
+        const footer = footerFrame({ entries: segment.entries, bytes: segment.bytes });
+        const bytes = footer.reduce((sum, b) => sum + b.length, 0);
+        await writeAll(handle, footer, bytes);
+        await handle.datasync();
+        segment.bytes += bytes;
+      } catch {
+        // Without its footer the segment still reads; its marks say how far it was synced.
+      }
     }
-    for (const entry of JSON.parse(payload.toString("utf8")) as JournalEntry[]) {
-      entries.push(expandEntry(entry));
-    }
-    at = end;
+    await handle.close().catch(() => undefined);
   }
-  return { entries, bytes: at };
-}
 
-function torn(entries: JournalEntry[], at: number, size: number) {
-  return {
-    entries,
-    bytes: at,
-    problem: `torn frame at byte ${at} (${size - at} bytes, never acknowledged); ignored`,
-  };
+  /** Rewrites the marks file within `markIntervalMs` (one pending rewrite at a time). */
+  #scheduleMarks(): void {
+    if (this.#marksTimer !== undefined || this.#closed) return;
+    this.#marksTimer = setTimeout(() => {
+      this.#marksTimer = undefined;
+      // A marks file that cannot be written only costs the next start a longer replay.
+      this.#writeMarks().catch(() => undefined);
+    }, this.#markIntervalMs);
+    this.#marksTimer.unref();
+  }
+
+  #writeMarks(): Promise<void> {
+    const segments: Record<string, SegmentMark> = {};
+    for (const s of this.#segments) {
+      segments[String(s.sequence)] = {
+        appliedBytes: s.appliedBytes,
+        syncedBytes: s.bytes,
+        syncedEntries: s.entries,
+      };
+    }
+    const text = JSON.stringify({ lastSequence: this.#sequence, segments } satisfies Marks);
+    const write = async (): Promise<void> => {
+      const path = join(this.#directory, JOURNAL_MARKS_FILE);
+      const temporary = `${path}.tmp`;
+      const handle = await this.#files.open(temporary, "w");
+      try {
+        const bytes = Buffer.from(text, "utf8");
+        await writeAll(handle, [bytes], bytes.length);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await this.#files.rename(temporary, path);
+    };
+    this.#marksWrite = this.#marksWrite.catch(() => undefined).then(write);
+    return this.#marksWrite;
+  }
+
+  async #readMarks(): Promise<Marks> {
+    let text: string;
+    try {
+      text = (await this.#files.readFile(join(this.#directory, JOURNAL_MARKS_FILE))).toString();
+    } catch {
+      return { lastSequence: 0, segments: {} };
+    }
+    try {
+      const marks = JSON.parse(text) as Marks;
+      if (typeof marks.lastSequence === "number" && typeof marks.segments === "object") {
+        return marks;
+      }
+    } catch {
+      // Reported below.
+    }
+    this.#warn(
+      `write journal ${this.#directory}: ${JOURNAL_MARKS_FILE} cannot be read; every segment is replayed in full`,
+    );
+    return { lastSequence: 0, segments: {} };
+  }
 }
 
 /** Writes every buffer (in as few `writev` calls as the kernel allows). */
-async function writeAll(handle: FileHandle, buffers: Buffer[], total: number): Promise<void> {
+async function writeAll(handle: JournalFile, buffers: Buffer[], total: number): Promise<void> {
   let written = 0;
   let rest = buffers;
   for (;;) {
@@ -227,43 +393,4 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], total: number): P
       }
     }
   }
-}
-
-/**
- * Vectors as base64 little-endian float32 (a third of their JSON size, and what Chroma keeps of
- * them anyway: it stores float32).
- */
-function compactEntry(entry: JournalEntry): unknown {
-  if (entry.op !== "upsert") return entry;
-  return {
-    op: "upsert",
-    records: entry.records.map((r) => ({ ...r, vector: encodeVector(r.vector) })),
-  };
-}
-
-function expandEntry(entry: JournalEntry): JournalEntry {
-  if (entry.op !== "upsert") return entry;
-  return {
-    op: "upsert",
-    records: entry.records.map((r) => ({
-      ...r,
-      vector: typeof r.vector === "string" ? decodeVector(r.vector) : r.vector,
-    })),
-  };
-}
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-function encodeVector(vector: readonly number[]): string {
-  const floats = Float32Array.from(vector);
-  const bytes = Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
-  if (!LITTLE_ENDIAN) bytes.swap32();
-  return bytes.toString("base64");
-}
-
-function decodeVector(text: string): number[] {
-  // A copy into a fresh, aligned buffer: a decoded Buffer may sit at any offset of its pool.
-  const bytes = new Uint8Array(Buffer.from(text, "base64"));
-  if (!LITTLE_ENDIAN) Buffer.from(bytes.buffer).swap32();
-  return Array.from(new Float32Array(bytes.buffer));
 }

@@ -31,7 +31,11 @@
  * const store = new JournaledVectorStore(chroma, journal, { retryDelay: backoff });
  */
 export { JournaledVectorStore } from "./journaled-vector-store.js";
-export type { JournalEvent, JournaledVectorStoreOptions } from "./journaled-vector-store.js";
+export type {
+  JournalEvent,
+  JournaledVectorStoreOptions,
+  WriteRefusal,
+} from "./journaled-vector-store.js";
 export { JournalQueue, type Queued } from "./journal-queue.js";
 export { idsOf, mergeWrites, sizeOf, type StoreWrite } from "./merge-writes.js";
 export {

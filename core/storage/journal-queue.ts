@@ -144,6 +144,11 @@ export class JournalQueue {
     return new Promise((resolve) => this.#roomWaiters.push(resolve));
   }
 
+  /** Wakes every writer waiting for room (they look again). */
+  wakeRoomWaiters(): void {
+    for (const resolve of this.#roomWaiters.splice(0)) resolve();
+  }
+
   /** Rejects every wait for a position and wakes every writer waiting for room. */
   rejectWaiters(error: unknown): void {
     for (const waiter of this.#waiters.splice(0)) waiter.reject(error);

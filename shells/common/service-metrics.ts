@@ -30,6 +30,11 @@ export interface ServiceMetrics {
   countMemoriesWith(read: () => Promise<number>): void;
   /** Where the `<prefix>_journal_pending_ids` gauge reads its value when scraped. */
   countPendingWritesWith(read: () => number): void;
+  /**
+   * Where the `<prefix>_writes_refused{code}` gauge reads why writes are refused now (1 for that
+   * code; none while they are taken).
+   */
+  countWriteRefusalWith(read: () => string | undefined): void;
 }
 
 /** Latency buckets in seconds: 0.5 ms to 10 s. */
@@ -95,6 +100,18 @@ export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetric
       if (readPendingWrites !== undefined) this.set(readPendingWrites());
     },
   });
+  let readWriteRefusal: (() => string | undefined) | undefined;
+  new Gauge({
+    name: `${prefix}_writes_refused`,
+    help: "1 while writes are refused up front, labelled with why (store_busy, insufficient_storage).",
+    labelNames: ["code"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const code = readWriteRefusal?.();
+      if (code !== undefined) this.set({ code }, 1);
+    },
+  });
   return {
     registry,
     observeRequest({ method, route, status, seconds }) {
@@ -114,6 +131,9 @@ export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetric
     },
     countPendingWritesWith(read) {
       readPendingWrites = read;
+    },
+    countWriteRefusalWith(read) {
+      readWriteRefusal = read;
     },
   };
 }

@@ -126,10 +126,12 @@ describe("embedded Chroma supervision (issue 7)", () => {
     expect(svc.chromaPid).not.toBe(firstChroma);
     expect(isAlive(firstChroma)).toBe(false);
     expect(svc.stderr()).toContain('"msg":"embedded Chroma restarted"');
-    expect(failures.every((code) => code === 500)).toBe(true);
+    // 503 (store_busy, Retry-After) once the journal saw the store fail; 500 for a call that hit
+    // the dead Chroma directly.
+    expect(failures.every((code) => code === 500 || code === 503)).toBe(true);
     console.log(
       `kill -9 of Chroma: /readyz 503 after ${notReadyAfterMs?.toFixed(0)} ms, ready again after ${recoveredAfterMs.toFixed(0)} ms; ` +
-        `${acknowledged.length} remembers acknowledged, ${failures.length} answered 500`,
+        `${acknowledged.length} remembers acknowledged, ${failures.length} answered 500 or 503`,
     );
 
     // Nothing acknowledged is lost: restart on the same data and read every one back.

@@ -237,6 +237,7 @@ async function serve(configPath: string | undefined): Promise<void> {
   const runtime = await build(config, logger, metrics);
   metrics.countMemoriesWith(async () => (await runtime.memory.stats()).total_memories);
   metrics.countPendingWritesWith(runtime.pendingWrites);
+  metrics.countWriteRefusalWith(() => runtime.writeRefusal()?.code);
   await abortIfSignalled(signals, runtime, logger);
   // The hot JSON routes answered in front of the Hono app (see createMemoryListener).
   // Host and Origin checks (DNS rebinding, cross-site calls; issue 26).

@@ -2,7 +2,10 @@ import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
 import { MemoryService } from "../../../core/memory/index.js";
-import { JournaledVectorStore } from "../../../core/storage/journaled-vector-store.js";
+import {
+  JournaledVectorStore,
+  type WriteRefusal,
+} from "../../../core/storage/journaled-vector-store.js";
 import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";
@@ -15,7 +18,7 @@ import { createReadinessCheck } from "./readiness-check.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
 import { journaledStore } from "./journaled-store.js";
-import { openStore, type OpenedStore } from "./open-store.js";
+import { ENGINE_SNAPSHOT_FILE, openStore, type OpenedStore } from "./open-store.js";
 import type { FollowerEvent } from "../../../core/storage/change-follower.js";
 
 /**
@@ -50,6 +53,8 @@ export interface MemsvcRuntime {
    * sweep): always true for a store one service owns; on PostgreSQL, one replica per interval.
    */
   readonly claimTurn: (name: string, intervalMs: number) => Promise<boolean>;
+  /** Why writes are refused now (a full disk, a store that does not take them), if they are. */
+  readonly writeRefusal: () => WriteRefusal | undefined;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
   close(): Promise<void>;
 }
@@ -182,6 +187,7 @@ export async function buildMemsvc(
         store,
         embedder,
         storeDown: () => storeDown(opened, memory),
+        writeRefusal: () => (store instanceof JournaledVectorStore ? store.refusal : undefined),
       }),
       storeDescription: opened.description,
       claimTurn: (name, intervalMs) =>
@@ -189,6 +195,7 @@ export async function buildMemsvc(
           ? opened.replication.locks.claimTurn(name, intervalMs)
           : Promise.resolve(true),
       pendingWrites: () => (store instanceof JournaledVectorStore ? store.pendingIds : 0),
+      writeRefusal: () => (store instanceof JournaledVectorStore ? store.refusal : undefined),
       embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
       close,
     };
@@ -222,8 +229,6 @@ async function closeMemory(memory: MemoryService, loaded: boolean, logger: Logge
   }
 }
 
-/** The engine snapshot's file in the embedded store's data directory. */
-const ENGINE_SNAPSHOT_FILE = "engine.snapshot";
 /** How long recall's access counts may wait to be written (see docs/memory-model.md). */
 const ACCESS_WRITE_INTERVAL_MS = 5_000;
 /** Progress of the startup load is logged at most this often. */

@@ -9,6 +9,10 @@ import type { ChangeFeed, ClusterLocks } from "../../../core/ports/replication.j
 import type { Logger } from "../../common/logger.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
 import { lockDataDirectory, type DataDirectoryLock } from "./data-directory-lock.js";
+import { assertStoreBesideSnapshot } from "./data-directory-check.js";
+
+/** The engine snapshot's file in the embedded store's data directory. */
+export const ENGINE_SNAPSHOT_FILE = "engine.snapshot";
 
 /** Where the memories live, opened before the container is built (both stores start async). */
 export type OpenedStore =
@@ -83,6 +87,13 @@ export async function openStore(config: MemsvcConfig, logger: Logger): Promise<O
   }
   // Before Chroma starts: a second service on these files must fail here, not share them.
   const lock = lockDataDirectory(store.path);
+  try {
+    // A snapshot with no store beside it is a lost store, never an empty one to start on.
+    assertStoreBesideSnapshot(store.path, ENGINE_SNAPSHOT_FILE);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const logFile = join(store.path, "chroma.log");
   logger.debug("starting embedded Chroma", { path: store.path, logFile });
   try {

@@ -16,10 +16,16 @@ export interface ReadinessCheckOptions {
   readonly probeTimeoutMs?: number;
   /** Whether the store is known to be down (e.g. the supervised Chroma died): fails at once. */
   readonly storeDown?: () => boolean;
+  /**
+   * Why writes are refused now, if they are (the write journal's disk is full, the store does not
+   * take the journaled writes): not ready, with that reason.
+   */
+  readonly writeRefusal?: () => { readonly reason: string } | undefined;
 }
 
 /**
- * The `/readyz` check: the store answers its ping and the embedder embeds a probe text. A
+ * The `/readyz` check: writes are not refused (else the reason, e.g. a full disk, is the
+ * answer), the store answers its ping and the embedder embeds a probe text. A
  * successful embedder probe is cached (default 60 s) so an orchestrator polling every few seconds
  * does not turn into a stream of paid embedding calls. Rejects with a client-safe message.
  *
@@ -33,6 +39,8 @@ export function createReadinessCheck(options: ReadinessCheckOptions): () => Prom
   const timeoutMs = options.probeTimeoutMs ?? 900;
   let embedderOkAt = Number.NEGATIVE_INFINITY;
   return async () => {
+    const refusal = options.writeRefusal?.();
+    if (refusal !== undefined) throw new Error(`writes are refused: ${refusal.reason}`);
     try {
       if (options.storeDown?.() === true) throw new Error("the store is down");
       await withTimeout(options.store.ping(), timeoutMs, "store ping");

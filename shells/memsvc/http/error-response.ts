@@ -4,7 +4,7 @@ import type { Logger } from "../../common/logger.js";
 
 /** An error answer: status, the `{error}` body's message, extra headers. */
 export interface ErrorAnswer {
-  readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 500 | 503;
+  readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 500 | 503 | 507;
   readonly message: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -19,9 +19,33 @@ const PUBLIC_500: Partial<Record<ErrorCode, string>> = {
   embedder_mismatch: "vector store holds vectors of another embedder",
 };
 
+/** Writes refused up front: fixed texts (the core's messages name paths). */
+const REFUSED = {
+  store_busy: {
+    status: 503,
+    message:
+      "vector store busy: writes are refused for now (nothing acknowledged is lost); retry later",
+    headers: { "Retry-After": "2" },
+  },
+  insufficient_storage: {
+    status: 507,
+    message:
+      "insufficient storage: the service's disk is full; writes are refused until space is freed (reads still work)",
+    headers: { "Retry-After": "10" },
+  },
+} as const satisfies Record<string, ErrorAnswer>;
+
+function refusedAnswer(code: ErrorCode): ErrorAnswer | undefined {
+  if (code === "store_busy") return REFUSED.store_busy;
+  if (code === "insufficient_storage") return REFUSED.insufficient_storage;
+  return undefined;
+}
+
 /**
  * The one place mapping errors to HTTP answers: the shell's {@link HttpError}s keep their status,
  * `invalid_input` is 400 and `not_found` 404 with the core's message (it names the field or id),
+ * writes refused up front are 503 (`store_busy`) or 507 (`insufficient_storage`) with
+ * `Retry-After`,
  * a failing embedder or store is 500 with a fixed message, anything else is a 500 "internal
  * error". 500s log the cause (with its stack) and never send it.
  *
@@ -37,6 +61,12 @@ export function toErrorAnswer(error: unknown, logger: Logger): ErrorAnswer {
   }
   if (isAgentServicesError(error, "invalid_input")) return { status: 400, message: error.message };
   if (isAgentServicesError(error, "not_found")) return { status: 404, message: error.message };
+  // Writes refused up front (issue 26): nothing failed and nothing acknowledged is lost.
+  const refused = isAgentServicesError(error) ? refusedAnswer(error.code) : undefined;
+  if (refused !== undefined) {
+    logger.debug("write refused", { reason: (error as Error).message });
+    return refused;
+  }
   if (isClientAbort(error)) {
     // The client went away mid-request: nothing failed here and nobody reads the answer.
     logger.debug("request aborted by the client");

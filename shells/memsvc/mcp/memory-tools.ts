@@ -14,6 +14,10 @@ export interface MemoryToolsOptions {
 const PUBLIC_FAILURES: Record<string, string> = {
   embedder_failed: "failed to generate embedding",
   store_unavailable: "vector store unavailable",
+  store_busy:
+    "vector store busy: writes are refused for now (nothing acknowledged is lost); retry later",
+  insufficient_storage:
+    "insufficient storage: the service's disk is full; writes are refused until space is freed (reads still work)",
   embedder_mismatch: "vector store holds vectors of another embedder",
 };
 

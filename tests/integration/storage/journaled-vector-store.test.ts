@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { FileWriteJournal } from "../../../adapters/system/index.js";
 import { AgentServicesError } from "../../../core/errors.js";
 import {
   JournaledVectorStore,
@@ -7,7 +11,7 @@ import {
 } from "../../../core/storage/journaled-vector-store.js";
 import { mergeWrites } from "../../../core/storage/merge-writes.js";
 import type { VectorRecord, VectorStore } from "../../../core/ports/vector-store.js";
-import type { JournalEntry } from "../../../core/ports/write-journal.js";
+import type { JournalEntry, WriteJournal } from "../../../core/ports/write-journal.js";
 import { InMemoryVectorStore, InMemoryWriteJournal } from "../../../core/testing/index.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
 
@@ -79,9 +83,22 @@ class ControlledStore extends InMemoryVectorStore {
   }
 }
 
+/** An in-memory journal whose appends fail like a full disk while `full` (counted in `attempts`). */
+class FullableJournal extends InMemoryWriteJournal {
+  full = false;
+  attempts = 0;
+  override async append(entries: readonly JournalEntry[]): Promise<number> {
+    this.attempts += 1;
+    if (this.full) {
+      throw new AgentServicesError("insufficient_storage", "no space left for the write journal");
+    }
+    return super.append(entries);
+  }
+}
+
 function journaled(
   inner: VectorStore,
-  journal = new InMemoryWriteJournal(),
+  journal: WriteJournal = new InMemoryWriteJournal(),
   options: Partial<JournaledVectorStoreOptions> = {},
 ) {
   const events: JournalEvent[] = [];
@@ -90,7 +107,8 @@ function journaled(
     onEvent: (event) => events.push(event),
     ...options,
   });
-  return { store, journal, events };
+  // The tests that look inside the journal pass an InMemoryWriteJournal (or none).
+  return { store, journal: journal as InMemoryWriteJournal, events };
 }
 
 describe("JournaledVectorStore", () => {
@@ -175,12 +193,16 @@ describe("JournaledVectorStore", () => {
     inner.down = true;
     await store.upsert([record("acknowledged")]);
     await expect.poll(() => events.some((e) => e.kind === "store_down")).toBe(true);
+    expect(events.find((e) => e.kind === "store_down")).toMatchObject({ answers: false });
     await expect(store.upsert([record("refused")])).rejects.toMatchObject({
-      code: "store_unavailable",
+      code: "store_busy",
+      message: expect.stringMatching(/does not answer.*retry later/),
     });
-    await expect(store.count()).rejects.toMatchObject({ code: "store_unavailable" });
+    expect(store.refusal).toMatchObject({ code: "store_busy" });
+    await expect(store.count()).rejects.toMatchObject({ code: "store_busy" });
     inner.down = false;
     await expect.poll(() => events.some((e) => e.kind === "store_up")).toBe(true);
+    expect(store.refusal).toBeUndefined();
     await store.upsert([record("after")]);
     expect((await store.get(["acknowledged", "refused", "after"])).map((r) => r.id)).toEqual([
       "acknowledged",
@@ -188,13 +210,19 @@ describe("JournaledVectorStore", () => {
     ]);
   });
 
-  it("gives up only the entry the store refuses while it answers; the others land", async () => {
+  it("never gives up a write the store refuses while it answers: retries it in order, one event per change", async () => {
     const inner = new ControlledStore();
-    const { store, events, journal } = journaled(inner);
+    let attempts = 0;
+    const { store, events, journal } = journaled(inner, undefined, {
+      retryDelay: async () => {
+        attempts += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      },
+    });
     await store.bind(SPACE);
     inner.held = gate();
     await store.upsert([record("first")]);
-    inner.refuse.add("bad");
+    inner.refuse.add("bad"); // a full disk under the store, say
     await Promise.all([
       store.upsert([record("good1")]),
       store.upsert([record("bad")]),
@@ -202,14 +230,58 @@ describe("JournaledVectorStore", () => {
     ]);
     inner.held.release();
     inner.held = undefined;
+    await expect.poll(() => attempts).toBeGreaterThan(5);
+    // Still refused, still journaled, nothing after it landed out of order.
+    expect(journal.kept.length).toBe(3);
+    expect(await inner.get(["good2"])).toEqual([]);
+    await expect(store.upsert([record("later")])).rejects.toMatchObject({ code: "store_busy" });
+    expect(events.filter((e) => e.kind === "store_down")).toHaveLength(1);
+    expect(events.find((e) => e.kind === "store_down")).toMatchObject({ answers: true });
+    inner.refuse.clear(); // space freed
+    await expect.poll(() => store.refusal).toBeUndefined();
     expect((await store.get(["good1", "bad", "good2"])).map((r) => r.id)).toEqual([
       "good1",
+      "bad",
       "good2",
     ]);
-    expect(events.filter((e) => e.kind === "dropped").map((e) => "ids" in e && e.ids)).toEqual([
-      ["bad"],
-    ]);
+    expect(events.map((e) => e.kind)).toEqual(["store_down", "store_up"]);
     expect(journal.kept).toEqual([]);
+  });
+
+  it("refuses writes with insufficient_storage while the journal's disk is full, probes, and takes them again", async () => {
+    const inner = new ControlledStore();
+    const journal = new FullableJournal();
+    const probe = gate();
+    const { store, events } = journaled(inner, journal, { fullDiskProbe: probe.wait });
+    await store.bind(SPACE);
+    await store.upsert([record("a")]);
+    journal.full = true;
+    await expect(store.upsert([record("b")])).rejects.toMatchObject({
+      code: "insufficient_storage",
+    });
+    const attemptsWhenFull = journal.attempts;
+    // Up front, without touching the disk, until the probe is due.
+    await expect(store.upsert([record("c")])).rejects.toMatchObject({
+      code: "insufficient_storage",
+      message: expect.stringMatching(/disk is full; writes are refused until space is freed/),
+    });
+    expect(journal.attempts).toBe(attemptsWhenFull);
+    expect(store.refusal).toMatchObject({ code: "insufficient_storage" });
+    // Reads keep working.
+    expect((await store.get(["a"])).map((r) => r.id)).toEqual(["a"]);
+    journal.full = false;
+    probe.release();
+    await expect
+      .poll(async () =>
+        store.upsert([record("d")]).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
+    expect(store.refusal).toBeUndefined();
+    expect(events.map((e) => e.kind)).toEqual(["journal_full", "journal_writable"]);
+    expect((await store.get(["a", "b", "c", "d"])).map((r) => r.id)).toEqual(["a", "d"]);
   });
 
   it("holds writers back when too many ids wait for the store", async () => {
@@ -227,6 +299,127 @@ describe("JournaledVectorStore", () => {
     inner.held = undefined;
     await blocked;
     expect(await store.count()).toBe(4);
+  });
+
+  it("refuses a writer that waited roomWait for room with store_busy, naming the backlog", async () => {
+    const inner = new ControlledStore();
+    const patience = gate();
+    const { store } = journaled(inner, undefined, { maxPendingIds: 2, roomWait: patience.wait });
+    await store.bind(SPACE);
+    inner.held = gate();
+    await store.upsert([record("a"), record("b")]);
+    const refused = store.upsert([record("c")]).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    patience.release();
+    expect(await refused).toMatchObject({
+      code: "store_busy",
+      message: expect.stringMatching(/backlog is full: 2 ids wait/),
+    });
+    inner.held.release();
+    inner.held = undefined;
+    await store.upsert([record("d")]);
+    expect(await store.count()).toBe(3);
+  });
+
+  it("holds the backlog to maxBacklogMs of the store's measured drain rate", async () => {
+    const inner = new ControlledStore();
+    let clock = 0;
+    const { store } = journaled(inner, undefined, {
+      now: () => clock,
+      maxBacklogMs: 1_000,
+      maxBatchIds: 2,
+    });
+    await store.bind(SPACE);
+    // The store takes 2 ids in 1,000 ms: 2 ids/s, so the backlog holds 2 ids (one batch).
+    const slow = gate();
+    inner.held = slow;
+    const first = store.upsert([record("a"), record("b")]);
+    await first;
+    await expect.poll(() => inner.writeCalls).toBe(1);
+    clock += 1_000;
+    slow.release();
+    inner.held = undefined;
+    await store.count();
+    inner.held = gate();
+    await store.upsert([record("c"), record("d")]);
+    let third = false;
+    const waiting = store.upsert([record("e")]).then(() => (third = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(third).toBe(false);
+    inner.held.release();
+    inner.held = undefined;
+    await waiting;
+    expect(await store.count()).toBe(5);
+  });
+
+  it("closes within drainDeadline whatever the backlog; the journal keeps it and the next start replays it", async () => {
+    const inner = new ControlledStore();
+    const deadline = gate();
+    const journal = new InMemoryWriteJournal();
+    const { store, events } = journaled(inner, journal, { drainDeadline: deadline.wait });
+    await store.bind(SPACE);
+    inner.held = gate();
+    await store.upsert([record("a")]);
+    await store.upsert([record("b"), record("c")]);
+    const closed = store.close();
+    await expect(store.upsert([record("d")])).rejects.toMatchObject({ code: "store_unavailable" });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    deadline.release();
+    await closed;
+    expect(events.find((e) => e.kind === "backlog_kept")).toMatchObject({ pendingIds: 3 });
+    expect(journal.kept.length).toBeGreaterThanOrEqual(1);
+    inner.held.release();
+    inner.held = undefined;
+    const again = journaled(inner, journal.reopen());
+    await again.store.bind(SPACE);
+    expect(await again.store.count()).toBe(3);
+    expect(again.events.find((e) => e.kind === "replayed")).toBeDefined();
+    await again.store.close();
+  });
+
+  it("bounds the wait of the snapshot mark at shutdown by drainDeadline", async () => {
+    const inner = new ControlledStore();
+    const deadline = gate();
+    const { store } = journaled(inner, undefined, { drainDeadline: deadline.wait });
+    await store.bind(SPACE);
+    inner.held = gate();
+    await store.upsert([record("a")]);
+    const marked = store.writeSnapshotMark("m").catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    deadline.release();
+    expect(await marked).toMatchObject({
+      code: "store_busy",
+      message: expect.stringMatching(/drain deadline/),
+    });
+    expect(await inner.readSnapshotMark()).toBeUndefined();
+    inner.held.release();
+    inner.held = undefined;
+    await store.close();
+  });
+
+  it("never rolls the store back at a restart: applied entries are skipped, a corrupt frame costs itself only", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "journaled-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const inner = new ControlledStore();
+    const first = journaled(inner, new FileWriteJournal(dir, { markIntervalMs: 0 }));
+    await first.store.bind(SPACE);
+    for (let i = 0; i < 20; i += 1) await first.store.upsert([record(`m${i}`)]);
+    for (let i = 0; i < 20; i += 1) await first.store.delete([`m${i}`]);
+    await first.store.upsert([record("kept")]);
+    expect(await first.store.count()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the applied mark is written
+    // A crash (no close), and a bit flipped in a frame in the middle of the segment.
+    const [name] = readdirSync(dir).filter((n) => n.endsWith(".wal"));
+    const path = join(dir, name as string);
+    const bytes = readFileSync(path);
+    const at = bytes.indexOf(Buffer.from('"m5"'));
+    bytes.writeUInt8((bytes[at + 1] as number) ^ 0xff, at + 1);
+    writeFileSync(path, bytes);
+    const again = journaled(inner, new FileWriteJournal(dir));
+    await again.store.bind(SPACE);
+    expect(await again.store.count()).toBe(1);
+    expect((await inner.get(["m5", "m6", "kept"])).map((r) => r.id)).toEqual(["kept"]);
+    await again.store.close();
   });
 
   it("gathers writes for batchDelay, cut short by a reader", async () => {

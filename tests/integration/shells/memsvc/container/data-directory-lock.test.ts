@@ -6,6 +6,10 @@ import {
   LOCK_FILE,
   lockDataDirectory,
 } from "../../../../../shells/memsvc/container/data-directory-lock.js";
+import {
+  assertStoreBesideSnapshot,
+  CHROMA_DATABASE_FILE,
+} from "../../../../../shells/memsvc/container/data-directory-check.js";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -44,5 +48,40 @@ describe("lockDataDirectory", () => {
     const dir = tempDir();
     writeFileSync(join(dir, LOCK_FILE), "garbage");
     lockDataDirectory(dir).release();
+  });
+
+  it("names the path in a config error when the data directory is a file", () => {
+    const file = join(tempDir(), "chroma");
+    writeFileSync(file, "not a directory");
+    expect(() => lockDataDirectory(file)).toThrow(
+      expect.objectContaining({
+        code: "config_invalid",
+        message: expect.stringContaining(`the data directory ${file} is not a directory`),
+      }),
+    );
+  });
+});
+
+describe("assertStoreBesideSnapshot", () => {
+  it("refuses a snapshot without the Chroma store beside it, naming both and what to do", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "engine.snapshot"), "a snapshot");
+    expect(() => assertStoreBesideSnapshot(dir, "engine.snapshot")).toThrow(
+      expect.objectContaining({
+        code: "config_invalid",
+        message: expect.stringMatching(
+          /holds an engine snapshot \(engine\.snapshot\) but no Chroma store \(chroma\.sqlite3\).*Restore/,
+        ),
+      }),
+    );
+    writeFileSync(join(dir, CHROMA_DATABASE_FILE), "");
+    expect(() => assertStoreBesideSnapshot(dir, "engine.snapshot")).not.toThrow();
+  });
+
+  it("accepts a fresh directory (neither file) and a store without a snapshot", () => {
+    const dir = tempDir();
+    expect(() => assertStoreBesideSnapshot(dir, "engine.snapshot")).not.toThrow();
+    writeFileSync(join(dir, CHROMA_DATABASE_FILE), "");
+    expect(() => assertStoreBesideSnapshot(dir, "engine.snapshot")).not.toThrow();
   });
 });

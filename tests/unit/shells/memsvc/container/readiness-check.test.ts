@@ -29,6 +29,20 @@ describe("createReadinessCheck", () => {
     await expect(ready()).resolves.toBeUndefined();
   });
 
+  it("is not ready while writes are refused, and says why", async () => {
+    let refusal: { reason: string } | undefined = {
+      reason: "the write journal's disk is full",
+    };
+    const ready = createReadinessCheck({
+      store: new InMemoryVectorStore(),
+      embedder: new FakeEmbedder(),
+      writeRefusal: () => refusal,
+    });
+    await expect(ready()).rejects.toThrow("writes are refused: the write journal's disk is full");
+    refusal = undefined;
+    await expect(ready()).resolves.toBeUndefined();
+  });
+
   it("gives up on a store that never answers after the probe timeout (a hung Chroma)", async () => {
     const store = new InMemoryVectorStore();
     store.ping = () => new Promise<void>(() => undefined);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AgentServicesError } from "../../../../../core/errors.js";
 import { MAX_BODY_BYTES } from "../../../../../shells/memsvc/http/index.js";
 import { makeApp, post } from "./memory-app-fixture.js";
 
@@ -162,6 +163,23 @@ describe("request errors", () => {
       [`/v1/memories/${stored.id}`, {}],
     ] as const) {
       expect((await app.request(path, init)).status, path).toBe(200);
+    }
+  });
+
+  it("answers writes refused up front with 507 (a full disk) or 503 (a busy store), Retry-After and a message to act on", async () => {
+    const { app, store } = await makeApp();
+    for (const [code, status, text] of [
+      ["insufficient_storage", 507, /^insufficient storage: the service's disk is full/],
+      ["store_busy", 503, /^vector store busy: writes are refused for now/],
+    ] as const) {
+      store.upsert = () =>
+        Promise.reject(new AgentServicesError(code, "the write journal in /data/journal is full"));
+      const res = await app.request("/v1/remember", post({ content: "x" }));
+      expect(res.status).toBe(status);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      const message = await errorOf(res);
+      expect(message).toMatch(text);
+      expect(message).not.toContain("/data/journal");
     }
   });
 
