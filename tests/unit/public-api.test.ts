@@ -36,6 +36,7 @@ const PINNED: Record<string, string[]> = {
   "./testing": [
     "FakeEmbedder",
     "InMemoryEngineSnapshots",
+    "InMemorySharedStore",
     "InMemoryVectorStore",
     "InMemoryWriteJournal",
     "ManualClock",
@@ -56,7 +57,20 @@ const PINNED: Record<string, string[]> = {
     "defaultUseLitePath",
     "defaultWordVectorPath",
   ],
-  "./adapters/system": ["FileEngineSnapshots", "FileWriteJournal", "SystemClock"],
+  "./adapters/system": [
+    "FileEngineSnapshots",
+    "FileWriteJournal",
+    "SystemClock",
+    "nodeJournalFiles",
+  ],
+  "./adapters/postgres": [
+    "MIGRATIONS",
+    "PostgresChangeFeed",
+    "PostgresClusterLocks",
+    "PostgresVectorStore",
+    "SCHEMA_VERSION",
+    "connectPostgres",
+  ],
   "./adapters/sql": [
     "LibpgQuerySqlParser",
     "PolyglotSqlParser",
