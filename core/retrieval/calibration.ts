@@ -17,9 +17,9 @@
  */
 
 /** Slope of the fitted logistic over the fused evidence. */
-export const CALIBRATION_SLOPE = 12;
+export const CALIBRATION_SLOPE = 13;
 /** Fused evidence at which the fitted logistic is one half. */
-export const CALIBRATION_MIDPOINT = 0.35;
+export const CALIBRATION_MIDPOINT = 0.5;
 
 const logistic = (x: number) => 1 / (1 + Math.exp(-CALIBRATION_SLOPE * (x - CALIBRATION_MIDPOINT)));
 const AT_ZERO = logistic(0);
@@ -32,7 +32,7 @@ const AT_ONE = logistic(1);
  * @example
  * calibratedRelevance(0); // 0
  * calibratedRelevance(1); // 1
- * calibratedRelevance(0.35); // ≈ 0.5
+ * calibratedRelevance(0.5); // 0.5
  */
 export function calibratedRelevance(evidence: number): number {
   if (!(evidence > 0)) return 0;

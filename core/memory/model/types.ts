@@ -76,7 +76,9 @@ export interface RankedFilters {
   readonly tags?: readonly string[] | undefined;
   /**
    * Drop memories whose calibrated relevance (search's `score`) is below this, in [0, 1].
-   * Recall's default is the configured floor ({@link MemoryServiceOptions.recallMinScore}).
+   * Recall's default is the configured floor ({@link MemoryServiceOptions.recallMinScore}) raised
+   * by the relative floor ({@link MemoryServiceOptions.recallRelativeFloor}); a request's own
+   * `min_score` replaces both.
    */
   readonly min_score?: number | undefined;
   /** Add each item's factors to the answer (and, for recall, what the budget cut). */
@@ -128,7 +130,10 @@ export interface RecallCut {
 
 /** What `explain: true` adds to a recall answer. */
 export interface RecallExplanation {
-  /** The relevance floor applied (the request's `min_score` or the configured default). */
+  /**
+   * The relevance floor applied: the request's `min_score`, else the configured default raised
+   * to the relative floor times the best candidate's relevance when that is higher.
+   */
   readonly min_score: number;
   /** Candidates the index returned above 0 relevance. */
   readonly candidates: number;
@@ -273,11 +278,17 @@ export interface MemoryServiceOptions {
   readonly halfLifeHours: number;
   readonly weights: RecallWeights;
   /**
-   * Recall's default relevance floor in [0, 1] (default 0.3): candidates of lower calibrated
+   * Recall's default relevance floor in [0, 1] (default 0.02): candidates of lower calibrated
    * relevance never enter the context. A request's `min_score` replaces it. Optional so options
    * written before it existed still type-check; absent means the default.
    */
   readonly recallMinScore?: number;
+  /**
+   * Recall also drops candidates below this share of the best candidate's relevance, in [0, 1]
+   * (default 0.5; 0 turns it off): a memory far less likely to answer than the best one stays
+   * out. Applies when a request names no `min_score`. Optional like {@link recallMinScore}.
+   */
+  readonly recallRelativeFloor?: number;
   /**
    * Told about problems that must not fail the request, e.g. an access-metadata update that
    * failed after a recall had already answered, or a stored record that cannot be decoded.

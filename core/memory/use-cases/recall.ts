@@ -4,7 +4,7 @@
  */
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import { formatContextLine, packContext } from "../../tokens/pack-context.js";
-import { recallMinScoreOf } from "../model/memory-service-options.js";
+import { recallMinScoreOf, recallRelativeFloorOf } from "../model/memory-service-options.js";
 import { parseInput } from "../model/parse-input.js";
 import { recallInputSchema } from "../model/schemas.js";
 import { scoreMemory } from "../model/scoring.js";
@@ -21,7 +21,8 @@ interface Candidate {
 
 /**
  * Embeds the message, takes the engine's `recallCandidates` best hits of at least the relevance
- * floor (`min_score`, else the configured `recall.min_score`), scores them (`scoreMemory`:
+ * floor (the request's `min_score`, else the configured `recall.min_score` raised to
+ * `recall.relative_floor` times the best hit's relevance when that is higher), scores them (`scoreMemory`:
  * relevance, with recency, frequency, type, scope and confidence gated by it), packs the best
  * into `budget` tokens and counts an access for each one returned: exact in the engine at once,
  * written to the store behind the answer (the access write-behind). `items: true` adds the
@@ -35,15 +36,20 @@ export async function recall(context: ServiceContext, input: unknown): Promise<R
   const body = parseInput(recallInputSchema, input);
   const vector = await context.embedder.embedQuery(body.message);
   const nowMs = context.nowMs();
-  const minScore = body.min_score ?? recallMinScoreOf(options);
-  const all = await engine.query({
-    text: body.message,
-    vector,
-    topK: options.recallCandidates,
-    filter: rankedFilter(body),
-    nowMs,
-  });
-  const hits = all.filter((hit) => hit.relevance > 0 && hit.relevance >= minScore);
+  const all = (
+    await engine.query({
+      text: body.message,
+      vector,
+      topK: options.recallCandidates,
+      filter: rankedFilter(body),
+      nowMs,
+    })
+  ).filter((hit) => hit.relevance > 0);
+  const best = all.reduce((max, hit) => Math.max(max, hit.relevance), 0);
+  // A request's own floor is taken as it is; the default floor also rises with the best hit.
+  const minScore =
+    body.min_score ?? Math.max(recallMinScoreOf(options), recallRelativeFloorOf(options) * best);
+  const hits = all.filter((hit) => hit.relevance >= minScore);
   const scoring = {
     nowMs,
     project: body.project,
@@ -97,7 +103,7 @@ export async function recall(context: ServiceContext, input: unknown): Promise<R
           },
         ],
   );
-  const candidatesFound = all.filter((hit) => hit.relevance > 0).length;
+  const candidatesFound = all.length;
   return {
     ...answer,
     items,

@@ -142,7 +142,7 @@ describe("recall budget", () => {
     await service.remember({ content: long });
     await service.remember({ content: "short" });
     await service.remember({ content: "tiny" });
-    const result = await service.recall({ message: "q", budget: 20 });
+    const result = await service.recall({ message: "q", budget: 20, min_score: 0 });
     expect(result.context).toBe(`${HEADER}[fact] short\n[fact] tiny\n`);
     expect(result.memory_count).toBe(2);
     expect(result.tokens_used).toBe(estimateTokens(result.context));

@@ -55,14 +55,15 @@ describe("validateRecallWeights", () => {
 });
 
 describe("memory service options", () => {
-  it("defaults to 720 h ttl, 24 h session idle, 50 candidates, a 168 h half-life and a 0.3 floor", () => {
+  it("defaults to 720 h ttl, 24 h session idle, 50 candidates, a 168 h half-life and the floors", () => {
     expect(DEFAULT_MEMORY_SERVICE_OPTIONS).toEqual({
       ttlHours: 720,
       sessionIdleHours: 24,
       recallCandidates: 50,
       halfLifeHours: 168,
       weights: DEFAULT_RECALL_WEIGHTS,
-      recallMinScore: 0.3,
+      recallMinScore: 0.02,
+      recallRelativeFloor: 0.5,
     });
     expect(validateMemoryServiceOptions(DEFAULT_MEMORY_SERVICE_OPTIONS)).toEqual([]);
   });
