@@ -113,7 +113,11 @@ export {
 } from "../retrieval/index.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
+  DEFAULT_RECALL_MIN_SCORE,
+  DEFAULT_RECALL_RELATIVE_FLOOR,
   MAX_RECALL_CANDIDATES,
+  recallMinScoreOf,
+  recallRelativeFloorOf,
   validateMemoryServiceOptions,
 } from "./model/memory-service-options.js";
 export {

@@ -5,7 +5,8 @@
  * (postings, matrix, fusion, slot groups, top-k).
  */
 import { BM25_B, BM25_DELTA, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
-import { minMax, reciprocalRank, RRF_K } from "./fusion.js";
+import { calibratedRelevance, fusedEvidence, semanticEvidence } from "./calibration.js";
+import { reciprocalRank, RRF_K } from "./fusion.js";
 import { lexicalTerms } from "./lexical-terms.js";
 import { LexicalPostings } from "./lexical-postings.js";
 import type {
@@ -23,7 +24,7 @@ import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
  * embedder (docs/performance.md, "Retrieval quality"): 0.3-0.7 beat BM25 alone, 0.5 best with each
  * conversation its own project, 0.5-0.7 with every turn visible; 0.9 and 1 lose to BM25.
  */
-export const DEFAULT_VECTOR_WEIGHT = 0.5;
+export const DEFAULT_VECTOR_WEIGHT = 0.2;
 /** How deep each list is read for reciprocal rank fusion. */
 export const DEFAULT_RRF_DEPTH = 100;
 /** Removed slots are compacted away once there are more of them than this and than live ones. */
@@ -41,8 +42,9 @@ export type FusionMethod = "convex" | "rrf";
 /** Options of {@link createHybridIndex}; every one has a measured default. */
 export interface HybridIndexOptions {
   /**
-   * `convex` (default): `(1 - w) · bm25 / max bm25 + w · min-max(cosine)` over the accepted
-   * documents of the query. `rrf`: reciprocal rank fusion of the two rankings (k = 60).
+   * `convex` (default): rank by the fused evidence `(1 - w) · lexical + w · semantic` (see
+   * `calibration.ts`: both absolute, neither rescaled per query). `rrf`: reciprocal rank fusion
+   * of the two rankings (k = 60); relevance is still the calibrated evidence.
    */
   readonly fusion?: FusionMethod;
   /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.5. */
@@ -69,9 +71,11 @@ export interface HybridIndexOptions {
  * int8 scan bounds every cosine and only the documents that could still enter the top k (or
  * hold the minimum or maximum) get their exact float32 cosine; BM25 bounds skip the rest.
  *
- * Relevance is the fused score divided by the query's best, so the best hit has 1. With convex
- * fusion, BM25 is divided by its maximum (0 stays 0: no shared term) and cosine is min-max
- * normalised over the accepted documents, then `(1 - w) · lexical + w · vector`.
+ * Relevance is calibrated, not rescaled per query (see `calibration.ts`): the lexical evidence is
+ * BM25+ divided by the most the query's terms could score, the semantic evidence is how far the
+ * cosine rises above the query's mean cosine over the store (kept exactly, from a fixed-point
+ * sum of the vectors), the two are fused convexly and mapped by one fixed curve to
+ * [0, 1]. The same evidence gives the same relevance in every query and store size.
  *
  * @example
  * const index = createHybridIndex({ vectorWeight: 0.5 });
@@ -115,6 +119,11 @@ class HybridIndex implements RetrievalIndex {
   #orderedUpTo = 0;
   /** The acceptance mask of a query with a filter (reused). */
   #accepted = new Uint8Array(0);
+  /**
+   * The live vectors' sum in fixed point (integers, exact in float64 up to 2^53), so adding and
+   * removing are exact inverses and the store's mean cosine depends on the live set alone.
+   */
+  #vectorSum = new Float64Array(0);
 
   constructor(options: HybridIndexOptions) {
     this.#fusion = options.fusion ?? "convex";
@@ -153,6 +162,7 @@ class HybridIndex implements RetrievalIndex {
       this.#alive = grown;
     }
     this.#alive[slot] = 1;
+    this.#addToSum(document.vector, 1);
     this.#postings.add(slot, terms);
     this.#groups.add(slot, document.groups ?? []);
     const unordered = this.#ids.length - this.#orderedUpTo;
@@ -167,6 +177,7 @@ class HybridIndex implements RetrievalIndex {
   remove(id: string): boolean {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return false;
+    this.#addToSum(this.#vectors.row(slot), -1);
     this.#slotOf.delete(id);
     this.#ids[slot] = undefined;
     this.#alive[slot] = 0;
@@ -182,7 +193,10 @@ class HybridIndex implements RetrievalIndex {
     this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
     const accepted = this.#acceptedMask(slotCount, query);
-    const lexical = this.#postings.score(this.#terms(query.text), this.#bm25, accepted);
+    const queryTerms = this.#terms(query.text);
+    const lexical = this.#postings.score(queryTerms, this.#bm25, accepted);
+    const lexicalMax = this.#postings.maxScore(queryTerms, this.#bm25);
+    const mu = this.baselineSimilarity(query.vector);
     try {
       let ranked: ScoredSlot[];
       if (this.#fusion === "rrf") {
@@ -191,20 +205,57 @@ class HybridIndex implements RetrievalIndex {
       } else {
         const range =
           this.#vectorWeight > 0 ? this.#vectors.boundedScan(accepted, slotCount) : undefined;
-        ranked = this.#rankByConvex(topK, lexical, slotCount, accepted, range);
+        ranked = this.#rankByConvex(topK, lexical, lexicalMax, mu, slotCount, accepted, range);
       }
-      const best = ranked[0]?.score ?? 0;
-      if (!(best > 0)) return [];
-      return ranked
-        .filter((hit) => hit.score > 0)
-        .map((hit) => ({
-          id: hit.id,
-          relevance: hit.score / best,
-          similarity: this.#vectors.dot(hit.slot),
-        }));
+      const w = this.#vectorWeight;
+      return ranked.flatMap((hit) => {
+        const similarity = this.#vectors.dot(hit.slot);
+        const lexicalEvidence = lexicalMax > 0 ? (lexical[hit.slot] as number) / lexicalMax : 0;
+        const semantic = w > 0 || this.#fusion === "rrf" ? semanticEvidence(similarity, mu) : 0;
+        const evidence =
+          this.#fusion === "rrf" ? fusedEvidence(lexicalEvidence, semantic, w) : hit.score;
+        if (!(evidence > 0)) return [];
+        return [
+          {
+            id: hit.id,
+            relevance: calibratedRelevance(evidence),
+            similarity,
+            lexical: lexicalEvidence,
+            semantic,
+          },
+        ];
+      });
     } finally {
       this.#postings.clear();
     }
+  }
+
+  /**
+   * The query's mean cosine over the live documents, `q · Σ v / n` (0 for an empty index): the
+   * similarity a memory picked at random would have, so only a rise above it is evidence.
+   */
+  baselineSimilarity(query: readonly number[]): number {
+    const n = this.#slotOf.size;
+    if (n === 0) return 0;
+    const sum = this.#vectorSum;
+    let dot = 0;
+    for (let i = 0; i < query.length && i < sum.length; i += 1) {
+      dot += (query[i] as number) * ((sum[i] as number) / FIXED_POINT);
+    }
+    return dot / n;
+  }
+
+  #addToSum(vector: readonly number[], sign: 1 | -1): void {
+    if (this.#vectorSum.length < vector.length) {
+      const grown = new Float64Array(vector.length);
+      grown.set(this.#vectorSum);
+      this.#vectorSum = grown;
+    }
+    const sum = this.#vectorSum;
+    // Rounded from the float32 the matrix keeps, so a removal subtracts exactly what was added.
+    vector.forEach((v, i) => {
+      sum[i] = (sum[i] as number) + sign * Math.round(Math.fround(v) * FIXED_POINT);
+    });
   }
 
   /**
@@ -249,64 +300,54 @@ class HybridIndex implements RetrievalIndex {
     return mask;
   }
 
+  /**
+   * The `topK` accepted slots of highest fused evidence `(1 - w) · score / lexicalMax + w ·
+   * semanticEvidence(cosine, mu)`. Exact top-k pruning: the vector part is at most `w`, so a slot
+   * whose lexical part plus `w` is below the k-th best so far cannot enter and is skipped by one
+   * comparison of its BM25 score with a cut derived from that floor (conservatively: the exact
+   * test decides the rest). The others are bounded with the approximate similarity plus the
+   * scan's slack, and only those that could still enter get their exact similarity.
+   */
   #rankByConvex(
     topK: number,
     scores: Float64Array,
+    lexicalMax: number,
+    mu: number,
     slotCount: number,
     accepted: Uint8Array,
     range: BoundedScan | undefined,
   ): ScoredSlot[] {
-    let maxLexical = 0;
-    for (let slot = 0; slot < slotCount; slot += 1) {
-      const score = scores[slot] as number;
-      if (score > maxLexical) maxLexical = score;
-    }
     const best = new TopK(topK);
-    if (range === undefined) {
+    const w = this.#vectorWeight;
+    const lexicalWeight = 1 - w;
+    const lexicalOf = (score: number) => (lexicalMax > 0 ? score / lexicalMax : 0);
+    if (range === undefined || !(range.max >= range.min)) {
       for (let slot = 0; slot < slotCount; slot += 1) {
         const score = scores[slot] as number;
-        if (score > 0) this.#offer(best, slot, minMax(score, 0, maxLexical));
+        if (score > 0) this.#offer(best, slot, fusedEvidence(lexicalOf(score), 0, w));
       }
       return best.sorted();
     }
-    // minMax and convexFusion written out, with the same float operations in the same order, so
-    // the scores are theirs to the last bit. Exact top-k pruning: the vector part is at most `w`
-    // (a min-max score is at most 1), so a slot whose lexical part plus `w` is below the k-th
-    // best fused score so far cannot enter, and is skipped by one comparison of its BM25 score
-    // with a cut derived from that floor (conservatively: the exact test decides the rest). The
-    // others are bounded with the approximate similarity plus the scan's slack, and only those
-    // that could still enter get their exact similarity.
     const approximations = this.#vectors.similarities;
     const vectors = this.#vectors;
-    const w = this.#vectorWeight;
-    const lexicalWeight = 1 - w;
-    const { min, max, slack } = range;
-    const spread = max - min;
-    const vectorRange = max > min;
-    const lexicalRange = maxLexical > 0;
+    const { max, slack } = range;
     let floor = best.floor();
-    let cut = lexicalCut(floor, w, lexicalWeight, maxLexical);
+    let cut = lexicalCut(floor, w, lexicalWeight, lexicalMax);
     for (let slot = 0; slot < slotCount; slot += 1) {
       const lexicalScore = scores[slot] as number;
       if (lexicalScore < cut || accepted[slot] !== 1) continue;
-      const lexical = lexicalRange ? lexicalScore / maxLexical : lexicalScore > 0 ? 1 : 0;
+      const lexical = lexicalOf(lexicalScore);
       const lexicalPart = lexicalWeight * lexical;
       if (lexicalPart + w < floor) continue;
-      let similarity = max;
-      if (vectorRange) {
-        // Every accepted similarity is max when there is no range; else bound it first.
-        const upper = Math.min((approximations[slot] as number) + slack, max);
-        if (lexicalPart + w * ((upper - min) / spread) < floor) continue;
-        similarity = vectors.dot(slot);
-      }
-      const vector = vectorRange ? (similarity - min) / spread : similarity > 0 ? 1 : 0;
-      const fused = lexicalPart + w * vector;
-      if (fused < floor) continue;
+      const upper = Math.min((approximations[slot] as number) + slack, max);
+      if (fusedEvidence(lexical, semanticEvidence(upper, mu), w) < floor) continue;
+      const fused = fusedEvidence(lexical, semanticEvidence(vectors.dot(slot), mu), w);
+      if (!(fused > 0) || fused < floor) continue;
       this.#offer(best, slot, fused);
       const raised = best.floor();
       if (raised !== floor) {
         floor = raised;
-        cut = lexicalCut(floor, w, lexicalWeight, maxLexical);
+        cut = lexicalCut(floor, w, lexicalWeight, lexicalMax);
       }
     }
     return best.sorted();
@@ -377,14 +418,17 @@ class HybridIndex implements RetrievalIndex {
 
 /**
  * A BM25 score below which a slot cannot reach `floor` however close its vector: the solution of
- * `(1 - w) · score / maxLexical + w = floor`, shrunk by a relative 1e-9 so float rounding cannot
+ * `(1 - w) · score / lexicalMax + w = floor`, shrunk by a relative 1e-9 so float rounding cannot
  * make it prune a slot the exact test would keep. 0 (prune nothing) when the floor is within
  * 1e-6 of `w` or below, or when the lexical side carries no weight.
  */
-function lexicalCut(floor: number, w: number, lexicalWeight: number, maxLexical: number): number {
-  if (!(floor - w > 1e-6) || !(lexicalWeight > 0) || !(maxLexical > 0)) return 0;
-  return ((floor - w) / lexicalWeight) * maxLexical * (1 - 1e-9);
+function lexicalCut(floor: number, w: number, lexicalWeight: number, lexicalMax: number): number {
+  if (!(floor - w > 1e-6) || !(lexicalWeight > 0) || !(lexicalMax > 0)) return 0;
+  return ((floor - w) / lexicalWeight) * lexicalMax * (1 - 1e-9);
 }
+
+/** Scale of the fixed-point vector sum: float32 keeps 24 bits of mantissa. */
+const FIXED_POINT = 2 ** 24;
 
 function checkRange(name: string, value: number, min: number, max: number): number {
   if (!(value >= min && value <= max)) {

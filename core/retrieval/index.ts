@@ -45,3 +45,10 @@ export {
   type Bm25Parameters,
 } from "./bm25-scoring.js";
 export { convexFusion, minMax, reciprocalRank, RRF_K } from "./fusion.js";
+export {
+  CALIBRATION_MIDPOINT,
+  CALIBRATION_SLOPE,
+  calibratedRelevance,
+  fusedEvidence,
+  semanticEvidence,
+} from "./calibration.js";

@@ -238,6 +238,29 @@ export class LexicalPostings {
     return scores;
   }
 
+  /**
+   * The most the distinct `terms` could score in any document: `Σ idf · (k1 + 1 + delta)`, the
+   * limit of every term's weight as its count grows in a short document. Terms no document holds
+   * count too (as rare terms, of one document), so a query of words the store does not know
+   * scores low everywhere. 0 when nothing is indexed or the query has no terms.
+   *
+   * @example
+   * postings.maxScore(["deploy"], { k1: 1.2, b: 0.75, delta: 1 }); // idf("deploy") × 3.2
+   */
+  maxScore(terms: readonly string[], { k1, delta }: Bm25Parameters): number {
+    const n = this.#liveDocs;
+    if (n === 0) return 0;
+    let sum = 0;
+    for (const term of new Set(terms)) {
+      const id = this.#termIds.get(term);
+      // An unknown term weighs as a term of one document: as rare as a word can be and still
+      // match, so the share of the query a document covers does not swing with the store's size.
+      const df = id === undefined ? 1 : Math.max(1, this.#df[id] ?? 0);
+      sum += bm25Idf(df, n) * (k1 + 1 + delta);
+    }
+    return sum;
+  }
+
   /** Zeroes the scores a {@link score} call left (call after reading them). */
   clear(): void {
     this.#scores.fill(0, 0, this.#docTerms.length);

@@ -49,12 +49,17 @@ export interface RetrievalQuery {
 export interface RetrievalHit {
   readonly id: string;
   /**
-   * Fused relevance in [0, 1], comparable within one query only: 1 for the best document, 0 for
-   * none. Recall's similarity factor and search's `score`.
+   * Calibrated relevance in [0, 1], comparable across queries and store sizes: the same lexical
+   * and semantic evidence always gives the same value (see `calibration.ts`), 0 for none.
+   * Recall's relevance and search's `score`.
    */
   readonly relevance: number;
   /** Cosine similarity of the document and query vectors, in [-1, 1]. */
   readonly similarity: number;
+  /** Lexical evidence in [0, 1]: BM25+ over the most the query's terms could score. */
+  readonly lexical?: number;
+  /** Semantic evidence in [0, 1]: the cosine's rise above the query's mean cosine. */
+  readonly semantic?: number;
 }
 
 /**

@@ -223,7 +223,15 @@ export class MemoryEngine implements MemoryReadModel {
       const memory = entries.get(hit.id)?.memory;
       return memory === undefined
         ? []
-        : [{ memory, relevance: hit.relevance, similarity: hit.similarity }];
+        : [
+            {
+              memory,
+              relevance: hit.relevance,
+              similarity: hit.similarity,
+              ...(hit.lexical === undefined ? {} : { lexical: hit.lexical }),
+              ...(hit.semantic === undefined ? {} : { semantic: hit.semantic }),
+            },
+          ];
     });
   }
 

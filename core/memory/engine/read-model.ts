@@ -28,6 +28,10 @@ export interface EngineHit {
   readonly relevance: number;
   /** Cosine similarity of the memory and query vectors. */
   readonly similarity: number;
+  /** The index's lexical evidence in [0, 1], when it has one (see `RetrievalHit.lexical`). */
+  readonly lexical?: number;
+  /** The index's semantic evidence in [0, 1], when it has one (see `RetrievalHit.semantic`). */
+  readonly semantic?: number;
 }
 
 /** A value now or later: the engine answers at once, the replica read model asks the store. */

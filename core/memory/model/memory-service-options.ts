@@ -3,8 +3,8 @@ import type { MemoryServiceOptions } from "./types.js";
 
 /**
  * The decided defaults: `ttl` memories live 720 h (30 days), `session` memories expire after 24 h
- * without access, recall re-ranks the 50 most similar candidates, and recency halves every 168 h
- * (a week).
+ * without access, recall re-ranks the 50 most similar candidates, recency halves every 168 h
+ * (a week), and recall's relevance floor is {@link DEFAULT_RECALL_MIN_SCORE}.
  *
  * @example
  * new MemoryService({ store, embedder, clock, options: { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ttlHours: 48 } });
@@ -15,7 +15,42 @@ export const DEFAULT_MEMORY_SERVICE_OPTIONS: MemoryServiceOptions = Object.freez
   recallCandidates: 50,
   halfLifeHours: 168,
   weights: DEFAULT_RECALL_WEIGHTS,
+  recallMinScore: 0.02,
+  recallRelativeFloor: 0.5,
 });
+
+/**
+ * Recall's default relevance floor: a 2 % chance that the memory answers the message on the
+ * calibration's data. Chosen with {@link DEFAULT_RECALL_RELATIVE_FLOOR} on the realistic-store
+ * benchmark (docs/performance.md, "Recall quality"), where it keeps answers in 94 % of contexts.
+ */
+export const DEFAULT_RECALL_MIN_SCORE = 0.02;
+
+/**
+ * Recall's default relative floor: candidates below half the best candidate's relevance stay
+ * out (on the realistic store: context precision 0.52 without it, 0.84 with it, answers kept).
+ */
+export const DEFAULT_RECALL_RELATIVE_FLOOR = 0.5;
+
+/**
+ * The relative floor recall applies.
+ *
+ * @example
+ * recallRelativeFloorOf(DEFAULT_MEMORY_SERVICE_OPTIONS); // 0.5
+ */
+export function recallRelativeFloorOf(options: MemoryServiceOptions): number {
+  return options.recallRelativeFloor ?? DEFAULT_RECALL_RELATIVE_FLOOR;
+}
+
+/**
+ * The relevance floor recall applies when a request names none.
+ *
+ * @example
+ * recallMinScoreOf(DEFAULT_MEMORY_SERVICE_OPTIONS); // 0.02
+ */
+export function recallMinScoreOf(options: MemoryServiceOptions): number {
+  return options.recallMinScore ?? DEFAULT_RECALL_MIN_SCORE;
+}
 
 /**
  * Every problem with memory service options, one line each naming the config key as the YAML
@@ -47,6 +82,16 @@ export function validateMemoryServiceOptions(options: MemoryServiceOptions): str
       `recall.candidates: expected an integer between 1 and ${MAX_RECALL_CANDIDATES}, got ${String(candidates)}`,
     );
   }
+  const unitInterval = (key: string, value: unknown): void => {
+    if (
+      value !== undefined &&
+      (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1)
+    ) {
+      problems.push(`${key}: expected a number between 0 and 1, got ${String(value)}`);
+    }
+  };
+  unitInterval("recall.min_score", options.recallMinScore);
+  unitInterval("recall.relative_floor", options.recallRelativeFloor);
   if (typeof options.weights !== "object" || options.weights === null) {
     problems.push(
       `recall.weights: expected an object of six weights, got ${String(options.weights)}`,

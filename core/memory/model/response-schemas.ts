@@ -62,8 +62,37 @@ export const rememberBatchResultSchema = v.object({
   ),
 });
 
+const unit = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
+
+const relevanceFactors = {
+  lexical: v.pipe(unit, v.description("BM25+ over the most the message's terms could score")),
+  semantic: v.pipe(
+    unit,
+    v.description("the cosine's rise above the message's mean cosine over the store"),
+  ),
+  relevance: v.pipe(unit, v.description("the calibrated relevance the two give")),
+};
+
+const recallFactorsSchema = v.object({
+  ...relevanceFactors,
+  recency: unit,
+  frequency: unit,
+  type: unit,
+  scope: unit,
+  confidence: unit,
+});
+
+const recallItemEntries = {
+  id: v.pipe(v.string(), v.uuid()),
+  type: v.picklist(MEMORY_TYPES),
+  scope: v.picklist(MEMORY_SCOPES),
+  created_at: isoInstant,
+  score: v.pipe(unit, v.description("recall score: relevance, with the other factors gated by it")),
+};
+
 /**
- * Answer of `POST /v1/recall`.
+ * Answer of `POST /v1/recall`: the seed's three fields; `items` with `items: true` or
+ * `explain: true`; `explain` with `explain: true`.
  *
  * @example
  * v.is(recallResultSchema, { context: "", memory_count: 0, tokens_used: 0 }); // true
@@ -72,10 +101,44 @@ export const recallResultSchema = v.object({
   context: v.string(),
   memory_count: v.pipe(v.number(), v.integer(), v.minValue(0)),
   tokens_used: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  items: v.optional(
+    v.pipe(
+      v.array(v.object({ ...recallItemEntries, factors: v.optional(recallFactorsSchema) })),
+      v.description("the chosen memories, in context order"),
+    ),
+  ),
+  explain: v.optional(
+    v.object({
+      min_score: v.pipe(unit, v.description("the relevance floor applied")),
+      candidates: v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description("candidates of relevance above 0"),
+      ),
+      below_min_score: v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description("candidates the floor dropped"),
+      ),
+      cut_by_budget: v.pipe(
+        v.array(
+          v.object({
+            ...recallItemEntries,
+            tokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+            factors: recallFactorsSchema,
+          }),
+        ),
+        v.description("relevant memories the budget left out, best first"),
+      ),
+    }),
+  ),
 });
 
 /**
- * Answer of `POST /v1/search`: memory subsets with their relevance score.
+ * Answer of `POST /v1/search`: memory subsets with their calibrated relevance score (and its
+ * factors with `explain: true`).
  *
  * @example
  * v.is(searchResultSchema, { results: [] }); // true
@@ -95,9 +158,10 @@ export const searchResultSchema = v.object({
       score: v.pipe(
         v.number(),
         v.description(
-          "relevance in [0, 1] from the retrieval index (lexical and vector evidence fused); comparable within one answer only",
+          "calibrated relevance in [0, 1] (lexical and semantic evidence fused, one fixed curve): comparable across queries and store sizes; 0.5 is about an even chance that the memory answers the message",
         ),
       ),
+      factors: v.optional(v.object(relevanceFactors)),
     }),
   ),
 });

@@ -35,6 +35,8 @@ export const FIELD_EXPECTATIONS = Object.freeze({
   q: "expected a string",
   all: "expected a boolean",
   dry_run: "expected a boolean",
+  explain: "expected a boolean",
+  items: "expected a boolean",
 });
 
 /**
@@ -155,14 +157,25 @@ const rankedFilterEntries = {
       v.number(E.min_score),
       v.minValue(0, E.min_score),
       v.maxValue(1, E.min_score),
-      v.description("Drop memories whose relevance (search's `score`) is below this."),
+      v.description(
+        "Drop memories whose calibrated relevance (search's `score`) is below this. Recall's default is the configured floor (`recall.min_score`, 0.3); search has none.",
+      ),
+    ),
+  ),
+  explain: v.optional(
+    v.pipe(
+      v.boolean(E.explain),
+      v.description(
+        "Add each item's factors (lexical and semantic evidence; for recall also recency, frequency, type, scope, confidence) and, for recall, what the budget cut.",
+      ),
     ),
   ),
 };
 
 /**
- * Body of `POST /v1/recall`. Defaults: project `""` (no filter), budget 2000 tokens; `type`,
- * `scope`, `tags` and `min_score` narrow the candidates.
+ * Body of `POST /v1/recall`. Defaults: project `""` (no filter), budget 2000 tokens, the
+ * configured relevance floor; `type`, `scope`, `tags` and `min_score` narrow the candidates;
+ * `items` and `explain` add fields to the answer (the seed's shape otherwise).
  *
  * @example
  * v.parse(recallInputSchema, { message: "how do we deploy?" }).budget; // 2000
@@ -173,6 +186,14 @@ export const recallInputSchema = strictBody(
     project: v.optional(v.string(E.project), ""),
     budget: v.optional(integerInRange(E.budget, 1), DEFAULT_RECALL_BUDGET),
     ...rankedFilterEntries,
+    items: v.optional(
+      v.pipe(
+        v.boolean(E.items),
+        v.description(
+          "Also return the chosen memories as `items` (id, type, scope, created_at, score), in context order.",
+        ),
+      ),
+    ),
   },
   E.body,
 );
@@ -183,7 +204,7 @@ export const SEARCH_INCLUDES = ["tags", "project"] as const;
 /**
  * Body of `POST /v1/search`. Defaults: limit 10, project `""` (no filter); `type`, `scope`,
  * `tags` and `min_score` narrow the results; `include: ["tags", "project"]` adds those fields to
- * each result's memory (the seed's shape otherwise).
+ * each result's memory and `explain` adds each result's factors (the seed's shape otherwise).
  *
  * @example
  * v.parse(searchInputSchema, { message: "deploy", limit: 3 }).limit; // 3

@@ -40,7 +40,7 @@ export interface MemoryScore {
 const HOUR_MS = 3_600_000;
 
 /**
- * Cosine similarity clamped to [0, 1]: opposite vectors are as irrelevant as orthogonal ones.
+ * The relevance factor: the index's calibrated relevance (or a cosine) clamped to [0, 1].
  *
  * @example
  * similarityFactor(-0.2); // 0
@@ -91,7 +91,12 @@ export function scopeFactor(scope: MemoryScope, memoryProject: string, project: 
 
 /**
  * The recall score of a memory: the weighted sum of six factors in [0, 1] (similarity, recency,
- * frequency, type, scope, confidence). With weights summing to 1 the score is in [0, 1] too.
+ * frequency, type, scope, confidence) with every factor but similarity gated by it:
+ * `w_sim · r + r · (w_rec · recency + w_freq · frequency + w_type · type + w_scope · scope +
+ * w_conf · confidence)`, `r` the calibrated relevance. The other factors re-rank relevant
+ * memories (by up to the share of weight they carry) but never lift an irrelevant one: a memory
+ * of relevance 0 scores 0 whatever its age, use, type, scope or confidence. With weights summing
+ * to 1 the score is in [0, r].
  *
  * @example
  * const { score } = scoreMemory(memory, 0.8, {
@@ -118,12 +123,12 @@ export function scoreMemory(
     confidence: Math.min(1, Math.max(0, memory.confidence)),
   };
   const w = context.weights;
-  const score =
-    w.similarity * factors.similarity +
+  const boosts =
     w.recency * factors.recency +
     w.frequency * factors.frequency +
     w.type * factors.type +
     w.scope * factors.scope +
     w.confidence * factors.confidence;
+  const score = w.similarity * factors.similarity + factors.similarity * boosts;
   return { score, factors };
 }

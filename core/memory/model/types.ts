@@ -74,8 +74,73 @@ export interface RankedFilters {
   readonly scope?: MemoryScope | undefined;
   /** The memory carries every one of these tags. */
   readonly tags?: readonly string[] | undefined;
-  /** Drop memories whose relevance (search's `score`) is below this, in [0, 1]. */
+  /**
+   * Drop memories whose calibrated relevance (search's `score`) is below this, in [0, 1].
+   * Recall's default is the configured floor ({@link MemoryServiceOptions.recallMinScore}) raised
+   * by the relative floor ({@link MemoryServiceOptions.recallRelativeFloor}); a request's own
+   * `min_score` replaces both.
+   */
   readonly min_score?: number | undefined;
+  /** Add each item's factors to the answer (and, for recall, what the budget cut). */
+  readonly explain?: boolean | undefined;
+}
+
+/** The evidence behind a relevance (see `RetrievalHit`), each in [0, 1]. */
+export interface RelevanceFactors {
+  /** BM25+ over the most the message's terms could score. */
+  readonly lexical: number;
+  /** The cosine's rise above the message's mean cosine over the store. */
+  readonly semantic: number;
+  /** The calibrated relevance the two give (search's `score`). */
+  readonly relevance: number;
+}
+
+/** Every factor of a recall score, each in [0, 1]. */
+export interface RecallFactors extends RelevanceFactors {
+  readonly recency: number;
+  readonly frequency: number;
+  readonly type: number;
+  readonly scope: number;
+  readonly confidence: number;
+}
+
+/** One memory recall chose (`items: true`), with its recall score. */
+export interface RecallItem {
+  readonly id: string;
+  readonly type: MemoryType;
+  readonly scope: MemoryScope;
+  readonly created_at: string;
+  /** The recall score: relevance gated re-ranking, in [0, 1]. */
+  readonly score: number;
+  /** With `explain: true`. */
+  readonly factors?: RecallFactors;
+}
+
+/** A relevant memory that did not fit the budget (`explain: true`). */
+export interface RecallCut {
+  readonly id: string;
+  readonly type: MemoryType;
+  readonly scope: MemoryScope;
+  readonly created_at: string;
+  readonly score: number;
+  /** Estimated tokens of its context line. */
+  readonly tokens: number;
+  readonly factors: RecallFactors;
+}
+
+/** What `explain: true` adds to a recall answer. */
+export interface RecallExplanation {
+  /**
+   * The relevance floor applied: the request's `min_score`, else the configured default raised
+   * to the relative floor times the best candidate's relevance when that is higher.
+   */
+  readonly min_score: number;
+  /** Candidates the index returned above 0 relevance. */
+  readonly candidates: number;
+  /** Of those, how many the floor dropped. */
+  readonly below_min_score: number;
+  /** Relevant memories the budget left out, best first. */
+  readonly cut_by_budget: readonly RecallCut[];
 }
 
 /** Input of `recall`. */
@@ -84,13 +149,19 @@ export interface RecallInput extends RankedFilters {
   readonly project?: string;
   /** Token budget of the context, integer ≥ 1 (default 2000). */
   readonly budget?: number;
+  /** Also return the chosen memories as `items`. */
+  readonly items?: boolean | undefined;
 }
 
-/** Output of `recall`. */
+/** Output of `recall`: the seed's three fields, plus `items` and `explain` when asked. */
 export interface RecallResult {
   readonly context: string;
   readonly memory_count: number;
   readonly tokens_used: number;
+  /** With `items: true` or `explain: true`: the chosen memories in context order. */
+  readonly items?: readonly RecallItem[];
+  /** With `explain: true`. */
+  readonly explain?: RecallExplanation;
 }
 
 /** Input of `search`. */
@@ -115,12 +186,14 @@ export interface MemorySummary {
 }
 
 /**
- * One search hit: the memory subset and its `score`, the retrieval index's relevance in [0, 1]
- * (comparable within one answer only).
+ * One search hit: the memory subset and its `score`, the calibrated relevance in [0, 1]
+ * (comparable across queries and store sizes; docs/memory-service.md, "Scores").
  */
 export interface SearchResultItem {
   readonly memory: MemorySummary;
   readonly score: number;
+  /** With `explain: true`. */
+  readonly factors?: RelevanceFactors;
 }
 
 /** Output of `search`. */
@@ -204,6 +277,18 @@ export interface MemoryServiceOptions {
   /** Half-life of the recency factor (default 168). */
   readonly halfLifeHours: number;
   readonly weights: RecallWeights;
+  /**
+   * Recall's default relevance floor in [0, 1] (default 0.02): candidates of lower calibrated
+   * relevance never enter the context. A request's `min_score` replaces it. Optional so options
+   * written before it existed still type-check; absent means the default.
+   */
+  readonly recallMinScore?: number;
+  /**
+   * Recall also drops candidates below this share of the best candidate's relevance, in [0, 1]
+   * (default 0.5; 0 turns it off): a memory far less likely to answer than the best one stays
+   * out. Applies when a request names no `min_score`. Optional like {@link recallMinScore}.
+   */
+  readonly recallRelativeFloor?: number;
   /**
    * Told about problems that must not fail the request, e.g. an access-metadata update that
    * failed after a recall had already answered, or a stored record that cannot be decoded.

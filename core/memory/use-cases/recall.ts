@@ -2,25 +2,31 @@
  * `POST /v1/recall`: the memories relevant to a message, re-ranked by the recall score and packed
  * into a token budget as one context text; counts an access for each memory it returns.
  */
-import { packContext } from "../../tokens/pack-context.js";
+import { estimateTokens } from "../../tokens/estimate-tokens.js";
+import { formatContextLine, packContext } from "../../tokens/pack-context.js";
+import { recallMinScoreOf, recallRelativeFloorOf } from "../model/memory-service-options.js";
 import { parseInput } from "../model/parse-input.js";
 import { recallInputSchema } from "../model/schemas.js";
 import { scoreMemory } from "../model/scoring.js";
 import type { ServiceContext } from "../service-context.js";
-import type { Memory, RecallResult } from "../model/types.js";
+import type { Memory, RecallFactors, RecallItem, RecallResult } from "../model/types.js";
 import { rankedFilter } from "./ranked-filter.js";
 
 interface Candidate {
   readonly memory: Memory;
   readonly similarity: number;
   readonly score: number;
+  readonly factors: RecallFactors;
 }
 
 /**
- * Embeds the message, takes the engine's `recallCandidates` best hits (at least `min_score`
- * relevant), scores them (`scoreMemory`: similarity, recency, frequency, type, scope), packs the
- * best into `budget` tokens and counts an access for each one returned: exact in the engine at
- * once, written to the store behind the answer (the access write-behind).
+ * Embeds the message, takes the engine's `recallCandidates` best hits of at least the relevance
+ * floor (the request's `min_score`, else the configured `recall.min_score` raised to
+ * `recall.relative_floor` times the best hit's relevance when that is higher), scores them (`scoreMemory`:
+ * relevance, with recency, frequency, type, scope and confidence gated by it), packs the best
+ * into `budget` tokens and counts an access for each one returned: exact in the engine at once,
+ * written to the store behind the answer (the access write-behind). `items: true` adds the
+ * chosen memories; `explain: true` adds their factors and what the floor and the budget cut.
  *
  * @example
  * const { context: text } = await recall(context, { message: "when do we deploy?", budget: 500 });
@@ -30,7 +36,7 @@ export async function recall(context: ServiceContext, input: unknown): Promise<R
   const body = parseInput(recallInputSchema, input);
   const vector = await context.embedder.embedQuery(body.message);
   const nowMs = context.nowMs();
-  const hits = (
+  const all = (
     await engine.query({
       text: body.message,
       vector,
@@ -38,19 +44,33 @@ export async function recall(context: ServiceContext, input: unknown): Promise<R
       filter: rankedFilter(body),
       nowMs,
     })
-  ).filter((hit) => hit.relevance >= (body.min_score ?? 0));
+  ).filter((hit) => hit.relevance > 0);
+  const best = all.reduce((max, hit) => Math.max(max, hit.relevance), 0);
+  // A request's own floor is taken as it is; the default floor also rises with the best hit.
+  const minScore =
+    body.min_score ?? Math.max(recallMinScoreOf(options), recallRelativeFloorOf(options) * best);
+  const hits = all.filter((hit) => hit.relevance >= minScore);
   const scoring = {
     nowMs,
     project: body.project,
     halfLifeHours: options.halfLifeHours,
     weights: options.weights,
   };
-  const candidates: Candidate[] = hits.map((hit) => ({
-    memory: hit.memory,
-    similarity: hit.relevance,
-    // The similarity factor is the index's relevance (lexical and vector evidence fused).
-    score: scoreMemory(hit.memory, hit.relevance, scoring).score,
-  }));
+  const candidates: Candidate[] = hits.map((hit) => {
+    const { score, factors } = scoreMemory(hit.memory, hit.relevance, scoring);
+    const { similarity: relevance, ...boosts } = factors;
+    return {
+      memory: hit.memory,
+      similarity: hit.relevance,
+      score,
+      factors: {
+        lexical: hit.lexical ?? 0,
+        semantic: hit.semantic ?? 0,
+        relevance,
+        ...boosts,
+      },
+    };
+  });
   candidates.sort(byScore);
   const packed = packContext(
     candidates.map((c) => ({ label: c.memory.type, text: c.memory.content })),
@@ -59,11 +79,46 @@ export async function recall(context: ServiceContext, input: unknown): Promise<R
   const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
   // Exact in the engine at once; written to the store behind the answer.
   context.accesses.mark(await engine.recordAccess(returned, nowMs));
-  return {
+  const answer = {
     context: packed.context,
     memory_count: packed.included.length,
     tokens_used: packed.tokens_used,
   };
+  const explain = body.explain === true;
+  if (body.items !== true && !explain) return answer;
+  const items: RecallItem[] = packed.included.flatMap((index) => {
+    const c = candidates[index];
+    return c === undefined ? [] : [{ ...summary(c), ...(explain ? { factors: c.factors } : {}) }];
+  });
+  if (!explain) return { ...answer, items };
+  const included = new Set(packed.included);
+  const cut = candidates.flatMap((c, index) =>
+    included.has(index)
+      ? []
+      : [
+          {
+            ...summary(c),
+            tokens: estimateTokens(formatContextLine(c.memory.type, c.memory.content)),
+            factors: c.factors,
+          },
+        ],
+  );
+  const candidatesFound = all.length;
+  return {
+    ...answer,
+    items,
+    explain: {
+      min_score: minScore,
+      candidates: candidatesFound,
+      below_min_score: candidatesFound - hits.length,
+      cut_by_budget: cut,
+    },
+  };
+}
+
+function summary(c: Candidate): Omit<RecallItem, "factors"> {
+  const { id, type, scope, created_at } = c.memory;
+  return { id, type, scope, created_at, score: c.score };
 }
 
 /** Highest score first; ties by similarity, then id, so equal inputs give equal contexts. */

@@ -7,8 +7,9 @@ import { rankedFilter } from "./ranked-filter.js";
 
 /**
  * Embeds the message and returns the engine's `limit` best hits of at least `min_score`
- * relevance, as summaries (`tags` and `project` only when `include` asks for them). Unlike
- * recall it neither re-scores nor counts accesses.
+ * calibrated relevance (no floor by default), as summaries (`tags` and `project` only when
+ * `include` asks for them; `factors` only with `explain: true`). Unlike recall it neither
+ * re-scores nor counts accesses.
  *
  * @example
  * await search(context, { message: "deploys", limit: 5, include: ["tags"] });
@@ -25,7 +26,7 @@ export async function search(context: ServiceContext, input: unknown): Promise<S
   });
   const include = new Set(body.include);
   return {
-    results: hits.flatMap(({ memory, relevance }) => {
+    results: hits.flatMap(({ memory, relevance, lexical, semantic }) => {
       if (relevance < (body.min_score ?? 0)) return [];
       const { id, content, type, scope, confidence } = memory;
       const summary = {
@@ -37,7 +38,8 @@ export async function search(context: ServiceContext, input: unknown): Promise<S
         ...(include.has("tags") ? { tags: memory.tags } : {}),
         ...(include.has("project") ? { project: memory.project } : {}),
       };
-      return [{ memory: summary, score: relevance }];
+      const factors = { lexical: lexical ?? 0, semantic: semantic ?? 0, relevance };
+      return [{ memory: summary, score: relevance, ...(body.explain === true ? { factors } : {}) }];
     }),
   };
 }

@@ -161,6 +161,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   ),
   key("recall.half_life_hours", "number", MEMORY.halfLifeHours, "Half-life of the recency factor"),
   key(
+    "recall.min_score",
+    "number",
+    MEMORY.recallMinScore,
+    "Recall's default relevance floor in [0, 1] (a request's `min_score` replaces it)",
+  ),
+  key(
+    "recall.relative_floor",
+    "number",
+    MEMORY.recallRelativeFloor,
+    "Without a request `min_score`, recall also drops candidates below this share of the best one's relevance (0: off)",
+  ),
+  key(
     "recall.weights.similarity",
     "number",
     MEMORY.weights.similarity,

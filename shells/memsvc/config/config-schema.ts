@@ -162,6 +162,8 @@ export const RawConfigSchema = v.strictObject(
         ),
       ),
       half_life_hours: v.optional(positive()),
+      min_score: weight(),
+      relative_floor: weight(),
       weights: v.optional(
         v.pipe(
           v.strictObject(

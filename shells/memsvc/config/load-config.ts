@@ -8,7 +8,11 @@ import {
   CONFIG_PATH_ENV,
   OPENAI_KEY_ENV_FALLBACK,
 } from "./config-keys.js";
-import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../../../core/memory/index.js";
+import {
+  DEFAULT_MEMORY_SERVICE_OPTIONS,
+  recallMinScoreOf,
+  recallRelativeFloorOf,
+} from "../../../core/memory/index.js";
 import { suggestField } from "../../../core/memory/model/suggest-field.js";
 import { RawConfigSchema, type RawConfig } from "./config-schema.js";
 import { applyEnvOverrides } from "./env-overrides.js";
@@ -139,6 +143,9 @@ function resolveConfig(
       recallCandidates: raw.recall.candidates ?? DEFAULT_MEMORY_SERVICE_OPTIONS.recallCandidates,
       halfLifeHours: raw.recall.half_life_hours ?? DEFAULT_MEMORY_SERVICE_OPTIONS.halfLifeHours,
       weights: { ...DEFAULT_MEMORY_SERVICE_OPTIONS.weights, ...definedOnly(raw.recall.weights) },
+      recallMinScore: raw.recall.min_score ?? recallMinScoreOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
+      recallRelativeFloor:
+        raw.recall.relative_floor ?? recallRelativeFloorOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
     ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },

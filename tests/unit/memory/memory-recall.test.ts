@@ -21,18 +21,18 @@ function pin(
 }
 
 describe("recall ranking", () => {
-  it("orders by the weighted score, not by similarity alone", async () => {
+  it("orders by the gated score, not by similarity alone", async () => {
     const fixture = await memoryFixture();
     const { service } = fixture;
-    pin(fixture, { "rule A": 0.6, "preference B": 0.7, "fact C": 0.65 });
+    pin(fixture, { "rule A": 0.68, "preference B": 0.7, "fact C": 0.69 });
     await service.remember({ content: "preference B", type: "preference" });
     await service.remember({ content: "fact C", type: "fact" });
     await service.remember({ content: "rule A", type: "rule" });
-    // Scores (recency 1, frequency 0, scope 0.667, confidence 1 for all):
-    // rule A 0.68335, preference B 0.68005, fact C 0.67505.
+    // Score = r · (0.5 + boosts); boosts (recency 1, frequency 0, scope 0.667, confidence 1):
+    // rule 0.38335, fact 0.35, preference 0.33005 → rule A 0.6007, fact C 0.5865, preference B 0.5810.
     const result = await service.recall({ message: "q" });
     expect(result.context).toBe(
-      `${HEADER}[rule] rule A\n[preference] preference B\n[fact] fact C\n`,
+      `${HEADER}[rule] rule A\n[fact] fact C\n[preference] preference B\n`,
     );
     expect(result.memory_count).toBe(3);
     expect(result.tokens_used).toBe(estimateTokens(result.context));
@@ -43,6 +43,29 @@ describe("recall ranking", () => {
       "fact C",
       "rule A",
     ]);
+  });
+
+  it("never lets recency, type or use lift a memory below the floor into the context (issue 22)", async () => {
+    const fixture = await memoryFixture();
+    const { service } = fixture;
+    pin(fixture, { "runbook: roll back with kubectl rollout undo": 0.62, "working note 12": 0.25 });
+    await service.remember({
+      content: "runbook: roll back with kubectl rollout undo",
+      type: "procedure",
+    });
+    const note = await service.remember({
+      content: "working note 12",
+      type: "rule",
+      scope: "permanent",
+    });
+    for (let i = 0; i < 20; i += 1) await service.recall({ message: "q", min_score: 0 });
+    const result = await service.recall({ message: "q" });
+    expect(result.context).toBe(
+      `${HEADER}[procedure] runbook: roll back with kubectl rollout undo\n`,
+    );
+    // The request's floor replaces the default one.
+    const loose = await service.recall({ message: "q", min_score: 0.2, items: true });
+    expect(loose.items?.map((i) => i.id)).toContain(note.id);
   });
 
   it("lets recency, frequency and confidence reorder equally similar memories", async () => {
@@ -62,11 +85,20 @@ describe("recall ranking", () => {
     const weights = { ...DEFAULT_RECALL_WEIGHTS, similarity: 0.1, type: 0.5 };
     const fixture = await memoryFixture({ weights });
     const { service } = fixture;
-    pin(fixture, { close: 0.9, rule: 0.1 });
+    pin(fixture, { close: 0.9, rule: 0.7 });
     await service.remember({ content: "close", type: "preference" });
     await service.remember({ content: "rule", type: "rule" });
+    // rule 0.7 · (0.1 + 0.15 + 0.5 + 0.0333 + 0.1) = 0.618; close 0.9 · 0.6168 = 0.555.
     expect((await service.recall({ message: "q" })).context).toBe(
       `${HEADER}[rule] rule\n[preference] close\n`,
+    );
+    // With the default weights the closer memory wins.
+    const defaults = await memoryFixture();
+    pin(defaults, { close: 0.9, rule: 0.7 });
+    await defaults.service.remember({ content: "close", type: "preference" });
+    await defaults.service.remember({ content: "rule", type: "rule" });
+    expect((await defaults.service.recall({ message: "q" })).context).toBe(
+      `${HEADER}[preference] close\n[rule] rule\n`,
     );
   });
 
@@ -110,7 +142,7 @@ describe("recall budget", () => {
     await service.remember({ content: long });
     await service.remember({ content: "short" });
     await service.remember({ content: "tiny" });
-    const result = await service.recall({ message: "q", budget: 20 });
+    const result = await service.recall({ message: "q", budget: 20, min_score: 0 });
     expect(result.context).toBe(`${HEADER}[fact] short\n[fact] tiny\n`);
     expect(result.memory_count).toBe(2);
     expect(result.tokens_used).toBe(estimateTokens(result.context));

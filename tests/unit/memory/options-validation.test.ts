@@ -55,15 +55,23 @@ describe("validateRecallWeights", () => {
 });
 
 describe("memory service options", () => {
-  it("defaults to 720 h ttl, 24 h session idle, 50 candidates and a 168 h half-life", () => {
+  it("defaults to 720 h ttl, 24 h session idle, 50 candidates, a 168 h half-life and the floors", () => {
     expect(DEFAULT_MEMORY_SERVICE_OPTIONS).toEqual({
       ttlHours: 720,
       sessionIdleHours: 24,
       recallCandidates: 50,
       halfLifeHours: 168,
       weights: DEFAULT_RECALL_WEIGHTS,
+      recallMinScore: 0.02,
+      recallRelativeFloor: 0.5,
     });
     expect(validateMemoryServiceOptions(DEFAULT_MEMORY_SERVICE_OPTIONS)).toEqual([]);
+  });
+
+  it("names recall.min_score when the floor is out of range (issue 22)", () => {
+    expect(
+      validateMemoryServiceOptions({ ...DEFAULT_MEMORY_SERVICE_OPTIONS, recallMinScore: 1.5 }),
+    ).toEqual(["recall.min_score: expected a number between 0 and 1, got 1.5"]);
   });
 
   it("lists every invalid option by its config key", () => {

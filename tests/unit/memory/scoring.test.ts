@@ -82,7 +82,7 @@ describe("recall score factors", () => {
 });
 
 describe("scoreMemory", () => {
-  it("is the exact weighted sum of the factors with the default weights", () => {
+  it("is the weighted sum of the factors with every boost gated by relevance (issue 22)", () => {
     const m = memory({
       type: "rule",
       confidence: 0.8,
@@ -98,8 +98,22 @@ describe("scoreMemory", () => {
       scope: 0.667,
       confidence: 0.8,
     });
-    // 0.5·0.9 + 0.15·0.5 + 0.10·0.2 + 0.10·1 + 0.05·0.667 + 0.10·0.8
-    expect(score).toBeCloseTo(0.45 + 0.075 + 0.02 + 0.1 + 0.03335 + 0.08, 12);
+    // 0.5·0.9 + 0.9·(0.15·0.5 + 0.10·0.2 + 0.10·1 + 0.05·0.667 + 0.10·0.8)
+    expect(score).toBeCloseTo(0.45 + 0.9 * (0.075 + 0.02 + 0.1 + 0.03335 + 0.08), 12);
+  });
+
+  it("never lifts an irrelevant memory: relevance 0 scores 0 however fresh, used and binding (issue 22)", () => {
+    const best = memory({ type: "rule", access_count: 5000, confidence: 1 });
+    expect(scoreMemory(best, 0, { ...context, project: "" }).score).toBe(0);
+    const relevantOld = memory({
+      type: "preference",
+      confidence: 0.5,
+      last_accessed: new Date(NOW - 2000 * HOUR).toISOString(),
+    });
+    const weakFresh = memory({ type: "rule", access_count: 500, confidence: 1 });
+    expect(scoreMemory(relevantOld, 0.8, context).score).toBeGreaterThan(
+      scoreMemory(weakFresh, 0.45, context).score,
+    );
   });
 
   it("uses configured weights: similarity alone when it carries all the weight", () => {
@@ -131,7 +145,7 @@ describe("scoreMemory", () => {
   it("lets a rule outrank an equally similar preference", () => {
     const rule = scoreMemory(memory({ type: "rule" }), 0.7, context).score;
     const preference = scoreMemory(memory({ type: "preference" }), 0.7, context).score;
-    expect(rule - preference).toBeCloseTo(0.1 * (1 - 0.467), 12);
+    expect(rule - preference).toBeCloseTo(0.7 * 0.1 * (1 - 0.467), 12);
   });
 
   it("lets a fresh memory outrank an equally similar one untouched for a month", () => {
@@ -142,7 +156,7 @@ describe("scoreMemory", () => {
       context,
     ).score;
     expect(fresh).toBeGreaterThan(stale);
-    expect(fresh - stale).toBeCloseTo(0.15 * (1 - 0.5 ** (720 / 168)), 12);
+    expect(fresh - stale).toBeCloseTo(0.6 * 0.15 * (1 - 0.5 ** (720 / 168)), 12);
   });
 
   it("keeps similarity dominant: 0.2 more similarity beats the largest type difference", () => {

@@ -10,7 +10,7 @@ import { referenceRanking, type ReferenceSettings } from "./reference-ranking.js
 
 const DEFAULTS: ReferenceSettings = {
   fusion: "convex",
-  vectorWeight: 0.5,
+  vectorWeight: 0.2,
   k1: 1.2,
   b: 0.75,
   delta: 1,
@@ -302,13 +302,55 @@ describe("createHybridIndex", () => {
     check();
   }, 60_000);
 
-  it("finds a document by its exact content first, with relevance 1", () => {
+  it("finds a document by its exact content first, with a high calibrated relevance", () => {
     const index = createHybridIndex();
     index.add({ id: "a", text: "Deploys run on Fridays after the standup", vector: [1, 0] });
     index.add({ id: "b", text: "Coffee is in the kitchen", vector: [0, 1] });
     index.add({ id: "c", text: "The standup is at ten", vector: [0.7, 0.7] });
     const [first] = index.query({ text: "deploys run on fridays", vector: [1, 0], topK: 3 });
-    expect(first).toEqual({ id: "a", relevance: 1, similarity: 1 });
+    expect(first?.id).toBe("a");
+    expect(first?.similarity).toBe(1);
+    expect(first?.relevance).toBeGreaterThan(0.5);
+  });
+
+  it("does not rescale per query: an unrelated document in a small store scores near 0 (issue 22)", () => {
+    const index = createHybridIndex();
+    index.add({
+      id: "deploy",
+      text: "Deploys run on Fridays after the standup",
+      vector: [1, 0, 0],
+    });
+    index.add({ id: "coffee", text: "Coffee is in the kitchen", vector: [0, 1, 0] });
+    index.add({ id: "backup", text: "Postgres backups run nightly", vector: [0, 0, 1] });
+    const hits = index.query({ text: "where is the coffee?", vector: [0, 1, 0], topK: 3 });
+    expect(hits[0]?.id).toBe("coffee");
+    expect(hits.filter((h) => h.id !== "coffee").every((h) => h.relevance < 0.1)).toBe(true);
+    // A query nothing answers has no hit near the top of the scale either.
+    const none = index.query({ text: "kubernetes rollout", vector: [0.6, 0.6, 0.5], topK: 3 });
+    expect(none.every((h) => h.relevance < 0.3)).toBe(true);
+  });
+
+  it("gives the same relevance to the same evidence whatever else the store holds (issue 22)", () => {
+    const small = createHybridIndex();
+    const large = createHybridIndex();
+    const target = { id: "t", text: "rotate the signing key every ninety days", vector: [1, 0] };
+    small.add(target);
+    small.add({ id: "o", text: "lunch is at noon", vector: [0, 1] });
+    large.add(target);
+    for (let i = 0; i < 200; i += 1) {
+      large.add({
+        id: `o${i}`,
+        text: `lunch is at noon ${i % 2 === 0 ? "today" : "sharp"}`,
+        vector: [0, 1],
+      });
+    }
+    const query = { text: "signing key rotation", vector: [1, 0], topK: 1 };
+    const [a] = small.query(query);
+    const [b] = large.query(query);
+    expect(a?.id).toBe("t");
+    expect(b?.id).toBe("t");
+    // Not equal (idf and the mean cosine move with the store) but of the same meaning.
+    expect(Math.abs((a?.relevance ?? 0) - (b?.relevance ?? 0))).toBeLessThan(0.15);
   });
 
   it("ranks only the documents the accept filter lets through", () => {
@@ -332,7 +374,7 @@ describe("createHybridIndex", () => {
       for (const id of order) index.add({ id, text: "same words here", vector: [0, 1] });
       const hits = index.query({ text: "same words", vector: [0, 1], topK: 3 });
       expect(hits.map((h) => h.id)).toEqual(["a", "b", "c"]);
-      expect(hits.every((h) => h.relevance === 1)).toBe(true);
+      expect(new Set(hits.map((h) => h.relevance)).size).toBe(1);
     }
   });
 
@@ -342,9 +384,9 @@ describe("createHybridIndex", () => {
     index.add({ id: "x", text: "frontend colours", vector: [0, 1] });
     expect(index.size).toBe(1);
     expect(index.query({ text: "postgres", vector: [1, 0], topK: 5 })).toEqual([]);
-    expect(index.query({ text: "colours", vector: [1, 0], topK: 5 })).toEqual([
-      { id: "x", relevance: 1, similarity: 0 },
-    ]);
+    const hits = index.query({ text: "colours", vector: [1, 0], topK: 5 });
+    expect(hits).toMatchObject([{ id: "x", similarity: 0, semantic: 0 }]);
+    expect(hits[0]?.relevance).toBeGreaterThan(0);
   });
 
   it("forgets removed documents and reports whether the id was indexed", () => {

@@ -1,10 +1,11 @@
 import {
   bm25Idf,
   bm25TermWeight,
-  convexFusion,
+  calibratedRelevance,
+  fusedEvidence,
   lexicalTerms,
-  minMax,
   reciprocalRank,
+  semanticEvidence,
   type IndexedDocument,
   type RetrievalHit,
   type RetrievalQuery,
@@ -63,6 +64,36 @@ export function referenceRanking(
     similarity.set(doc.id, laneDot(Float32Array.from(doc.vector), q));
   }
 
+  // The most the query's terms could score, unknown terms included.
+  const lexicalMax =
+    n === 0
+      ? 0
+      : queryTerms.reduce(
+          (sum, term) =>
+            sum + bm25Idf(Math.max(1, df(term)), n) * (settings.k1 + 1 + settings.delta),
+          0,
+        );
+  const lexicalOf = (id: string) => (lexicalMax > 0 ? (lexical.get(id) ?? 0) / lexicalMax : 0);
+  // The query's mean cosine over the live documents, from their fixed-point sum.
+  const FIXED = 2 ** 24;
+  const sum: number[] = [];
+  for (const doc of docs) {
+    doc.vector.forEach((x, i) => {
+      sum[i] = (sum[i] ?? 0) + Math.round(Math.fround(x) * FIXED);
+    });
+  }
+  let dot = 0;
+  for (let i = 0; i < query.vector.length && i < sum.length; i += 1) {
+    dot += (query.vector[i] as number) * ((sum[i] as number) / FIXED);
+  }
+  const mu = n === 0 ? 0 : dot / n;
+  const semanticOf = (id: string) =>
+    settings.vectorWeight > 0 || settings.fusion === "rrf"
+      ? semanticEvidence(similarity.get(id) ?? 0, mu)
+      : 0;
+  const evidenceOf = (id: string) =>
+    fusedEvidence(lexicalOf(id), semanticOf(id), settings.vectorWeight);
+
   let fused: Scored[];
   if (settings.fusion === "rrf") {
     const lexicalRanked = accepted
@@ -82,29 +113,25 @@ export function referenceRanking(
     }
     fused = [...sums].map(([id, score]) => ({ id, score }));
   } else {
-    const maxLexical = Math.max(0, ...lexical.values());
-    const sims = [...similarity.values()];
-    const min = Math.min(...sims);
-    const max = Math.max(...sims);
-    fused = accepted.map((d) => {
-      const lex = minMax(lexical.get(d.id) ?? 0, 0, maxLexical);
-      const score =
-        settings.vectorWeight === 0
-          ? lex
-          : convexFusion(lex, minMax(similarity.get(d.id) ?? 0, min, max), settings.vectorWeight);
-      return { id: d.id, score };
-    });
+    fused = accepted.map((d) => ({ id: d.id, score: evidenceOf(d.id) }));
   }
   const ranked = fused
     .filter((s) => s.score > 0)
     .sort(byRank)
     .slice(0, Math.floor(query.topK));
-  const best = ranked[0]?.score ?? 0;
-  return ranked.map((s) => ({
-    id: s.id,
-    relevance: s.score / best,
-    similarity: similarity.get(s.id) ?? 0,
-  }));
+  return ranked.flatMap((s) => {
+    const evidence = evidenceOf(s.id);
+    if (!(evidence > 0)) return [];
+    return [
+      {
+        id: s.id,
+        relevance: calibratedRelevance(evidence),
+        similarity: similarity.get(s.id) ?? 0,
+        lexical: lexicalOf(s.id),
+        semantic: semanticOf(s.id),
+      },
+    ];
+  });
 }
 
 /**

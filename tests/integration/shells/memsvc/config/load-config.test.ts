@@ -54,6 +54,8 @@ describe("loadConfig", () => {
       sessionIdleHours: 24,
       recallCandidates: 50,
       halfLifeHours: 168,
+      recallMinScore: 0.02,
+      recallRelativeFloor: 0.5,
       weights: {
         similarity: 0.5,
         recency: 0.15,
