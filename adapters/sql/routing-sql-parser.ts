@@ -63,11 +63,11 @@ export class RoutingSqlParser implements SqlParser {
 
   parse(sql: string, dialect: SqlDialect): SqlParseResult {
     const tokens = lazyTokens(sql);
-    const limit = parseLimit(sql, tokens);
+    const limit = parseLimit(sql, tokens.standard);
     if (limit !== undefined) return { ok: false, error: limit };
     if (dialect === "postgresql") return this.postgres.parse(sql, dialect);
     if (dialect === "generic") return this.parseGeneric(sql, tokens, false);
-    const violation = findDialectViolation(tokens(), dialect);
+    const violation = findDialectViolation(tokens.of(dialect), dialect);
     if (violation !== undefined) return { ok: false, error: violation };
     return this.polyglot.parse(sql, dialect);
   }
@@ -79,33 +79,29 @@ export class RoutingSqlParser implements SqlParser {
    */
   check(sql: string, dialect: SqlDialect): SqlSyntaxError | undefined {
     const tokens = lazyTokens(sql);
-    const limit = parseLimit(sql, tokens);
+    const limit = parseLimit(sql, tokens.standard);
     if (limit !== undefined) return limit;
     if (dialect === "postgresql") return this.postgres.check(sql, dialect);
     if (dialect === "generic") {
       const result = this.parseGeneric(sql, tokens, true);
       return result.ok ? undefined : result.error;
     }
-    return findDialectViolation(tokens(), dialect) ?? this.polyglot.check(sql, dialect);
+    return findDialectViolation(tokens.of(dialect), dialect) ?? this.polyglot.check(sql, dialect);
   }
 
-  private parseGeneric(
-    sql: string,
-    tokens: () => readonly Token[],
-    checkOnly: boolean,
-  ): SqlParseResult {
+  private parseGeneric(sql: string, tokens: LazyTokens, checkOnly: boolean): SqlParseResult {
     const first = this.postgresFirst(sql, checkOnly);
     // PostgreSQL reads T-SQL's `SELECT TOP (@n) id` as a call of top() aliased `id`: with SELECT
     // TOP in the text the other grammars read it first, PostgreSQL's reading is the fallback.
     if (first.ok && !SELECT_TOP.test(sql)) return first;
     let best = first.ok ? START_OF_INPUT : first.error;
-    const generic = findDialectViolation(tokens(), "generic");
+    const generic = genericViolation(sql, tokens);
     if (generic !== undefined) return first.ok ? first : { ok: false, error: later(best, generic) };
     const second = this.polyglot.parse(sql, "generic");
     if (second.ok) return second;
     best = later(best, second.error);
     for (const dialect of GENERIC_FALLBACKS) {
-      if (findDialectViolation(tokens(), dialect) !== undefined) continue;
+      if (findDialectViolation(tokens.of(dialect), dialect) !== undefined) continue;
       if (checkOnly) {
         if (this.polyglot.check(sql, dialect) === undefined) return CHECKED;
       } else {
@@ -127,10 +123,43 @@ export class RoutingSqlParser implements SqlParser {
 /** A successful check: valid, with no statements built. */
 const CHECKED: SqlParseResult = { ok: true, statements: [] };
 
+/**
+ * Dialects whose strings take backslash escapes (`'it\'s'` is one string): their dialect checks
+ * read the text that way, as their grammars do (issue 25: a `\'` followed by `(or` was read as
+ * the end of the string, and `(or` as a missing operand).
+ */
+const BACKSLASH_DIALECTS: ReadonlySet<SqlDialect> = new Set(["mysql", "snowflake"]);
+
+/** The tokens of `sql` in the standard reading and with backslash escapes, each made once. */
+interface LazyTokens {
+  /** Standard SQL: only `''` escapes a quote. */
+  readonly standard: () => readonly Token[];
+  /** As `dialect` reads strings. */
+  readonly of: (dialect: SqlDialect) => readonly Token[];
+}
+
 /** The tokens of `sql`, made on the first call only (most calls never need them). */
-function lazyTokens(sql: string): () => readonly Token[] {
-  let tokens: readonly Token[] | undefined;
-  return () => (tokens ??= tokenize(sql));
+function lazyTokens(sql: string): LazyTokens {
+  let standard: readonly Token[] | undefined;
+  let escaped: readonly Token[] | undefined;
+  const plain = () => (standard ??= tokenize(sql));
+  return {
+    standard: plain,
+    of: (dialect) =>
+      BACKSLASH_DIALECTS.has(dialect) && sql.includes("\\")
+        ? (escaped ??= tokenize(sql, { backslashEscapes: true }))
+        : plain(),
+  };
+}
+
+/**
+ * The generic dialect's structural checks: generic accepts what any dialect accepts, so text
+ * with a backslash passes when either reading of its strings passes.
+ */
+function genericViolation(sql: string, tokens: LazyTokens): SqlSyntaxError | undefined {
+  const standard = findDialectViolation(tokens.standard(), "generic");
+  if (standard === undefined || !sql.includes("\\")) return standard;
+  return findDialectViolation(tokens.of("mysql"), "generic") === undefined ? undefined : standard;
 }
 
 /** The parse limit `sql` goes past, if any; tokenises only when the cheap pass cannot tell. */
