@@ -6,6 +6,7 @@ import {
 } from "../../core/sql/statement-start.js";
 import type { Token } from "../../core/sql/token.js";
 import { tokenize } from "../../core/sql/tokenizer.js";
+import type { SqlSemantics } from "../../core/ports/sql-semantics.js";
 import type {
   ParsedStatement,
   SqlParseResult,
@@ -16,10 +17,11 @@ import { EMPTY_INPUT_REASON, isBlank } from "./libpg-query-sql-parser.js";
 import { findCallSites } from "./polyglot-functions.js";
 import { PolyglotStatement } from "./polyglot-statement.js";
 import { isPolyglotStatementNode } from "./polyglot-statement-node.js";
+import { PolyglotSemantics, type PolyglotSemanticsModule } from "./polyglot-semantics.js";
 import { SourceText } from "./source-text.js";
 
 /** The part of `@polyglot-sql/sdk` this adapter uses (the module is imported lazily). */
-interface PolyglotModule {
+interface PolyglotModule extends PolyglotSemanticsModule {
   parse(sql: string, dialect?: string): PolyglotParseResult;
   validate(sql: string, dialect?: string): { valid: boolean; errors: PolyglotIssue[] };
   init?: () => Promise<void>;
@@ -69,6 +71,9 @@ export const POLYGLOT_DIALECT: Record<SqlDialect, string> = {
 export class PolyglotSqlParser implements SqlParser {
   private module: PolyglotModule | undefined;
   private loading: Promise<void> | undefined;
+
+  /** Transpilation, schema checks and lineage on the same module (after {@link load}). */
+  readonly semantics: SqlSemantics = new PolyglotSemantics(() => this.ready(), POLYGLOT_DIALECT);
 
   /** Imports and initialises the WASM module once. */
   async load(): Promise<void> {

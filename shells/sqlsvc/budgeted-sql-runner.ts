@@ -35,7 +35,6 @@ const TOOL_NAMES: Record<SqlToolCall["tool"], string> = {
   metadata: "extract_metadata",
   scan: "security_scan",
   lint: "lint_sql",
-  fix: "fix_sql",
   analyze: "analyze_sql",
 };
 
