@@ -166,7 +166,9 @@ export class BudgetedSqlRunner implements SqlToolRunner {
     slot.ready = false;
     worker.on("message", (message: SqlCallResponse) => this.onMessage(slot, worker, message));
     worker.on("error", (error) => this.onFailure(slot, worker, error));
-    worker.on("exit", (code) => this.onFailure(slot, worker, new Error(`exited with code ${code}`)));
+    worker.on("exit", (code) =>
+      this.onFailure(slot, worker, new Error(`exited with code ${code}`)),
+    );
   }
 
   private onMessage(slot: Slot, worker: Worker, message: SqlCallResponse): void {

@@ -107,6 +107,8 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
     }
     const invalid = invalidRequest(message);
     if (invalid !== undefined) return jsonRpcErrorResponse(400, -32600, invalid);
+    const noParams = toolCallWithoutParams(message);
+    if (noParams !== undefined) return noParams;
     return viaSdk(request, message);
   });
 
@@ -140,11 +142,50 @@ function invalidMessage(message: unknown): string | undefined {
   const record = message as Record<string, unknown>;
   if (record["jsonrpc"] !== "2.0") return "Invalid Request: 'jsonrpc' must be \"2.0\"";
   if ("method" in record) {
-    return typeof record["method"] === "string"
-      ? undefined
-      : "Invalid Request: 'method' must be a string";
+    if (typeof record["method"] !== "string") return "Invalid Request: 'method' must be a string";
+    // The SDK answered these with -32700 (parse error) although they parsed (issue 26).
+    if ("id" in record && !isRequestId(record["id"])) {
+      return "Invalid Request: 'id' must be a string or an integer";
+    }
+    if ("params" in record && !isObject(record["params"])) {
+      return "Invalid Request: 'params' must be an object";
+    }
+    return undefined;
   }
   // A response (a client answering a server request) has an id and a result or an error.
   if ("id" in record && ("result" in record || "error" in record)) return undefined;
   return "Invalid Request: expected a 'method' (request or notification) or a response";
+}
+
+function isRequestId(id: unknown): boolean {
+  return typeof id === "string" || Number.isSafeInteger(id);
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The answer to a single `tools/call` request without `params`: -32602 naming what is missing,
+ * with the request's id (the SDK answered a dump of its schema's errors, issue 26); undefined
+ * for anything else.
+ */
+function toolCallWithoutParams(message: unknown): Response | undefined {
+  if (!isObject(message)) return undefined;
+  const record = message as Record<string, unknown>;
+  if (record["method"] !== "tools/call" || record["params"] !== undefined || !("id" in record)) {
+    return undefined;
+  }
+  const body = {
+    jsonrpc: "2.0",
+    id: record["id"],
+    error: {
+      code: -32602,
+      message: "tools/call needs params: {name: <tool name>, arguments: {…}}",
+    },
+  };
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
 }
