@@ -64,6 +64,7 @@ export function createSqlToolkit(
       const from = dialect === undefined ? "generic" : known(dialect);
       if (target === undefined) return formatSql(sql, options, undefined, from);
       return transpileSql(
+        parser,
         needSemantics("target_dialect"),
         sql,
         options,
