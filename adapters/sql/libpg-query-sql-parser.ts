@@ -14,6 +14,19 @@ import { SourceText } from "./source-text.js";
 export const EMPTY_INPUT_REASON = "empty input: no SQL statement found";
 
 /**
+ * True when `sql` is empty or only whitespace: the one text without statements that is an
+ * error. Comments and semicolons alone are a valid script of no statements (issue 25: six
+ * dialects accepted comment-only text, PostgreSQL and parse_sql refused it).
+ *
+ * @example
+ * isBlank(" \n"); // true
+ * isBlank("-- nothing yet"); // false: parses to no statements
+ */
+export function isBlank(sql: string): boolean {
+  return !/\S/.test(sql);
+}
+
+/**
  * PostgreSQL's own parser (libpg-query, WASM): exact for `postgresql`, and the first grammar tried
  * for `generic`. The dialect argument is ignored: this parser only speaks PostgreSQL. The tree
  * stays JSON text until a statement's name lists are read (`parse`), or is not read at all
@@ -58,7 +71,7 @@ export class LibpgQuerySqlParser implements SqlParser {
       if (stmt === undefined) continue;
       statements.push(new PgStatement(pgStatementKind(stmt), () => full()[i] ?? {}, source));
     }
-    if (statements.length === 0) {
+    if (statements.length === 0 && isBlank(text)) {
       return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
     }
     return { ok: true, statements };
@@ -72,7 +85,9 @@ export class LibpgQuerySqlParser implements SqlParser {
     const text = withoutByteOrderMark(sql);
     const raw = this.ready().check(text);
     if (!raw.ok) return toSyntaxError(raw, new SourceText(text));
-    return raw.empty ? { line: 1, column: 1, reason: EMPTY_INPUT_REASON } : undefined;
+    return raw.empty && isBlank(text)
+      ? { line: 1, column: 1, reason: EMPTY_INPUT_REASON }
+      : undefined;
   }
 
   private ready(): PgQueryWasm {

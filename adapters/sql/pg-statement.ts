@@ -111,83 +111,120 @@ function blockScope(body: PgNode, parent: ColumnScope): ColumnScope {
   return scope;
 }
 
-function addFromItem(item: PgNode, scope: ColumnScope): void {
-  const range = item["RangeVar"] as PgNode | undefined;
-  if (range !== undefined) {
-    const alias = (range["alias"] as PgNode | undefined)?.["aliasname"];
-    scope.addTable(
-      folded(range, ["catalogname", "schemaname", "relname"]),
-      typeof alias === "string" ? alias : "",
-    );
-    return;
-  }
-  const join = item["JoinExpr"] as PgNode | undefined;
-  if (join !== undefined) {
-    for (const side of [join["larg"], join["rarg"]]) {
-      if (side !== null && typeof side === "object") addFromItem(side as PgNode, scope);
+function addFromItem(root: PgNode, scope: ColumnScope): void {
+  // A stack, not recursion: a long JOIN chain nests as deep as it is long (issue 26).
+  const pending: PgNode[] = [root];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const range = item["RangeVar"] as PgNode | undefined;
+    if (range !== undefined) {
+      const alias = (range["alias"] as PgNode | undefined)?.["aliasname"];
+      scope.addTable(
+        folded(range, ["catalogname", "schemaname", "relname"]),
+        typeof alias === "string" ? alias : "",
+      );
+      continue;
     }
-    return;
+    const join = item["JoinExpr"] as PgNode | undefined;
+    if (join !== undefined) {
+      // Right side pushed first, so the left side's tables come first.
+      for (const side of [join["rarg"], join["larg"]]) {
+        if (side !== null && typeof side === "object") pending.push(side as PgNode);
+      }
+      continue;
+    }
+    const derived = (item["RangeSubselect"] ?? item["RangeFunction"]) as PgNode | undefined;
+    const alias = (derived?.["alias"] as PgNode | undefined)?.["aliasname"];
+    if (typeof alias === "string") scope.addDerived(alias);
   }
-  const derived = (item["RangeSubselect"] ?? item["RangeFunction"]) as PgNode | undefined;
-  const alias = (derived?.["alias"] as PgNode | undefined)?.["aliasname"];
-  if (typeof alias === "string") scope.addDerived(alias);
 }
 
 /** Nodes whose `targetList` holds `SET column = value` targets rather than select items. */
 const SET_TARGET_OWNERS = new Set(["UpdateStmt", "OnConflictClause", "MergeWhenClause"]);
 
-function walk(node: unknown, state: WalkState, owner = ""): void {
-  if (Array.isArray(node)) {
-    for (const item of node) walk(item, state, owner);
-    return;
-  }
-  if (node === null || typeof node !== "object") return;
-  const obj = node as PgNode;
-  const { out, source } = state;
-  for (const key in obj) {
-    const value = obj[key];
-    if (value === null || typeof value !== "object") continue;
-    const body = value as PgNode;
-    // Node types are capitalised (`SelectStmt`); fields are not (`targetList`).
-    const first = key.charCodeAt(0);
-    const nextOwner = first >= 65 && first <= 90 ? key : owner;
-    switch (key) {
-      case "RangeVar":
-        rangeVar(body, out, source);
-        break;
-      case "ColumnRef":
-        columnRef(body, state);
-        break;
-      case "FuncCall":
-        funcCall(body, out, source);
-        break;
-      case "CoalesceExpr":
-      case "MinMaxExpr":
-        keywordFunction(body, out, source);
-        break;
-      case "A_Expr":
-        if (body["kind"] === "AEXPR_NULLIF") keywordFunction(body, out, source);
-        break;
-      case "CommonTableExpr":
-        if (typeof body["ctename"] === "string") out.cte(body["ctename"]);
-        break;
-      case "cols":
-        setTargets(body, state);
-        break;
-      case "targetList":
-        if (SET_TARGET_OWNERS.has(owner)) setTargets(body, state);
-        break;
-      case "rel":
-      case "relation":
-      case "view":
-        // Bare RangeVar fields (INSERT/UPDATE targets, CREATE ... AS) come without the wrapper.
-        if (typeof body["relname"] === "string") rangeVar(body, out, source);
-        break;
-      default:
-        break;
+/** One step of the walk: a node to descend into, or (with `key`) a field value to visit first. */
+interface WalkStep {
+  readonly node: unknown;
+  readonly state: WalkState;
+  /** The nearest enclosing node type (`SelectStmt`, `UpdateStmt`, …). */
+  readonly owner: string;
+  /** The field holding `node` in its parent object, when `node` is an object field's value. */
+  readonly key?: string;
+}
+
+/**
+ * Visits the tree depth first, each field before the fields after it (first-seen order), with an
+ * explicit stack: a chain of thousands of JOINs nests as deep as it is long, and a recursive
+ * walk overflowed the call stack on a 128 KiB join chain (issue 26).
+ */
+function walk(root: unknown, rootState: WalkState): void {
+  const stack: WalkStep[] = [{ node: root, state: rootState, owner: "" }];
+  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+    let { state, owner } = step;
+    const { node, key } = step;
+    if (key !== undefined) {
+      visitField(key, node as PgNode, state, owner);
+      // Node types are capitalised (`SelectStmt`); fields are not (`targetList`).
+      const first = key.charCodeAt(0);
+      // A set operation's arms are query blocks; a join's sides (also larg/rarg) are not.
+      if (BLOCK_KEYS.has(key) && owner !== "JoinExpr") {
+        state = { ...state, scope: blockScope(node as PgNode, state.scope) };
+      }
+      if (first >= 65 && first <= 90) owner = key;
     }
-    const inner = BLOCK_KEYS.has(key) ? { ...state, scope: blockScope(body, state.scope) } : state;
-    walk(value, inner, nextOwner);
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], state, owner });
+      continue;
+    }
+    if (node === null || typeof node !== "object") continue;
+    const obj = node as PgNode;
+    const keys = Object.keys(obj);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const field = keys[i] as string;
+      const value = obj[field];
+      if (value !== null && typeof value === "object") {
+        stack.push({ node: value, state, owner, key: field });
+      }
+    }
+  }
+}
+
+/** What a field tells the collector before its value is walked. */
+function visitField(key: string, body: PgNode, state: WalkState, owner: string): void {
+  const { out, source } = state;
+  switch (key) {
+    case "RangeVar":
+      rangeVar(body, out, source);
+      break;
+    case "ColumnRef":
+      columnRef(body, state);
+      break;
+    case "FuncCall":
+      funcCall(body, out, source);
+      break;
+    case "CoalesceExpr":
+    case "MinMaxExpr":
+      keywordFunction(body, out, source);
+      break;
+    case "A_Expr":
+      if (body["kind"] === "AEXPR_NULLIF") keywordFunction(body, out, source);
+      break;
+    case "CommonTableExpr":
+      if (typeof body["ctename"] === "string") out.cte(body["ctename"]);
+      break;
+    case "cols":
+      setTargets(body, state);
+      break;
+    case "targetList":
+      if (SET_TARGET_OWNERS.has(owner)) setTargets(body, state);
+      break;
+    case "rel":
+    case "relation":
+    case "view":
+      // Bare RangeVar fields (INSERT/UPDATE targets, CREATE ... AS) come without the wrapper.
+      if (typeof body["relname"] === "string") rangeVar(body, out, source);
+      break;
+    default:
+      break;
   }
 }
 

@@ -6,20 +6,22 @@ import {
 } from "../../core/sql/statement-start.js";
 import type { Token } from "../../core/sql/token.js";
 import { tokenize } from "../../core/sql/tokenizer.js";
+import type { SqlSemantics } from "../../core/ports/sql-semantics.js";
 import type {
   ParsedStatement,
   SqlParseResult,
   SqlParser,
   SqlSyntaxError,
 } from "../../core/ports/sql-parser.js";
-import { EMPTY_INPUT_REASON } from "./libpg-query-sql-parser.js";
+import { EMPTY_INPUT_REASON, isBlank } from "./libpg-query-sql-parser.js";
 import { findCallSites } from "./polyglot-functions.js";
 import { PolyglotStatement } from "./polyglot-statement.js";
 import { isPolyglotStatementNode } from "./polyglot-statement-node.js";
+import { PolyglotSemantics, type PolyglotSemanticsModule } from "./polyglot-semantics.js";
 import { SourceText } from "./source-text.js";
 
 /** The part of `@polyglot-sql/sdk` this adapter uses (the module is imported lazily). */
-interface PolyglotModule {
+interface PolyglotModule extends PolyglotSemanticsModule {
   parse(sql: string, dialect?: string): PolyglotParseResult;
   validate(sql: string, dialect?: string): { valid: boolean; errors: PolyglotIssue[] };
   init?: () => Promise<void>;
@@ -70,6 +72,9 @@ export class PolyglotSqlParser implements SqlParser {
   private module: PolyglotModule | undefined;
   private loading: Promise<void> | undefined;
 
+  /** Transpilation, schema checks and lineage on the same module (after {@link load}). */
+  readonly semantics: SqlSemantics = new PolyglotSemantics(() => this.ready(), POLYGLOT_DIALECT);
+
   /** Imports and initialises the WASM module once. */
   async load(): Promise<void> {
     if (this.module !== undefined) return;
@@ -106,7 +111,7 @@ export class PolyglotSqlParser implements SqlParser {
       }
       statements.push(new PolyglotStatement(record, callSites));
     }
-    if (statements.length === 0) {
+    if (statements.length === 0 && isBlank(sql)) {
       return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
     }
     return { ok: true, statements };
@@ -120,7 +125,15 @@ export class PolyglotSqlParser implements SqlParser {
     const mod = this.ready();
     const result = mod.validate(sql, POLYGLOT_DIALECT[dialect]);
     if (result.valid) {
-      return /\S/.test(sql) ? undefined : { line: 1, column: 1, reason: EMPTY_INPUT_REASON };
+      if (isBlank(sql)) return { line: 1, column: 1, reason: EMPTY_INPUT_REASON };
+      // Validate-only mode takes a parenthesised expression (`((1))`, `((a, b) AS c)`) for a
+      // statement; the parse tells a query in parentheses from an expression (issue 25:
+      // validate_sql accepted what parse_sql refused).
+      if (startsWithParen(sql)) {
+        const parsed = this.parse(sql, dialect);
+        return parsed.ok ? undefined : parsed.error;
+      }
+      return undefined;
     }
     const issue = result.errors.find((e) => e.severity === "error") ?? result.errors[0];
     if (issue?.line == null && issue?.start == null) {
@@ -150,6 +163,25 @@ export class PolyglotSqlParser implements SqlParser {
     }
     return this.module;
   }
+}
+
+/** True when the first thing in `sql` after blanks and comments is `(`. */
+function startsWithParen(sql: string): boolean {
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql.charAt(i);
+    if (/\s/.test(c)) i++;
+    else if (sql.startsWith("--", i)) {
+      const end = sql.indexOf("\n", i);
+      if (end === -1) return false;
+      i = end + 1;
+    } else if (sql.startsWith("/*", i)) {
+      const end = sql.indexOf("*/", i + 2);
+      if (end === -1) return false;
+      i = end + 2;
+    } else return c === "(";
+  }
+  return false;
 }
 
 /**

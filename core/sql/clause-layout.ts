@@ -417,6 +417,12 @@ function isUnaryPosition(prev: Token | undefined): boolean {
   }
 }
 
+/** True when `.1` right after `prev` would read as a field of it (`f(x).1`, `t.1`, `"t".1`). */
+function canHaveField(prev: Token): boolean {
+  if (prev.kind === "punctuation") return prev.text === ")" || prev.text === "]";
+  return prev.kind === "identifier" || prev.kind === "quoted_identifier" || prev.kind === "keyword";
+}
+
 /** Whether a space goes between the previous token and this item when both are on one line. */
 function spaceBetween(prev: Token | undefined, item: Item, prevUnary: boolean): boolean {
   const t = item.token;
@@ -425,6 +431,11 @@ function spaceBetween(prev: Token | undefined, item: Item, prevUnary: boolean): 
   if (prev.kind === "block_comment") return true;
   // A sign sticks to its value, but never to another operator (`- -1` must not become `--1`).
   if (prevUnary) return t.kind === "operator";
+  // `f(x).1`, `t.1`: a number that starts with a dot is a field access when it touches what
+  // comes before it, and a value when it does not: keep the gap as written (issue 25).
+  if (t.kind === "number" && t.text.charCodeAt(0) === 46 && canHaveField(prev)) {
+    return item.gapBefore;
+  }
   if (t.kind === "punctuation") {
     switch (t.text) {
       case ",":

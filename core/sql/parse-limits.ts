@@ -19,6 +19,11 @@ export const PARSE_LIMITS = Object.freeze({
   conditions: 4000,
   /** UNION/INTERSECT/EXCEPT in one statement: each nests the tree one level. */
   setOperations: 500,
+  /**
+   * JOINs in one statement: each nests the tree one level (`t0 JOIN t1 … JOIN tn` is a chain as
+   * deep as it is long), and PostgreSQL's parser overflowed its stack near 7,000 (issue 26).
+   */
+  joins: 2000,
   /** Statements in one text. */
   statements: 5000,
 });
@@ -56,6 +61,7 @@ export function findParseLimit(tokens: readonly Token[]): SqlSyntaxError | undef
   const chains: number[] = [0];
   const conditions: number[] = [0];
   let setOperations = 0;
+  let joins = 0;
   let statements = 0;
   let statementOpen = false;
   for (const t of tokens) {
@@ -89,6 +95,7 @@ export function findParseLimit(tokens: readonly Token[]): SqlSyntaxError | undef
       if (depth === 0) {
         statementOpen = false;
         setOperations = 0;
+        joins = 0;
       }
       chains[depth] = 0;
       conditions[depth] = 0;
@@ -97,6 +104,12 @@ export function findParseLimit(tokens: readonly Token[]): SqlSyntaxError | undef
     if (t.text === "," || EXPRESSION_BREAKS.has(word)) {
       chains[depth] = 0;
       conditions[depth] = 0;
+      if (word === "JOIN" && ++joins > PARSE_LIMITS.joins) {
+        return at(
+          t,
+          `more than ${PARSE_LIMITS.joins} JOINs in one statement (limit of the parsers)`,
+        );
+      }
       if (SET_OPERATORS.has(word) && ++setOperations > PARSE_LIMITS.setOperations) {
         return at(
           t,

@@ -1,3 +1,4 @@
+import type { SqlSchema } from "../ports/sql-semantics.js";
 import type { LintOptions } from "./lint/lint-options.js";
 
 /**
@@ -11,6 +12,25 @@ export interface ValidateResult {
   /** `invalid SQL: line L, column C: <reason>` when invalid. */
   error?: string;
   dialect?: string;
+  /** Only with a `schema`: every problem found, in text order (the first is `error`). */
+  errors?: SqlProblem[];
+  /** Only with a `schema`: false when the names could not be checked (the SQL does not parse). */
+  schema_checked?: boolean;
+}
+
+/** One positioned problem of `validate_sql` with a schema. */
+export interface SqlProblem {
+  /** `syntax_error`, `unknown_table`, `unknown_column`, `ambiguous_column`, `unresolved_reference`. */
+  code: string;
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** Options of `validate_sql` beyond the dialect. */
+export interface ValidateOptions {
+  /** Tables and their columns: names are checked against it. */
+  readonly schema?: SqlSchema | undefined;
 }
 
 /** Options of `format_sql` (all optional on input; echoed with defaults filled in). */
@@ -27,6 +47,8 @@ export interface FormatOptions {
 export interface FormatResult {
   formatted_sql: string;
   options: FormatOptions;
+  /** Only when asked: the dialect the SQL was transpiled to (echoed as given). */
+  target_dialect?: string;
 }
 
 /** `parse_sql`: kinds as `*ast.<Kind>Statement` (or `*ast.SetOperation`). */
@@ -40,6 +62,24 @@ export interface MetadataResult {
   tables: string[];
   columns: string[];
   functions: string[];
+  /** Only with `lineage: true`: the source columns of each output column of each query. */
+  lineage?: ColumnLineage[];
+}
+
+/** Where one output column of a query comes from. */
+export interface ColumnLineage {
+  /** 1-based statement number in the text. */
+  statement: number;
+  /** The output column's name (`_N` for an unnamed expression, `*` for a wildcard). */
+  column: string;
+  /** `table.column` of every table column it is computed from (empty for a literal). */
+  sources: string[];
+}
+
+/** Options of `extract_metadata`. */
+export interface MetadataOptions {
+  /** Trace each output column to its source columns. */
+  readonly lineage?: boolean | undefined;
 }
 
 /** Severity of an injection finding. */
@@ -146,16 +186,24 @@ export interface FixResult {
  * tools.parse("SELEC 1"); // { ok: false, error: "parse failed: line 1, column 1: …" }
  */
 export interface SqlToolkit {
-  /** `dialect` as the caller gave it (echoed verbatim), or undefined for generic without echo. */
-  validate(sql: string, dialect?: string): ToolSuccess<ValidateResult>;
-  /** `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. */
+  /**
+   * `dialect` as the caller gave it (echoed verbatim), or undefined for generic without echo.
+   * With `options.schema`, names are checked too (`errors` and `schema_checked` added).
+   */
+  validate(sql: string, dialect?: string, options?: ValidateOptions): ToolSuccess<ValidateResult>;
+  /**
+   * `dialect` (any letter case) decides how strings are read: `mysql` honours `\'` escapes. With
+   * `targetDialect`, the SQL is transpiled from `dialect` to it first (echoed as `target_dialect`).
+   */
   format(
     sql: string,
     options?: Partial<FormatOptions>,
     dialect?: string,
+    targetDialect?: string,
   ): ToolOutcome<FormatResult>;
   parse(sql: string): ToolOutcome<ParseResult>;
-  metadata(sql: string): ToolOutcome<MetadataResult>;
+  /** With `options.lineage`, the output columns' sources are added as `lineage`. */
+  metadata(sql: string, options?: MetadataOptions): ToolOutcome<MetadataResult>;
   scan(sql: string): ToolSuccess<SecurityScanResult>;
   /** `options.dialect` decides how the text is read (`mysql` honours `\'` escapes). */
   lint(sql: string, options?: LintOptions): ToolSuccess<LintResult>;

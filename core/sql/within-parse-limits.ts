@@ -5,7 +5,7 @@ const NONE = 0;
 const OPERATOR = 1;
 const OPEN = 2;
 const SEMICOLON = 3;
-/** A letter some counted word starts with (a, o, c, u, i, e, m in either case). */
+/** A letter some counted word starts with (a, o, c, u, i, e, m, j in either case). */
 const INITIAL = 4;
 
 /** The class of each ASCII character (operators start with the characters of `scanOperator`). */
@@ -13,7 +13,7 @@ const CLASS = new Uint8Array(128);
 for (const ch of "=<>+-*/%^&|~!@:#") CLASS[ch.charCodeAt(0)] = OPERATOR;
 CLASS[40] = OPEN;
 CLASS[59] = SEMICOLON;
-for (const ch of "aocuiemAOCUIEM") CLASS[ch.charCodeAt(0)] = INITIAL;
+for (const ch of "aocuiemjAOCUIEMJ") CLASS[ch.charCodeAt(0)] = INITIAL;
 
 /** True when `sql` holds `word` (lower-case ASCII) at `at`, in any letter case. */
 function wordAt(sql: string, at: number, word: string): boolean {
@@ -52,7 +52,7 @@ function isSetOperationAt(sql: string, at: number, c: number): boolean {
  * what the limits count. Nesting is at most the `(` characters plus the `case` substrings; an
  * operator chain at most the characters an operator can start with; AND/OR, set operations and
  * statements at most the `and`/`or`, `union`/`intersect`/`except`/`minus` substrings and the
- * `;` characters plus one; and a block comment can only be unterminated when the last `/*` has
+ * `;` characters plus one, JOINs at most the `join` substrings; and a block comment can only be unterminated when the last `/*` has
  * no `*\/` after it. Words are matched in ASCII letter case; the two non-ASCII letters that
  * upper-case into those words (`ı`, `ſ`) send the text to the tokens. Text inside strings and
  * comments only makes the bounds larger, so a false answer just means "tokenise and look"
@@ -71,6 +71,7 @@ export function surelyWithinParseLimits(sql: string): boolean {
   let conditions = 0;
   let setOperations = 0;
   let semicolons = 0;
+  let joins = 0;
   const n = sql.length;
   for (let i = 0; i < n; i++) {
     const c = sql.charCodeAt(i);
@@ -87,12 +88,14 @@ export function surelyWithinParseLimits(sql: string): boolean {
     else if (isConditionAt(sql, i, c)) conditions++;
     else if (isSetOperationAt(sql, i, c)) setOperations++;
     else if ((c | 32) === 99 && wordAt(sql, i, "case")) nesting++;
+    else if ((c | 32) === 106 && wordAt(sql, i, "join")) joins++;
   }
   return (
     nesting <= PARSE_LIMITS.depth &&
     operators <= PARSE_LIMITS.chain &&
     conditions <= PARSE_LIMITS.conditions &&
     setOperations <= PARSE_LIMITS.setOperations &&
-    semicolons < PARSE_LIMITS.statements
+    semicolons < PARSE_LIMITS.statements &&
+    joins <= PARSE_LIMITS.joins
   );
 }

@@ -6,7 +6,7 @@ import { answerClientErrors } from "../common/http/answer-client-errors.js";
 import { OriginPolicy } from "../common/http/origin-check.js";
 import { createBatchedWriter } from "../common/batched-writer.js";
 import { drainServer } from "../common/drain-server.js";
-import { createJsonLogger } from "../common/logger.js";
+import { createJsonLogger, type Logger } from "../common/logger.js";
 import { createServiceMetrics } from "../common/service-metrics.js";
 import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
 import { createSqlsvcListener } from "./sqlsvc-app.js";
@@ -25,6 +25,8 @@ export interface RunSqlsvcHttpOptions {
   readonly loadToolkit: () => Promise<SqlToolkit>;
   /** Writes one line to stderr. */
   readonly log: (line: string) => void;
+  /** Where the `started` and `stopped` lines go (default: JSON lines on stderr, as the rest). */
+  readonly logger?: Logger;
 }
 
 type WorkerMessage = { type: "listening"; port: number } | { type: "fatal"; message: string };
@@ -35,8 +37,10 @@ type WorkerMessage = { type: "listening"; port: number } | { type: "fatal"; mess
  * failure, parser failure). With `workers > 1` this process forks that many cluster workers that
  * share the listening socket (one Node process per core: the WASM parsers are synchronous and
  * CPU-bound) and prints the startup line once, after every worker has bound; with one worker it
- * serves in-process. In a cluster worker (this same entry point re-run by `cluster.fork`) it
- * serves and reports to the primary instead of printing.
+ * serves in-process. The seed's text startup line is followed by a JSON `started` line, and a
+ * JSON `stopped` line ends the run; a bind failure is printed once, whatever the workers. In a
+ * cluster worker (this same entry point re-run by `cluster.fork`) it serves and reports to the
+ * primary instead of printing.
  *
  * @example
  * process.exitCode = await runSqlsvcHttp({ config, version, loadToolkit, log: (l) => console.error(l) });
@@ -48,22 +52,48 @@ export async function runSqlsvcHttp(options: RunSqlsvcHttpOptions): Promise<numb
   process.once("SIGINT", stopper.request);
   process.once("SIGTERM", stopper.request);
   if (cluster.isWorker) {
-    const send = (message: WorkerMessage) => process.send?.(message);
-    // The primary is gone: nobody will route connections to us any more.
-    process.once("disconnect", stopper.request);
-    return serve(
-      options,
-      stopper,
-      (port) => send({ type: "listening", port }),
-      (message) => send({ type: "fatal", message }),
-    );
+    return serveInWorker(options, stopper);
   }
-  if (options.config.workers > 1) return superviseWorkers(options, stopper);
+  const logger = options.logger ?? createJsonLogger();
+  const { config, version } = options;
+  let startedAt: number | undefined;
+  // The seed's startup line stays as it is (clients wait for it); the same facts follow as a
+  // JSON line like every other, and one JSON line says when the server has stopped (issue 24).
+  const onListening = (port: number) => {
+    startedAt = Date.now();
+    options.log(startupLine(config, port));
+    logger.info("started", {
+      host: config.host,
+      port,
+      auth: config.authToken !== "",
+      workers: config.workers,
+      version,
+    });
+  };
+  const code =
+    config.workers > 1
+      ? await superviseWorkers(options, stopper, onListening)
+      : await serve(options, stopper, onListening, options.log);
+  if (startedAt !== undefined) {
+    logger.info("stopped", {
+      reason: stopper.reason() ?? (code === 0 ? "done" : "failure"),
+      exit_code: code,
+      uptime_s: Math.round((Date.now() - startedAt) / 1000),
+    });
+  }
+  return code;
+}
+
+/** A cluster worker: serves and reports to the primary, which does the talking. */
+function serveInWorker(options: RunSqlsvcHttpOptions, stopper: Stopper): Promise<number> {
+  const send = (message: WorkerMessage) => process.send?.(message);
+  // The primary is gone: nobody will route connections to us any more.
+  process.once("disconnect", stopper.request);
   return serve(
     options,
     stopper,
-    (port) => options.log(startupLine(options.config, port)),
-    options.log,
+    (port) => send({ type: "listening", port }),
+    (message) => send({ type: "fatal", message }),
   );
 }
 
@@ -73,7 +103,9 @@ function startupLine(config: SqlsvcConfig, port: number): string {
 
 /** A stop request that may come before there is anything to stop. */
 interface Stopper {
-  readonly request: () => void;
+  readonly request: (signal?: unknown) => void;
+  /** The signal that asked for the stop, if one did. */
+  readonly reason: () => string | undefined;
   /** Runs `action` on the first request (at once if one already came). */
   onStop(action: () => void): void;
   readonly requested: () => boolean;
@@ -81,13 +113,16 @@ interface Stopper {
 
 function createStopper(): Stopper {
   let requested = false;
+  let reason: string | undefined;
   let action: (() => void) | undefined;
   return {
-    request: () => {
+    request: (signal) => {
       if (requested) return;
       requested = true;
+      if (typeof signal === "string") reason = signal;
       action?.();
     },
+    reason: () => reason,
     onStop: (next) => {
       action = next;
       if (requested) next();
@@ -170,7 +205,11 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-function superviseWorkers(options: RunSqlsvcHttpOptions, stopper: Stopper): Promise<number> {
+function superviseWorkers(
+  options: RunSqlsvcHttpOptions,
+  stopper: Stopper,
+  onListening: (port: number) => void,
+): Promise<number> {
   const { config, log } = options;
   return new Promise<number>((resolve) => {
     const workers = new Set<Worker>();
@@ -194,11 +233,12 @@ function superviseWorkers(options: RunSqlsvcHttpOptions, stopper: Stopper): Prom
       workers.add(worker);
       worker.on("message", (message: WorkerMessage) => {
         if (message.type === "fatal") {
-          log(message.message);
+          // Every worker meets the same bind failure (EADDRINUSE): say it once (issue 24).
+          if (!stopping) log(message.message);
           stopAll(1);
         } else if (message.type === "listening" && !ready && ++listening === config.workers) {
           ready = true;
-          log(startupLine(config, message.port));
+          onListening(message.port);
         }
       });
       worker.on("exit", (code, signal) => {

@@ -135,3 +135,54 @@ function shown(input: unknown): string {
   const json = JSON.stringify(input);
   return json.length > 40 ? `${json.slice(0, 37)}...` : json;
 }
+
+/**
+ * The optional `target_dialect` parameter of `format_sql`: a dialect to transpile to (from
+ * `dialect`), in any letter case, echoed as given.
+ *
+ * @example
+ * v.object({ sql: sqlParam("…"), target_dialect: targetDialectParam });
+ */
+export const targetDialectParam = optionalDialect(
+  `Transpile to this dialect before formatting: ${DIALECTS} (case-insensitive). The SQL is read ` +
+    "as `dialect` (default generic) and rewritten for the target (functions, row limits, " +
+    "quoting: SELECT TOP 5 becomes LIMIT 5 for postgresql); the result echoes target_dialect. " +
+    "Comments may be rewritten. Default: no transpilation.",
+  (input) =>
+    `parameter 'target_dialect' must be one of ${DIALECTS} (any letter case), got ${shown(input)}`,
+);
+
+const SCHEMA_SHAPE =
+  "expected an object of table name -> column names (a list) or column name -> type (an object)";
+const name = (what: string) =>
+  v.pipe(
+    v.string(),
+    v.check((text) => /\S/.test(text), `a ${what} name must not be empty`),
+  );
+
+/**
+ * The optional `schema` parameter of `validate_sql`: tables and their columns, each table as a
+ * list of column names or an object of column name to type; keys may be qualified
+ * (`public.users`).
+ *
+ * @example
+ * v.parse(v.object({ schema: schemaParam }), { schema: { users: ["id", "email"] } });
+ */
+export const schemaParam = v.optional(
+  v.pipe(
+    v.record(
+      name("table"),
+      v.union(
+        [v.array(name("column")), v.record(name("column"), v.string())],
+        "expected a list of column names or an object of column name -> type",
+      ),
+      (issue) => `parameter 'schema' ${SCHEMA_SHAPE}, got ${shown(issue.input)}`,
+    ),
+    v.description(
+      'Tables and their columns, to check names against: {"users": ["id", "email"], ' +
+        '"public.orders": {"id": "int", "user_id": "int"}}. Unknown tables, unknown ' +
+        "columns and unqualified columns more than one table has are then errors with line and " +
+        "column; the result adds errors (every problem) and schema_checked. Default: syntax only.",
+    ),
+  ),
+);

@@ -75,8 +75,8 @@ const UNAUTHORIZED = {
 };
 
 /**
- * The HTTP application of `sqlsvc-mcp`: MCP on `POST /mcp` (405 for other methods there), JSON
- * 404 elsewhere, and, when a token is set, bearer auth in front of everything (every path and
+ * The HTTP application of `sqlsvc-mcp`: MCP on `POST /mcp` (405 for other methods there),
+ * `GET /healthz` (liveness) and `GET /readyz` (the parsers answer), JSON 404 elsewhere, and, when a token is set, bearer auth in front of everything (every path and
  * method). Pure wiring: the tools come from {@link createSqlTools}, the MCP plumbing from
  * `shells/common/mcp`.
  *
@@ -145,6 +145,17 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
   ]);
   edge.mount(app, "request-id", "request-log", "origin-check", "bearer-auth");
   if (metrics !== undefined) app.get("/metrics", metricsHandler(metrics));
+  // Liveness and readiness as memsvc has them (behind the token when one is set, like every
+  // path of this server). Ready means the parsers answer: a one-token validation, in-process.
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", (c) => {
+    try {
+      if (options.toolkit.validate("SELECT 1").result.valid) return c.json({ status: "ready" });
+    } catch (error) {
+      logger.warn("not ready", { cause: error instanceof Error ? error.message : String(error) });
+    }
+    return c.json({ error: "SQL parser unavailable" }, 503);
+  });
   const catalog = observeToolCalls(
     createToolCatalog(createSqlTools(options.toolkit, options.runner)),
     (call) => {
@@ -163,6 +174,14 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
     ),
   );
   app.onError((error) => {
+    if (isClientAbort(error)) {
+      // The client went away mid-request: nothing failed here, and no one reads the answer.
+      logger.info("request aborted by the client", {
+        reason: error.message,
+        request_id: currentRequestId(),
+      });
+      return jsonRpcErrorResponse(400, -32000, "Bad Request: the request was cut off");
+    }
     logger.error("request failed", {
       cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
       request_id: currentRequestId(),
@@ -170,4 +189,19 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
     return jsonRpcErrorResponse(500, -32603, "Internal error");
   });
   return { app, catalog, edge };
+}
+
+/**
+ * True for the errors of a request the client abandoned (Node's `aborted` when the socket
+ * closes mid-body, a reset, an abort signal): logged at info without a stack, as no fault of
+ * the server (issue 26: 66 of them in a fuzz run were logged as errors with stacks).
+ */
+function isClientAbort(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    error.message === "aborted" ||
+    error.name === "AbortError" ||
+    code === "ECONNRESET" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE"
+  );
 }

@@ -76,7 +76,6 @@ describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
       "security_scan",
       "lint_sql",
       "analyze_sql",
-      "fix_sql",
     ];
     for (const name of names) {
       const res = await postJson(

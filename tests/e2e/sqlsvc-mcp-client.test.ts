@@ -12,7 +12,6 @@ const TOOLS = [
   "security_scan",
   "lint_sql",
   "analyze_sql",
-  "fix_sql",
 ];
 
 async function connect(url: string, token?: string): Promise<Client> {
@@ -46,6 +45,9 @@ describe("sqlsvc-mcp with the official MCP SDK client", () => {
   beforeAll(async () => {
     server = await startSqlsvc();
     client = await connect(server.url);
+    // The client keeps each tool's outputSchema from the listing and checks every structured
+    // result against it from then on (a result that does not match throws).
+    await client.listTools();
   });
 
   afterAll(async () => {
@@ -61,11 +63,12 @@ describe("sqlsvc-mcp with the official MCP SDK client", () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {} });
   });
 
-  it("lists the eight tools (the seed's seven and fix_sql) with JSON Schemas and read-only annotations", async () => {
+  it("lists exactly the seed's seven tools with input and output schemas and read-only annotations (issue 25)", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
     for (const tool of tools) {
       expect(tool.inputSchema).toMatchObject({ type: "object", required: ["sql"] });
+      expect(tool.outputSchema).toMatchObject({ type: "object", additionalProperties: false });
       expect(tool.annotations).toEqual({
         readOnlyHint: true,
         destructiveHint: false,
@@ -73,6 +76,90 @@ describe("sqlsvc-mcp with the official MCP SDK client", () => {
         openWorldHint: false,
       });
     }
+  });
+
+  it("answers the seed's shapes, key for key, when no option is given (issue 25)", async () => {
+    const sql = "select u.id, count(*) as n from users u where u.id = 1 group by u.id";
+    const keys = async (name: string) =>
+      Object.keys((await callTool(client, name, { sql })).structuredContent ?? {});
+    expect(await keys("validate_sql")).toEqual(["valid"]);
+    expect(await keys("format_sql")).toEqual(["formatted_sql", "options"]);
+    expect(await keys("parse_sql")).toEqual(["statement_count", "statement_types"]);
+    expect(await keys("extract_metadata")).toEqual(["tables", "columns", "functions"]);
+    expect(await keys("security_scan")).toEqual([
+      "is_clean",
+      "has_critical",
+      "has_high",
+      "total_count",
+      "critical_count",
+      "high_count",
+      "medium_count",
+      "low_count",
+      "findings",
+    ]);
+    expect(await keys("analyze_sql")).toEqual([
+      "validate",
+      "parse",
+      "metadata",
+      "security",
+      "lint",
+      "format",
+    ]);
+    const lint = (await callTool(client, "lint_sql", { sql })).structuredContent as {
+      violations: Record<string, unknown>[];
+    };
+    expect(Object.keys(lint)).toEqual(["violation_count", "violations"]);
+    expect(lint.violations.length).toBeGreaterThan(0);
+    for (const violation of lint.violations) {
+      expect(Object.keys(violation)).toEqual([
+        "rule",
+        "rule_name",
+        "severity",
+        "message",
+        "line",
+        "column",
+        "suggestion",
+      ]);
+    }
+  });
+
+  it("adds fields only for the options asked for, each result matching its outputSchema", async () => {
+    const fixed = await callTool(client, "lint_sql", { sql: "select a  from t   ", fix: true });
+    expect(fixed.structuredContent).toMatchObject({
+      fixed_sql: "SELECT a FROM t",
+      changed: true,
+      remaining: { violation_count: 0, violations: [] },
+    });
+    const compact = await callTool(client, "lint_sql", { sql: "select 1   ", compact: true });
+    expect(compact.structuredContent).toMatchObject({
+      violations: expect.arrayContaining(["L001 1:9 Line has trailing whitespace"]),
+    });
+    const schema = { users: ["id", "name"], orders: ["id", "user_id"] };
+    const checked = await callTool(client, "validate_sql", {
+      sql: "SELECT id FROM users u JOIN orders o ON u.id = o.user_id",
+      schema,
+    });
+    expect(checked.structuredContent).toMatchObject({
+      valid: false,
+      errors: [{ code: "ambiguous_column", line: 1, column: 8 }],
+      schema_checked: true,
+    });
+    const moved = await callTool(client, "format_sql", {
+      sql: "SELECT TOP 5 name FROM users",
+      dialect: "sqlserver",
+      target_dialect: "postgresql",
+    });
+    expect(moved.structuredContent).toMatchObject({
+      formatted_sql: "SELECT name\nFROM users\nLIMIT 5",
+      target_dialect: "postgresql",
+    });
+    const traced = await callTool(client, "extract_metadata", {
+      sql: "SELECT u.name AS who FROM users u",
+      lineage: true,
+    });
+    expect(traced.structuredContent).toMatchObject({
+      lineage: [{ statement: 1, column: "who", sources: ["users.name"] }],
+    });
   });
 
   it("validates SQL and echoes the dialect only when given", async () => {

@@ -68,6 +68,8 @@ describe("sqlsvc-mcp as a process", () => {
       const run = await runSqlsvc([], { SQLSVC_MCP_PORT: String(port), SQLSVC_MCP_WORKERS: "2" });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`sqlsvc-mcp: cannot listen on 127.0.0.1:${port}`);
+      // Both workers meet EADDRINUSE; it is said once (issue 24).
+      expect(run.stderr.match(/cannot listen on/g)).toHaveLength(1);
     } finally {
       blocker.close();
     }
@@ -116,5 +118,27 @@ describe("sqlsvc-mcp as a process", () => {
   it("exits 0 on SIGINT", async () => {
     const server = await startSqlsvc();
     expect(await server.stop("SIGINT")).toEqual({ code: 0, signal: null });
+  });
+
+  it("logs one JSON started line after the seed's line and one JSON stopped line (issue 24)", async () => {
+    const server = await startSqlsvc({ SQLSVC_MCP_AUTH_TOKEN: "t" });
+    expect(await server.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    const lines = server.stderr().trimEnd().split("\n");
+    expect(lines[0]).toBe(`sqlsvc-mcp: listening on 127.0.0.1:${server.port} (auth=true)`);
+    const json = lines.slice(1).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(json.filter((l) => l["msg"] === "started")).toEqual([
+      expect.objectContaining({
+        level: "info",
+        host: "127.0.0.1",
+        port: server.port,
+        auth: true,
+        workers: 1,
+        version: VERSION,
+      }),
+    ]);
+    expect(json.filter((l) => l["msg"] === "stopped")).toEqual([
+      expect.objectContaining({ level: "info", reason: "SIGTERM", exit_code: 0 }),
+    ]);
+    expect(json.at(-1)?.["msg"]).toBe("stopped");
   });
 });

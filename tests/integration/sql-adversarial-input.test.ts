@@ -19,6 +19,10 @@ import type { SqlParseResult, SqlSyntaxError } from "../../core/ports/sql-parser
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { createSqlToolkit } from "../../core/sql/sql-toolkit.js";
 import { adversarialSql } from "../fixtures/sql/adversarial.js";
+import { McpProtocolError } from "../../shells/common/mcp/mcp-protocol-error.js";
+import { createToolCatalog, type ToolCatalog } from "../../shells/common/mcp/tool-catalog.js";
+import { MAX_SQL_BYTES } from "../../shells/sqlsvc/sql-tool-params.js";
+import { createSqlTools } from "../../shells/sqlsvc/sql-tools.js";
 
 const KIB = 1024;
 
@@ -167,4 +171,114 @@ describe("every SQL tool with the real parsers on adversarial input (issue 8)", 
       },
     );
   }
+});
+
+/**
+ * The shapes of the SQL faults of issue 26 at 256 KiB (the -32603 answers found by a fuzz run):
+ * long JOIN chains for extract_metadata, and fixes over unterminated strings and backslash
+ * escapes for lint_sql with fix: true (formerly fix_sql).
+ */
+function issue26Sql(size: number): Record<string, string> {
+  const fill = (unit: string): string => unit.repeat(Math.ceil(size / unit.length));
+  const joins = (n: number) =>
+    "SELECT t0.a FROM t0" +
+    Array.from({ length: n }, (_, i) => ` JOIN t${i + 1} ON t${i}.id = t${i + 1}.id`).join("");
+  let chain = "";
+  for (let n = 1000; (chain = joins(n)).length < size; n += 1000);
+  return {
+    "JOIN chain": chain,
+    "short JOIN chain": `SELECT a FROM t${fill(" JOIN u ON 1=1")}`,
+    "JOIN chain at the limit": joins(PARSE_LIMITS.joins),
+    "unterminated string with trailing blanks": `SELECT 'abc${fill("  ")}`,
+    "blanks then an unterminated string": `${fill("SELECT 1   \n")}SELECT 'abc  `,
+    "backslash-escaped quotes": fill("SELECT 'it\\'s (or not)'   \n"),
+    "backslash quotes, unterminated": `SELECT '${fill("a\\'  ")}`,
+  };
+}
+
+describe("no input of the adversarial corpora is a server fault through the MCP tools (issue 26)", () => {
+  let catalog: ToolCatalog;
+  beforeAll(async () => {
+    const parser = new RoutingSqlParser();
+    await parser.load();
+    catalog = createToolCatalog(createSqlTools(createSqlToolkit(parser)), {
+      onServerFault: (error) => {
+        throw error;
+      },
+    });
+  });
+
+  /** Every tool, and every option of each, as a call on `sql`. */
+  const calls = (sql: string): [string, Record<string, unknown>][] => [
+    ["validate_sql", { sql }],
+    ["validate_sql", { sql, dialect: "mysql", schema: { t: ["a", "id"], t0: ["a", "id"] } }],
+    ["format_sql", { sql }],
+    ["format_sql", { sql, dialect: "mysql", target_dialect: "postgresql" }],
+    ["parse_sql", { sql }],
+    ["extract_metadata", { sql, lineage: true }],
+    ["security_scan", { sql }],
+    ["lint_sql", { sql, fix: true, compact: true }],
+    ["lint_sql", { sql, dialect: "mysql", fix: true }],
+    ["analyze_sql", { sql }],
+  ];
+
+  const inputs = { ...adversarialSql(256 * KIB), ...issue26Sql(256 * KIB) };
+  for (const [name, text] of Object.entries(inputs)) {
+    // The longest `sql` the tools take (all these texts are ASCII: a character is a byte).
+    const sql = text.slice(0, MAX_SQL_BYTES);
+    it(
+      `answers 256 KiB of "${name}" with a result or a tool error, never -32603`,
+      { timeout: 300_000 },
+      async () => {
+        for (const [tool, args] of calls(sql)) {
+          let outcome: unknown;
+          try {
+            outcome = await catalog.call(tool, args);
+          } catch (error) {
+            const code = error instanceof McpProtocolError ? error.code : "thrown";
+            throw new Error(
+              `${tool} ${JSON.stringify(Object.keys(args))}: ${String(code)}: ${String(error)}`,
+            );
+          }
+          expect(outcome, tool).toHaveProperty("isError");
+        }
+      },
+    );
+  }
+
+  it("extracts the metadata of a 256 KiB JOIN chain within the limit, or names the limit", async () => {
+    const { "JOIN chain": chain, "JOIN chain at the limit": atLimit } = issue26Sql(256 * KIB);
+    const over = await catalog.call("extract_metadata", {
+      sql: (chain as string).slice(0, MAX_SQL_BYTES),
+    });
+    expect(over).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(
+        /^parse failed: line 1, column \d+: more than 2000 JOINs in one statement/,
+      ),
+    });
+    const within = await catalog.call("extract_metadata", { sql: atLimit as string });
+    expect(within.isError).toBe(false);
+    if (!within.isError) {
+      expect((within.structured as { tables: string[] }).tables).toHaveLength(
+        PARSE_LIMITS.joins + 1,
+      );
+    }
+  });
+
+  it("fixes what it safely can in SELECT 'abc  and in backslash-escaped text (issue 26)", async () => {
+    expect(await catalog.call("lint_sql", { sql: "SELECT 'abc  ", fix: true })).toMatchObject({
+      isError: false,
+      structured: { fixed_sql: "SELECT 'abc  ", changed: false },
+    });
+    const escaped = await catalog.call("lint_sql", {
+      sql: "select 'it\\'s (or not)'   \nfrom t",
+      dialect: "mysql",
+      fix: true,
+    });
+    expect(escaped).toMatchObject({
+      isError: false,
+      structured: { fixed_sql: "SELECT 'it\\'s (or not)'\nFROM t", changed: true },
+    });
+  });
 });

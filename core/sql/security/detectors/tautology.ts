@@ -16,7 +16,8 @@ function hasComparison(sig: readonly Token[], from: number, to: number): boolean
 /**
  * Always-true conditions: a constant condition joined with OR (`… OR 1=1`, `' OR 'a'='a`,
  * `OR TRUE`, `OR 2>1`, `OR x=x`, MySQL's `|| 1=1`), or a WHERE/HAVING whose whole condition is
- * always true. The query-builder idiom `WHERE 1=1 AND …` is reported at MEDIUM only, and always-false conditions
+ * always true. The query-builder idiom `WHERE 1=1 AND …` is reported at MEDIUM only, a bare
+ * `WHERE TRUE` (the safe-update idiom) at LOW, and always-false conditions
  * (`WHERE 1=0`) are left to the boolean-based detector.
  *
  * @example
@@ -53,6 +54,19 @@ export const tautologyDetector: Detector = {
         return;
       }
       if (term.before !== "WHERE" && term.before !== "HAVING") return;
+      if (single && term.value === "true" && text.toUpperCase() === "TRUE" && term.after !== "OR") {
+        // A whole condition of just TRUE is written on purpose: it is how a deliberate whole-table
+        // UPDATE or DELETE gets past safe-update guards (pg-safeupdate, tools that demand a
+        // WHERE); 7 real migrations had it (issue 25). An injection needs OR to reach it.
+        emit(
+          makeFinding(
+            "TAUTOLOGY",
+            "LOW",
+            "Condition is the literal TRUE: every row matches (a deliberate whole-table statement?)",
+          ),
+        );
+        return;
+      }
       if (term.after === "AND" || term.after === "&&") {
         emit(
           makeFinding(

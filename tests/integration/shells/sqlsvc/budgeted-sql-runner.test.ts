@@ -61,4 +61,33 @@ describe("BudgetedSqlRunner", () => {
     });
     expect(await queued).toEqual({ ok: true, result: { violation_count: 0, violations: [] } });
   }, 60_000);
+
+  it("does not queue a benign mid-size call behind costly large ones (issue 26)", async () => {
+    runner = new BudgetedSqlRunner({
+      inline,
+      // Long enough that only this test's own end stops the slow calls.
+      budgetMs: 120_000,
+      inlineMaxChars: 16,
+      largeMinChars: 64,
+      threads: 2,
+      workerUrl: WORKER,
+    });
+    const large = "SLOW" + " x".repeat(100);
+    const settled: string[] = [];
+    const slow = [1, 2, 3, 4].map((n) =>
+      Promise.resolve(runner?.run({ tool: "parse", sql: large })).then(
+        () => settled.push(`slow ${n}`),
+        () => settled.push(`slow ${n} refused`),
+      ),
+    );
+    // 40 characters: over the in-process size, under the large size.
+    const benign = await runner.run({ tool: "lint", sql: big("SELECT").slice(0, 40), options: {} });
+    expect(benign).toEqual({ ok: true, result: { violation_count: 0, violations: [] } });
+    // Answered while every costly call still runs or waits.
+    expect(settled).toEqual([]);
+    await runner.close();
+    await Promise.all(slow);
+    expect(settled.sort()).toEqual([1, 2, 3, 4].map((n) => `slow ${n} refused`));
+    runner = undefined;
+  }, 60_000);
 });

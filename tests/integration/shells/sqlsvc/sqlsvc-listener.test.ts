@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SqlToolkit } from "../../../../core/sql/results.js";
 import { createServiceMetrics } from "../../../../shells/common/service-metrics.js";
@@ -78,5 +78,30 @@ describe("createSqlsvcListener over real HTTP", () => {
     expect(res.headers.get("www-authenticate")).toBe("Bearer");
     expect(res.headers.get("x-request-id")).toBe("refused-1");
     expect(lines.length).toBe(before);
+  });
+
+  it("logs a request the client abandons mid-body at info, without a stack (issue 26)", async () => {
+    const port = new URL(base).port;
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        // An unsupported protocol version takes the app's path; the body never completes.
+        socket.write(
+          "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\n" +
+            "X-Request-Id: abandoned-1\r\nContent-Type: application/json\r\n" +
+            'Mcp-Protocol-Version: 1999-01-01\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+          () => setTimeout(() => socket.destroy(), 50),
+        );
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", reject);
+    });
+    await expect
+      .poll(() => lines.find((l) => l.fields["request_id"] === "abandoned-1"))
+      .toMatchObject({
+        level: "info",
+        msg: "request aborted by the client",
+        fields: { reason: "aborted" },
+      });
+    expect(lines.filter((l) => l.level === "error")).toEqual([]);
   });
 });

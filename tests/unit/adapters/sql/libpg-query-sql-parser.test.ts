@@ -114,8 +114,15 @@ describe("LibpgQuerySqlParser", () => {
     });
   });
 
-  it("treats empty and comment-only input as an error", () => {
-    for (const sql of ["", "   ", "-- just a comment", "/* c */"]) {
+  it("parses comment-only input to no statements (issue 25)", () => {
+    for (const sql of ["-- just a comment", "/* c */", ";"]) {
+      expect(parser.parse(sql, "postgresql"), sql).toEqual({ ok: true, statements: [] });
+      expect(parser.check(sql, "postgresql"), sql).toBeUndefined();
+    }
+  });
+
+  it("treats empty input as an error", () => {
+    for (const sql of ["", "   "]) {
       const result = parser.parse(sql, "postgresql");
       expect(result.ok).toBe(false);
       if (!result.ok)

@@ -81,11 +81,15 @@ describe("RoutingSqlParser", () => {
     expect(result).toEqual({ ok: false, error: { line: 3, column: 11, reason: 'unexpected "="' } });
   });
 
-  it("treats comment-only input as empty", () => {
+  it("parses comment-only text to no statements in every dialect, and checks it valid (issue 25)", () => {
     for (const dialect of SQL_DIALECTS) {
-      const result = parser.parse("-- nothing here\n", dialect);
-      expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.error.reason).toMatch(/^empty input/);
+      for (const sql of ["-- nothing here\n", "/* todo */", "-- a\n;\n/* b */ ;"]) {
+        expect(parser.parse(sql, dialect), `${dialect}: ${sql}`).toEqual({
+          ok: true,
+          statements: [],
+        });
+        expect(parser.check(sql, dialect), `${dialect}: ${sql}`).toBeUndefined();
+      }
     }
   });
 

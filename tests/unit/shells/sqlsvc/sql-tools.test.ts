@@ -80,7 +80,7 @@ function invalidParams(run: () => unknown): string {
 const SQL_REQUIRED = "parameter 'sql' is required and must be a non-empty string";
 
 describe("createSqlTools", () => {
-  it("defines the spec's seven tools in its order and fix_sql, all read-only and idempotent", () => {
+  it("defines exactly the spec's seven tools in its order, all read-only and idempotent (issue 25)", () => {
     const { toolkit } = recordingToolkit();
     const { tools } = createToolCatalog(createSqlTools(toolkit)).listResult;
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -91,7 +91,6 @@ describe("createSqlTools", () => {
       "security_scan",
       "lint_sql",
       "analyze_sql",
-      "fix_sql",
     ]);
     for (const tool of tools) {
       expect(tool.annotations).toEqual({
@@ -324,30 +323,69 @@ describe("createSqlTools", () => {
     );
   });
 
-  it("fix_sql returns the fixed text with the real fixer and takes lint_sql's options", () => {
+  it("lint_sql with fix: true adds the fixed text with the real fixer (fix_sql folded in, issue 25)", () => {
     const { toolkit, calls } = recordingToolkit();
     const recording = createToolCatalog(createSqlTools(toolkit));
-    recording.call("fix_sql", { sql: "select 1", dialect: "MySQL", rules: ["L007"] });
-    expect(calls).toEqual([["fix", "select 1", { rules: ["L007"], dialect: "mysql" }]]);
-    expect(invalidParams(() => recording.call("fix_sql", { sql: "x", rules: ["L0"] }))).toMatch(
-      /^parameter 'rules\.0': unknown rule/,
+    recording.call("lint_sql", { sql: "select 1", dialect: "MySQL", rules: ["L007"], fix: true });
+    expect(calls).toEqual([
+      ["lint", "select 1", { rules: ["L007"], dialect: "mysql" }],
+      ["fix", "select 1", { rules: ["L007"], dialect: "mysql" }],
+    ]);
+    expect(invalidParams(() => recording.call("lint_sql", { sql: "x", fix: "yes" }))).toBe(
+      `parameter 'fix' must be true or false, got "yes"`,
     );
     const real = createToolCatalog(
       createSqlTools({
         ...toolkit,
+        lint: (sql, options) => ({ ok: true, result: lintSql(sql, options) }),
         fix: (sql, options) => ({ ok: true, result: fixSql(sql, options) }),
       }),
     );
-    expect(
-      real.call("fix_sql", { sql: "select a  from t -- noqa: L010\nselect b   " }),
-    ).toMatchObject({
+    const sql = "select a  from t -- noqa: L010\nselect b   ";
+    const outcome = real.call("lint_sql", { sql, fix: true });
+    expect(outcome).toMatchObject({
       structured: {
+        ...lintSql(sql),
         fixed_sql: "SELECT a  FROM t -- noqa: L010\nSELECT b",
         changed: true,
         fixed_count: 5,
         remaining: { violation_count: 0, violations: [] },
       },
     });
+    // Without the option, the seed's shape byte for byte.
+    expect(real.call("lint_sql", { sql })).toEqual({
+      isError: false,
+      text: JSON.stringify(lintSql(sql)),
+      structured: lintSql(sql),
+    });
+  });
+
+  it("lint_sql with compact: true gives one line per violation, fixed or not", () => {
+    const { toolkit } = recordingToolkit();
+    const real = createToolCatalog(
+      createSqlTools({
+        ...toolkit,
+        lint: (sql, options) => ({ ok: true, result: lintSql(sql, options) }),
+        fix: (sql, options) => ({ ok: true, result: fixSql(sql, options) }),
+      }),
+    );
+    const sql = "select a  from t   ";
+    const full = lintSql(sql);
+    const lines = full.violations.map((v) => `${v.rule} ${v.line}:${v.column} ${v.message}`);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(real.call("lint_sql", { sql, compact: true })).toMatchObject({
+      structured: { violation_count: full.violation_count, violations: lines },
+    });
+    expect(real.call("lint_sql", { sql, compact: true, fix: true, rules: ["L001"] })).toMatchObject(
+      {
+        structured: {
+          violation_count: 1,
+          violations: ["L001 1:17 Line has trailing whitespace"],
+          fixed_sql: "select a  from t",
+          remaining: { violation_count: 0, violations: [] },
+        },
+      },
+    );
   });
 
   it("reports a parse failure as an error result, not a protocol error", () => {

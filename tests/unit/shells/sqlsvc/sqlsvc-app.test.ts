@@ -77,4 +77,75 @@ describe("createSqlsvcApp", () => {
       200,
     );
   });
+
+  it("answers GET /healthz and GET /readyz as memsvc does, behind the token when set (issue 24)", async () => {
+    const health = await open.request("/healthz");
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const ready = await open.request("/readyz");
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
+    expect((await guarded.request("/readyz")).status).toBe(401);
+    const authorised = await guarded.request("/healthz", {
+      headers: { Authorization: "Bearer tok" },
+    });
+    expect(authorised.status).toBe(200);
+  });
+
+  it("answers 503 on GET /readyz when the parser does not answer", async () => {
+    const broken = {
+      validate: () => {
+        throw new Error("wasm gone");
+      },
+    } as unknown as SqlToolkit;
+    const res = await createSqlsvcApp({ toolkit: broken, version: "0", authToken: "" }).request(
+      "/readyz",
+    );
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: "SQL parser unavailable" });
+  });
+
+  it.each([
+    [
+      { jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" },
+      "Invalid Request: 'id' must be a string or an integer",
+    ],
+    [
+      { jsonrpc: "2.0", id: [1], method: "ping" },
+      "Invalid Request: 'id' must be a string or an integer",
+    ],
+    [
+      { jsonrpc: "2.0", id: 1.5, method: "ping" },
+      "Invalid Request: 'id' must be a string or an integer",
+    ],
+    [
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: "validate_sql" },
+      "Invalid Request: 'params' must be an object",
+    ],
+    [
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: [1] },
+      "Invalid Request: 'params' must be an object",
+    ],
+  ])("answers %j with -32600, not -32700 (issue 26)", async (message, text) => {
+    const res = await post(open, "/mcp", message);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: text },
+      id: null,
+    });
+  });
+
+  it("answers tools/call without params with -32602 naming them, not a schema dump (issue 26)", async () => {
+    const res = await post(open, "/mcp", { jsonrpc: "2.0", id: 7, method: "tools/call" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: {
+        code: -32602,
+        message: "tools/call needs params: {name: <tool name>, arguments: {…}}",
+      },
+    });
+  });
 });
