@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { LINT_RULES } from "../core/sql/lint/index.js";
 import type { LintRule } from "../core/sql/lint/index.js";
-import { fixSql, lintSql } from "../core/sql/lint/index.js";
+import { DEFAULT_LINT_RULE_CODES, fixSql, lintSql } from "../core/sql/lint/index.js";
 
 /** Where the pages live. */
 export const RULE_DOCS_DIR = fileURLToPath(new URL("../docs/rules/", import.meta.url));
@@ -23,14 +23,20 @@ function visible(sql: string): string {
 }
 
 function renderRule(rule: LintRule): string {
-  const hits = lintSql(rule.bad).violations.filter((v) => v.rule === rule.code);
+  const hits = lintSql(rule.bad, { rules: [rule.code] }).violations;
   const bad = visible(rule.bad);
   const lines = [
     `# ${rule.code} ${rule.name}`,
     "",
     `- Severity: \`${rule.severity}\``,
     `- Category: ${rule.category}`,
-    `- Fixable: ${rule.fixable ? "yes (`sqlsvc fix`, `fix_sql`)" : "no"}`,
+    `- Fixable: ${rule.fixable ? "yes (`sqlsvc fix`, `lint_sql` with `fix: true`)" : "no"}`,
+    `- Runs by default: ${DEFAULT_LINT_RULE_CODES.includes(rule.code) ? "yes (one of the seed's ten)" : `no: choose it with \`rules\` (\`${rule.code}\`, ${rule.category} or \`all\`)`}`,
+    ...(rule.aliases === undefined || rule.aliases.length === 0
+      ? []
+      : [
+          `- SQLFluff: ${rule.aliases.map((a) => `\`${a}\``).join(", ")} (accepted in \`rules\`, \`exclude_rules\` and \`noqa\`)`,
+        ]),
     "",
     rule.description,
     "",
@@ -42,7 +48,9 @@ function renderRule(rule: LintRule): string {
     ...(bad !== rule.bad ? ["(`·` marks a trailing space, `→` a trailing tab.)", ""] : []),
     "Reported:",
     "",
-    ...hits.map((v) => `- line ${v.line}, column ${v.column}: ${v.message} (${v.suggestion})`),
+    ...hits.map((v) =>
+      `- line ${v.line}, column ${v.column}: ${v.message} (${v.suggestion})`.replace(/\*/g, "\\*"),
+    ),
     "",
     "## Good",
     "",
@@ -105,17 +113,25 @@ function renderIndex(rules: readonly LintRule[]): string {
   return [
     "# Lint rules",
     "",
-    "The rules `lint_sql` checks. Violations are sorted by line, column and rule; lines and columns",
-    "are 1-based and columns count characters (code points).",
+    "The rules `lint_sql` and `sqlsvc lint` check. Violations are sorted by line, column and rule;",
+    "lines and columns are 1-based and columns count characters (code points).",
     "",
-    ...rules.map(
-      (r) =>
-        `- [${r.code}](./${r.code}.md) ${r.name}: ${r.severity}, ${r.category}${r.fixable ? ", fixable" : ""}`,
-    ),
+    "The seed's ten rules, L001–L010, run by default (so `lint_sql` answers exactly as the seed",
+    "says). The others run when `rules` names them: by code, name, SQLFluff code (`AM04`), SQLFluff",
+    "name (`ambiguous.column_count`), category (`safety`, `ambiguity`, `references`, `anti-pattern`,",
+    "`aliasing`, `consistency`, `whitespace`, `style`, `keywords`) or `all`.",
     "",
-    "Select rules with `rules` / `exclude_rules` (codes or names), tune them with `rule_options`,",
-    "and silence them in the SQL with `-- noqa`, `-- noqa: L007,L010` or",
-    "`-- noqa: disable=L005` … `-- noqa: enable=L005`; see `docs/sql-tool-server.md`.",
+    ...rules.map((r) => {
+      const codes = (r.aliases ?? []).filter((a) => !a.includes("."));
+      const sqlfluff = codes.length === 0 ? "" : `; SQLFluff ${codes.join(", ")}`;
+      return `- [${r.code}](./${r.code}.md) ${r.name}: ${r.severity}, ${r.category}${r.fixable ? ", fixable" : ""}${sqlfluff}`;
+    }),
+    "",
+    `${rules.length} rules, ${rules.filter((r) => r.fixable).length} fixable.`,
+    "",
+    "Select rules with `rules` / `exclude_rules`, tune them with `rule_options`, and silence them",
+    "in the SQL with `-- noqa`, `-- noqa: L007,AM04` or `-- noqa: disable=L005` …",
+    "`-- noqa: enable=L005`; see `docs/sql-tool-server.md`.",
     "",
     "_Generated from `core/sql/lint/rules/` by `npx tsx scripts/generate-rule-docs.ts`; do not edit._",
     "",

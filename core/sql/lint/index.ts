@@ -1,6 +1,8 @@
 /**
- * The SQL linter: ten style rules (L001–L010) over the tokenizer's output, with rule selection,
- * per-rule settings, dialects, `noqa` suppression and meaning-preserving fixes.
+ * The SQL linter: the seed's ten style rules (L001–L010, on by default) and rules for safety,
+ * ambiguity, references, anti-patterns, aliasing and consistency (chosen with `rules`, SQLFluff
+ * codes accepted), over the tokenizer's output, with per-rule settings, dialects, `noqa`
+ * suppression, meaning-preserving fixes and a compact one-line-per-violation format.
  *
  * @example
  * import { fixSql, lintSql, LINT_RULES } from "./lint/index.js";
@@ -12,7 +14,13 @@ export type { LintViolationWithFix } from "./lint-sql.js";
 export { fixSql } from "./fix-sql.js";
 export type { FixResult } from "../results.js";
 export { LINT_RULES } from "./lint-rules.js";
-export { findLintRule, selectLintRules } from "./select-rules.js";
+export {
+  DEFAULT_LINT_RULE_CODES,
+  findLintRule,
+  findLintRules,
+  selectLintRules,
+} from "./select-rules.js";
+export { compactViolation, formatLintCompact } from "./compact-lint.js";
 export { DEFAULT_LINT_SETTINGS, LINT_SETTING_BOUNDS, resolveLintSettings } from "./lint-options.js";
 export type {
   CommaStyle,
@@ -29,4 +37,11 @@ export { applyEdits } from "./text-edit.js";
 export type { TextEdit } from "./text-edit.js";
 export { createLintContext, codePointLength, isSignificant } from "./lint-context.js";
 export type { LintContext, LintLine } from "./lint-context.js";
-export type { LintFinding, LintRule, LintRuleExample, LintRuleOption } from "./lint-rule.js";
+export { LINT_CATEGORIES } from "./lint-rule.js";
+export type {
+  LintCategory,
+  LintFinding,
+  LintRule,
+  LintRuleExample,
+  LintRuleOption,
+} from "./lint-rule.js";

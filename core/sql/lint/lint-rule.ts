@@ -1,4 +1,4 @@
-import type { LintSeverity } from "../results.js";
+import type { LintSeverity, LintViolation } from "../results.js";
 import type { LintContext } from "./lint-context.js";
 import type { LintRuleOptions } from "./lint-options.js";
 import type { TextEdit } from "./text-edit.js";
@@ -38,6 +38,34 @@ export interface LintRuleExample {
 }
 
 /**
+ * What a rule is about; each category is also a group name for `rules` and `exclude_rules`.
+ * The seed's ten rules are whitespace, style and keywords.
+ */
+export type LintCategory =
+  | "whitespace"
+  | "style"
+  | "keywords"
+  | "safety"
+  | "ambiguity"
+  | "references"
+  | "anti-pattern"
+  | "aliasing"
+  | "consistency";
+
+/** Every category, in the order the documentation lists them. */
+export const LINT_CATEGORIES: readonly LintCategory[] = [
+  "whitespace",
+  "style",
+  "keywords",
+  "safety",
+  "ambiguity",
+  "references",
+  "anti-pattern",
+  "aliasing",
+  "consistency",
+];
+
+/**
  * One lint rule: stable code, CamelCase name, severity, documentation with tested examples, and
  * a single-pass check over the shared {@link LintContext} (tokens, lines and settings computed
  * once per call). A fixable rule attaches the edits that fix each finding.
@@ -52,19 +80,29 @@ export interface LintRuleExample {
  * };
  */
 export interface LintRule {
-  /** Stable code, `L001`…`L010`. */
+  /** Stable code, `L001`…. */
   readonly code: string;
   /** CamelCase name used as `rule_name`. */
   readonly name: string;
   readonly severity: LintSeverity;
-  readonly category: "whitespace" | "style" | "keywords";
+  readonly category: LintCategory;
+  /**
+   * The codes and dotted names SQLFluff gives the same check (`AM04`, `ambiguous.column_count`):
+   * `rules`, `exclude_rules` and `noqa` accept them, so SQLFluff habits keep working.
+   */
+  readonly aliases?: readonly string[];
+  /**
+   * The one-line text of a violation for compact output, when the message alone leaves out what
+   * the suggestion carries (absent: the message).
+   */
+  compact?(violation: LintViolation): string;
   /** One paragraph: what the rule checks and why. */
   readonly description: string;
   /** SQL that triggers this rule. */
   readonly bad: string;
   /** SQL that triggers no rule at all. */
   readonly good: string;
-  /** True when the rule attaches fixes to its findings (`sqlsvc fix`, `fix_sql`). */
+  /** True when the rule attaches fixes to its findings (`sqlsvc fix`, `lint_sql` with `fix`). */
   readonly fixable: boolean;
   /** The settings the rule reads from `rule_options.<code>`. */
   readonly options?: readonly LintRuleOption[];

@@ -5,7 +5,7 @@ import type { LintRule } from "./lint-rule.js";
 import { resolveLintSettings, type LintOptions } from "./lint-options.js";
 import { dialectTokens, lintTokens } from "./lint-tokens.js";
 import { readNoqa } from "./noqa.js";
-import { findLintRule, selectLintRules } from "./select-rules.js";
+import { findLintRules, selectLintRules } from "./select-rules.js";
 import type { TextEdit } from "./text-edit.js";
 
 /** A violation with the edits that fix it, when its rule has a safe fix. */
@@ -15,7 +15,7 @@ export interface LintViolationWithFix {
 }
 
 /**
- * Lints `sql` with the rules `options` selects (all by default), under its settings and dialect:
+ * Lints `sql` with the rules `options` selects (the seed's L001–L010 by default), under its settings and dialect:
  * tokenises once, runs each rule's single pass, drops what `noqa` comments silence and returns
  * the violations sorted by line, column, then rule code. Works on any text, including SQL that
  * does not parse. Unknown rule names and out-of-range settings are `invalid_input` errors naming
@@ -55,7 +55,7 @@ export function lintWithFixes(
       ? dialectTokens(tokens as Token[], dialect)
       : lintTokens(sql, dialect);
   const context = createLintContext(sql, read, settings, dialect);
-  const noqa = readNoqa(read, (name) => findLintRule(name)?.code);
+  const noqa = readNoqa(read, (name) => findLintRules(name).map((rule) => rule.code));
   const out: LintViolationWithFix[] = [];
   for (const rule of rules) {
     rule.check(context, (finding) => {

@@ -8,7 +8,7 @@ import type { Token } from "../token.js";
  * - `-- noqa: disable=L005` … `-- noqa: enable=L005` silence the rules (or `all`) from the
  *   disabling comment's line up to the line before the enabling one (to the end when none).
  *
- * Rules are named by code or CamelCase name, in any letter case. `#` comments (MySQL) work too.
+ * Rules are named by code, CamelCase name or SQLFluff alias (`-- noqa: AM04`), in any letter case. `#` comments (MySQL) work too.
  *
  * @example
  * const noqa = readNoqa(tokenize("SELECT a  -- noqa: L010\nFROM  t"), resolveRuleName);
@@ -26,14 +26,15 @@ const DIRECTIVE = /^(?:--|#)\s*noqa\s*(?::(.*))?$/i;
 
 /**
  * Reads the noqa comments of `tokens`. `resolve` maps a code or name as written to a rule code
- * (undefined for a name no rule has, which is ignored).
+ * or to the codes of every rule it stands for (a SQLFluff alias may name several); undefined for a
+ * name no rule has, which is ignored.
  *
  * @example
  * readNoqa(tokenize("SELECT 1 -- noqa"), (n) => n.toUpperCase()).suppresses(1, "L007"); // true
  */
 export function readNoqa(
   tokens: readonly Token[],
-  resolve: (name: string) => string | undefined,
+  resolve: (name: string) => string | readonly string[] | undefined,
 ): Noqa {
   const onLine = new Map<number, Set<string>>();
   /** Per rule code (or ALL): the disabled line ranges, `[from, to)`. */
@@ -88,7 +89,10 @@ function push(map: Map<string, [number, number][]>, key: string, range: [number,
 }
 
 /** The rule codes a comma-separated list names (`all` is every rule). */
-function codes(list: string, resolve: (name: string) => string | undefined): string[] {
+function codes(
+  list: string,
+  resolve: (name: string) => string | readonly string[] | undefined,
+): string[] {
   const out: string[] = [];
   for (const part of list.split(",")) {
     const name = part.trim();
@@ -96,7 +100,8 @@ function codes(list: string, resolve: (name: string) => string | undefined): str
     if (name.toLowerCase() === "all") out.push(ALL);
     else {
       const code = resolve(name);
-      if (code !== undefined) out.push(code);
+      if (typeof code === "string") out.push(code);
+      else if (code !== undefined) out.push(...code);
     }
   }
   return out;

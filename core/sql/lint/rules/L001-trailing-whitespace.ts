@@ -13,6 +13,7 @@ export const trailingWhitespace: LintRule = {
   name: "TrailingWhitespace",
   severity: "warning",
   category: "whitespace",
+  aliases: ["LT01", "layout.spacing"],
   description:
     "Reports spaces or tabs at the end of a line. Trailing whitespace is invisible, creates noisy diffs and can change the meaning of multi-line string literals when editors strip it; whitespace inside a string literal that spans lines is data and is left alone.",
   bad: "SELECT id   \nFROM users",

@@ -34,6 +34,7 @@ export const mixedIndentation: LintRule = {
   name: "MixedIndentation",
   severity: "error",
   category: "whitespace",
+  aliases: ["LT02", "layout.indent"],
   description:
     "Reports indentation that mixes tabs and spaces, either within one line or across the input (the first indented line sets the style). Mixed indentation renders differently in every editor, so nesting that looks right in one place looks wrong in another. Lines that begin inside a multi-line string are data and are skipped.",
   bad: "SELECT\n    id,\n\tname\nFROM users",

@@ -13,6 +13,7 @@ export const longLines: LintRule = {
   name: "LongLines",
   severity: "info",
   category: "whitespace",
+  aliases: ["LT05", "layout.long_lines"],
   description:
     "Reports lines longer than 100 characters (or the configured maximum), counted in Unicode code points so that non-Latin text is not penalised. Long lines force horizontal scrolling and hide clauses in reviews. Lines that hold only a comment, and lines inside a multi-line comment, are exempt because prose is wrapped by its author.",
   bad: `SELECT id, name, email, address, phone, city, state, zip, country FROM users WHERE active = TRUE AND deleted = FALSE`,
@@ -32,6 +33,13 @@ export const longLines: LintRule = {
       good: "SELECT id, name, email\nFROM users\nWHERE active = TRUE",
     },
   ],
+  compact(violation) {
+    // The seed's message leaves the figures to the suggestion.
+    const figures = /current: (\d+) chars, max: (\d+)/.exec(violation.suggestion);
+    return figures === null
+      ? violation.message
+      : `Line is ${figures[1]} characters (max ${figures[2]})`;
+  },
   check(ctx, report) {
     const maxLength = ctx.settings.L005.max_length;
     for (const line of ctx.lines) {

@@ -42,6 +42,7 @@ export const keywordCase: LintRule = {
   name: "KeywordCase",
   severity: "warning",
   category: "keywords",
+  aliases: ["CP01", "capitalisation.keywords"],
   description:
     "Reports SQL keywords that are not written in upper case (or in the configured case: lower, or consistent with the first keyword). Upper-case keywords separate the structure of a query from the names it uses at a glance, and one convention across a code base keeps diffs quiet. Only real keyword tokens are checked: text inside string literals, quoted identifiers and comments is ignored, as are words that follow a dot in a qualified name.",
   bad: "select id from users where active = true",

@@ -17,6 +17,7 @@ export const commaPlacement: LintRule = {
   name: "CommaPlacement",
   severity: "info",
   category: "style",
+  aliases: ["LT04", "layout.commas"],
   description:
     "Reports commas that begin a line (leading-comma style) when something follows them on that line. The project prefers trailing commas: each line then reads as a complete list item, matching how most formatters and code generators print SQL; teams that write leading commas can ask for them instead, and then commas that end a line are reported. A line holding nothing but a comma is left alone, and commas inside strings or comments are never considered.",
   bad: "SELECT id\n     , name\n     , email\nFROM users",

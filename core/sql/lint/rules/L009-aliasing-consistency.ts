@@ -81,7 +81,7 @@ export const aliasingConsistency: LintRule = {
   description:
     "Reports a FROM clause (with its joins) in which some tables have an alias and others do not, at the SELECT that owns it, and a select-list alias written without AS. Mixed aliasing makes readers guess which prefix refers to which table; an alias without AS is indistinguishable from a missing comma (`SELECT a b` silently returns one column named b). Table aliases may omit AS because Oracle does not accept it there (teams that never target Oracle can require it); derived tables with an alias count as aliased.",
   bad: "SELECT u.id, orders.total amount\nFROM users u\nJOIN orders ON u.id = orders.user_id",
-  good: "SELECT u.id, o.total AS amount\nFROM users AS u\nJOIN orders AS o ON u.id = o.user_id",
+  good: "SELECT u.id, o.total AS amount\nFROM users AS u\nINNER JOIN orders AS o ON u.id = o.user_id",
   fixable: false,
   options: [
     {

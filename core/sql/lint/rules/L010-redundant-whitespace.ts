@@ -12,6 +12,7 @@ export const redundantWhitespace: LintRule = {
   name: "RedundantWhitespace",
   severity: "info",
   category: "whitespace",
+  aliases: ["LT01", "layout.spacing"],
   description:
     "Reports runs of two or more spaces between tokens on a line. One space separates tokens; extra spaces are usually left over from edits and make alignment drift. Leading indentation is the business of the indentation rules, and spaces inside string literals, quoted identifiers and comments are content, so none of them is reported. A run at the end of a line is reported here as well as by TrailingWhitespace.",
   bad: "SELECT id,  name FROM  users",

@@ -135,7 +135,16 @@ describe("fixSql over the statement corpus", () => {
     parser = await loadedParser();
   });
 
+  /** Valid statements with something for each fix of issue 25 to do. */
+  const FIXABLE_SHAPES = [
+    "SELECT COUNT(1) AS n, IFNULL(a, 0) AS a0 FROM t WHERE b != 1 AND c <> 2",
+    "SELECT u.id AS id, u.name FROM users u JOIN orders o ON o.user_id = u.id ORDER BY u.id, o.id DESC",
+    "SELECT CASE WHEN a > 1 THEN 'x' ELSE NULL END AS label, max(b) AS m, COUNT(*) AS c FROM t GROUP BY a;;",
+    "SELECT t.a a, t.b AS b, NVL(t.c, 1) AS c FROM t ORDER BY t.a DESC, t.b",
+  ];
+
   const corpus = [
+    ...FIXABLE_SHAPES,
     ...PORTABLE_SQL,
     ...Object.values(DIALECT_SQL).flat(),
     ...DIALECT_ONLY_SQL.map((c) => c.sql),
@@ -153,8 +162,27 @@ describe("fixSql over the statement corpus", () => {
       const flip = flips[Symbol.iterator]();
       let out = "";
       // The linter's reading, so a bracketed name after an operand stays whole.
-      for (const t of lintTokens(sql)) {
+      const tokens = lintTokens(sql);
+      const code = tokens.filter((t) => t.kind !== "whitespace" && t.kind !== "newline");
+      const at = new Map(code.map((t, i) => [t, i]));
+      for (const t of tokens) {
+        const i = at.get(t) ?? -1;
+        const [prev, next, after] = [code[i - 1], code[i + 1], code[i + 2]];
         if (t.kind === "whitespace") out += gap.next().value as string;
+        // Rewrites the fixes of issue 25 undo: a bare JOIN, no ASC, an alias without AS, `!=`.
+        else if (t.upper === "INNER" && next?.upper === "JOIN" && flip.next().value === true) {
+          // dropped
+        } else if (t.upper === "ASC" && t.kind === "keyword" && flip.next().value === true) {
+          // dropped
+        } else if (
+          t.upper === "AS" &&
+          (prev?.kind === "identifier" || prev?.text === ")") &&
+          next?.kind === "identifier" &&
+          after?.text !== "(" &&
+          flip.next().value === true
+        ) {
+          // dropped
+        } else if (t.text === "<>" && flip.next().value === true) out += "!=";
         else if (t.text === "," && flip.next().value === true) out += "\n  ,";
         else if (t.kind === "keyword" && flip.next().value === true) out += t.text.toLowerCase();
         else out += t.text;
@@ -162,11 +190,17 @@ describe("fixSql over the statement corpus", () => {
       return { sql, messy: out };
     });
 
-  /** What a statement means to the parser, with names case-folded (L007 re-cases words). */
+  /**
+   * What a statement means to the parser, with names case-folded (L007 and L034 re-case words)
+   * and IFNULL / NVL read as the COALESCE that L038 writes.
+   */
   function summary(sql: string) {
     const result = parser.parse(sql, "generic");
     if (!result.ok) return { error: result.error.reason };
-    const fold = (names: readonly string[]) => names.map((n) => n.toLowerCase());
+    const fold = (names: readonly string[]) =>
+      names
+        .map((n) => n.toLowerCase())
+        .map((n) => (n === "ifnull" || n === "nvl" ? "coalesce" : n));
     return result.statements.map((s) => ({
       kind: s.kind,
       tables: fold(s.tables),
@@ -175,9 +209,19 @@ describe("fixSql over the statement corpus", () => {
     }));
   }
 
+  /** The literals, but for the `1` of `COUNT(1)`, which L035 rewrites to the `*` it means. */
   function literals(sql: string): string[] {
-    return tokenize(sql)
-      .filter((t) => t.kind === "string" || t.kind === "number" || t.kind === "quoted_identifier")
+    const code = tokenize(sql).filter((t) => t.kind !== "whitespace" && t.kind !== "newline");
+    return code
+      .filter(
+        (t, i) =>
+          (t.kind === "string" || t.kind === "number" || t.kind === "quoted_identifier") &&
+          !(
+            code[i - 2]?.upper === "COUNT" &&
+            code[i - 1]?.text === "(" &&
+            code[i + 1]?.text === ")"
+          ),
+      )
       .map((t) => t.text);
   }
 
@@ -188,6 +232,15 @@ describe("fixSql over the statement corpus", () => {
         fc.constantFrom<LintOptions>(
           {},
           { rule_options: { L008: { comma_style: "leading" }, L007: { keyword_case: "lower" } } },
+          // Every rule, so the fixes of the rules added in issue 25 are proven too.
+          { rules: ["all"] },
+          {
+            rules: ["all"],
+            rule_options: {
+              L008: { comma_style: "leading" },
+              L007: { keyword_case: "consistent" },
+            },
+          },
         ),
         ({ messy: text }, options) => {
           const once = fixSql(text, options);
@@ -210,6 +263,14 @@ describe("fixSql over the statement corpus", () => {
     for (const sql of corpus) {
       const fixed = fixSql(sql).fixed_sql;
       expect(summary(fixed), sql).toEqual(summary(sql));
+    }
+  }, 30_000);
+
+  it("leaves every corpus statement meaning what it meant when every rule fixes it (issue 25)", () => {
+    for (const sql of corpus) {
+      const once = fixSql(sql, { rules: ["all"] });
+      expect(summary(once.fixed_sql), sql).toEqual(summary(sql));
+      expect(fixSql(once.fixed_sql, { rules: ["all"] }).changed, sql).toBe(false);
     }
   }, 30_000);
 });

@@ -9,9 +9,12 @@ import {
   sameMeaning,
 } from "../../../../core/sql/lint/index.js";
 
+/** Every rule: the default selection is the seed's ten. */
+const ALL = { rules: ["all"] };
+
 describe("lint rule registry", () => {
-  it("holds the ten rules L001 to L010 in code order with the spec's names", () => {
-    expect(LINT_RULES.map((r) => `${r.code} ${r.name}`)).toEqual([
+  it("holds the seed's ten rules L001 to L010 first, with the spec's names", () => {
+    expect(LINT_RULES.slice(0, 10).map((r) => `${r.code} ${r.name}`)).toEqual([
       "L001 TrailingWhitespace",
       "L002 MixedIndentation",
       "L003 ConsecutiveBlankLines",
@@ -25,21 +28,39 @@ describe("lint rule registry", () => {
     ]);
   });
 
-  it("marks L001, L002, L003, L007, L008 and L010 as fixable", () => {
-    expect(LINT_RULES.filter((r) => r.fixable).map((r) => r.code)).toEqual([
-      "L001",
-      "L002",
-      "L003",
-      "L007",
-      "L008",
-      "L010",
-    ]);
+  it("holds at least 30 rules with unique codes in code order and unique names (issue 25)", () => {
+    expect(LINT_RULES.length).toBeGreaterThanOrEqual(30);
+    const codes = LINT_RULES.map((r) => r.code);
+    expect(codes).toEqual([...codes].sort());
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(new Set(LINT_RULES.map((r) => r.name)).size).toBe(codes.length);
+  });
+
+  it("covers safety, ambiguity, references, anti-patterns, aliasing and consistency", () => {
+    const categories = new Set(LINT_RULES.map((r) => r.category));
+    for (const c of [
+      "safety",
+      "ambiguity",
+      "references",
+      "anti-pattern",
+      "aliasing",
+      "consistency",
+    ])
+      expect(categories.has(c as never), c).toBe(true);
+  });
+
+  it("marks L001, L002, L003, L007, L008 and L010 as the fixable seed rules", () => {
+    expect(
+      LINT_RULES.slice(0, 10)
+        .filter((r) => r.fixable)
+        .map((r) => r.code),
+    ).toEqual(["L001", "L002", "L003", "L007", "L008", "L010"]);
   });
 
   for (const rule of LINT_RULES) {
     describe(`${rule.code} ${rule.name}`, () => {
       it("is triggered by its bad example", () => {
-        const hits = lintSql(rule.bad).violations.filter((v) => v.rule === rule.code);
+        const hits = lintSql(rule.bad, ALL).violations.filter((v) => v.rule === rule.code);
         expect(hits.length).toBeGreaterThan(0);
         for (const hit of hits) {
           expect(hit).toMatchObject({ rule_name: rule.name, severity: rule.severity });
@@ -47,7 +68,7 @@ describe("lint rule registry", () => {
       });
 
       it("accepts its good example without any violation of any rule", () => {
-        expect(lintSql(rule.good).violations).toEqual([]);
+        expect(lintSql(rule.good, ALL).violations).toEqual([]);
       });
 
       it("documents itself in one paragraph", () => {
@@ -56,10 +77,11 @@ describe("lint rule registry", () => {
       });
 
       it("is silenced on its bad example by noqa naming its code, its name, or nothing", () => {
-        for (const comment of [`-- noqa: ${rule.code}`, `-- noqa: ${rule.name}`, "-- noqa"]) {
+        const names = [rule.code, rule.name, ...(rule.aliases ?? [])];
+        for (const comment of [...names.map((n) => `-- noqa: ${n}`), "-- noqa"]) {
           const sql = `-- noqa: disable=${rule.code}\n${rule.bad}\n-- noqa: enable=${rule.code}`;
           expect(
-            lintSql(sql).violations.filter((v) => v.rule === rule.code),
+            lintSql(sql, ALL).violations.filter((v) => v.rule === rule.code),
             sql,
           ).toEqual([]);
           // The line form silences only the lines that carry the comment.
@@ -67,8 +89,21 @@ describe("lint rule registry", () => {
             .split("\n")
             .map((line) => `${line} ${comment}`)
             .join("\n");
-          const left = lintSql(perLine).violations.filter((v) => v.rule === rule.code);
+          const left = lintSql(perLine, ALL).violations.filter((v) => v.rule === rule.code);
           expect(left, perLine).toEqual([]);
+        }
+      });
+
+      it("is chosen and left out by each of its SQLFluff aliases", () => {
+        for (const alias of rule.aliases ?? []) {
+          expect(lintSql(rule.bad, { rules: [alias] }).violations.map((v) => v.rule)).toContain(
+            rule.code,
+          );
+          expect(
+            lintSql(rule.bad, { rules: ["all"], exclude_rules: [alias] }).violations.map(
+              (v) => v.rule,
+            ),
+          ).not.toContain(rule.code);
         }
       });
 
@@ -112,7 +147,7 @@ describe("lint rule registry", () => {
 
       if (rule.fixable) {
         it("fixes its bad example: no violation of it left, same meaning, a second fix changes nothing", () => {
-          for (const options of [{ rules: [rule.code] }, {}]) {
+          for (const options of [{ rules: [rule.code] }, ALL]) {
             const once = fixSql(rule.bad, options);
             expect(once.changed).toBe(true);
             expect(once.remaining.violations.filter((v) => v.rule === rule.code)).toEqual([]);
@@ -131,7 +166,7 @@ describe("lint rule registry", () => {
         }
       } else {
         it("offers no fix", () => {
-          const found = lintWithFixes(rule.bad).filter((v) => v.violation.rule === rule.code);
+          const found = lintWithFixes(rule.bad, ALL).filter((v) => v.violation.rule === rule.code);
           expect(found.length).toBeGreaterThan(0);
           expect(found.every((v) => v.fix === undefined)).toBe(true);
         });
