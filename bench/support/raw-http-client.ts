@@ -12,26 +12,33 @@ import { connect, type Socket } from "node:net";
  * const status = await client.send(httpRequest(port, body));
  */
 export class RawClient {
-  private readonly socket: Socket;
+  private socket: Socket;
+  private readonly port: number;
+  private closed = false;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: ((status: number) => void) | undefined;
   private failed: ((error: Error) => void) | undefined;
 
-  private constructor(socket: Socket) {
-    this.socket = socket;
-    socket.setNoDelay(true);
-    socket.on("data", (chunk: Buffer) => this.onData(chunk));
-    socket.on("error", (error) => this.failed?.(error));
+  private constructor(port: number, socket: Socket) {
+    this.port = port;
+    this.socket = this.adopt(socket);
   }
 
-  static open(port: number): Promise<RawClient> {
-    return new Promise((resolve, reject) => {
-      const socket = connect(port, "127.0.0.1", () => resolve(new RawClient(socket)));
-      socket.once("error", reject);
-    });
+  static async open(port: number): Promise<RawClient> {
+    return new RawClient(port, await connectTo(port));
   }
 
-  send(request: Buffer): Promise<number> {
+  /**
+   * Sends one request and resolves with the response status. A connection the server closed
+   * meanwhile (its keep-alive timeout, e.g. while the bench waited for it to go idle) is opened
+   * again first; one closed while a request waits fails that request.
+   */
+  async send(request: Buffer): Promise<number> {
+    if (this.closed) {
+      this.socket = this.adopt(await connectTo(this.port));
+      this.closed = false;
+      this.buffered = Buffer.alloc(0);
+    }
     return new Promise((resolve, reject) => {
       this.waiting = resolve;
       this.failed = reject;
@@ -41,6 +48,23 @@ export class RawClient {
 
   close(): void {
     this.socket.destroy();
+  }
+
+  private adopt(socket: Socket): Socket {
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => this.onData(chunk));
+    socket.on("error", (error) => this.failed?.(error));
+    socket.on("close", () => {
+      if (socket !== this.socket) return;
+      this.closed = true;
+      const failed = this.failed;
+      this.failed = undefined;
+      if (this.waiting !== undefined) {
+        this.waiting = undefined;
+        failed?.(new Error("the server closed the connection before answering"));
+      }
+    });
+    return socket;
   }
 
   private onData(chunk: Buffer): void {
@@ -58,8 +82,16 @@ export class RawClient {
     const status = Number(head.slice(9, 12));
     const resolve = this.waiting;
     this.waiting = undefined;
+    this.failed = undefined;
     resolve?.(status);
   }
+}
+
+function connectTo(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => resolve(socket));
+    socket.once("error", reject);
+  });
 }
 
 /** Where the response whose body starts at `bodyStart` ends; undefined while incomplete. */
