@@ -1,41 +1,64 @@
 /**
- * Load benchmark of `sqlsvc-mcp`: starts the built server (`npm run build` first) on a free
- * loopback port, drives it with 8 concurrent keep-alive clients sending `tools/call` for each tool
- * with the three queries of the side-by-side comparison with the Go original (1, 5 and 60 lines,
- * `tests/fixtures/reference/sql-bench-queries.sql`), and prints per cell req/s, p50/p99 latency
- * and the server's CPU time per call (user + system summed over the server process and its
- * cluster workers, read from /proc, after warm-up), next to the Go original's CPU per call and the
- * goal (two thirds of it: 1.5x its throughput). CPU per call is the figure to compare: req/s on a
- * shared two-core machine depends on what else runs.
+ * Load benchmark of `sqlsvc-mcp`, alone or side by side with the Go original (GoSQLX
+ * `gosqlx-mcp`, a binary you build yourself; it is not part of this repository).
  *
- *   npx tsx bench/sql-mcp-load.ts
+ * Starts the built server (`npm run build` first) on a free loopback port and drives it with 8
+ * concurrent keep-alive clients sending `tools/call` for each tool with the three queries of the
+ * comparison (1, 5 and 60 lines, `tests/fixtures/reference/sql-bench-queries.sql`). The figure
+ * to compare is the server's CPU time per call: user + system summed over the server process and
+ * all its workers (cluster processes, threads), read from /proc, after warm-up. req/s on a shared
+ * two-core machine depends on what else runs; CPU per call much less.
+ *
+ *   npx tsx bench/sql-mcp-load.ts                          # ours only: req/s, p50/p99, CPU µs/call
+ *   npx tsx bench/sql-mcp-load.ts --go /tmp/gosqlx-mcp     # ours and Go, one run, ratio per cell
+ *   npx tsx bench/sql-mcp-load.ts --go /tmp/gosqlx-mcp --reps 5 --seconds 2
+ *
+ * With `--go`, both servers run for the whole run and the load generator rotates between them
+ * within each cell: every repetition measures ours and Go back to back (the order alternating
+ * between repetitions), so whatever load the machine has hits both. Each cell prints the median
+ * CPU per call of each, the median of the per-repetition ratios ours/Go, the goal (ratio ≤ 2/3)
+ * and the machine's 1-minute load average while it ran.
+ *
+ *   BENCH_SECONDS=3  (measured seconds per server and repetition; `--seconds`)
+ *   BENCH_REPS=5  (repetitions per cell with `--go`; `--reps`; default 5, and 1 without `--go`)
  *   BENCH_WARMUP_CALLS=800  (the first, global warm-up: calls per tool and query; default 800)
- *   BENCH_SECONDS=5 SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql npx tsx bench/sql-mcp-load.ts
- *   BENCH_QUERIES=1,5  (only the 1- and 5-line queries; default 1,5,60)
+ *   SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql BENCH_QUERIES=1,5
  *   BENCH_SQLSVC_BIN=/path/to/dist/shells/sqlsvc/cli/sqlsvc-mcp.js  (another build, to compare)
- *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"  (Node options for the server processes)
+ *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"  (Node options for our server processes)
  *
- * The load generator shares the machine with the server, so it is kept cheap: one process, one
- * keep-alive connection per client speaking HTTP/1.1 directly over a socket (node:http's client
- * cost as much CPU per request as the server), each request's bytes built once, responses only
- * framed by Content-Length and checked for status 200.
+ * The Go server is started with GOSQLX_MCP_HOST/GOSQLX_MCP_PORT and spoken to as its MCP
+ * streamable-HTTP transport requires (an `initialize` first, then its `Mcp-Session-Id` header).
  */
-import { spawn } from "node:child_process";
-import { connect, type Socket } from "node:net";
-import { readFileSync, readdirSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { treeCpuSeconds } from "./support/process-cpu.js";
+import { RawClient, httpRequest } from "./support/raw-http-client.js";
 
-const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3);
-const WARMUP_SECONDS = 0.5; // before each cell
+const { values: args } = parseArgs({
+  options: {
+    go: { type: "string" },
+    reps: { type: "string" },
+    seconds: { type: "string" },
+  },
+});
+const GO_BIN = args.go ?? process.env["BENCH_GO_BIN"];
+const SECONDS = Number(args.seconds ?? process.env["BENCH_SECONDS"] ?? 3);
+const REPS = Number(args.reps ?? process.env["BENCH_REPS"] ?? (GO_BIN === undefined ? 1 : 5));
+const WARMUP_SECONDS = 0.5; // before each measured slice
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 8);
 /** The server under test; `BENCH_SQLSVC_BIN` points at another build (e.g. of main, to compare). */
 const BIN =
   process.env["BENCH_SQLSVC_BIN"] ??
   fileURLToPath(new URL("../dist/shells/sqlsvc/cli/sqlsvc-mcp.js", import.meta.url));
+/** The goal: at most this share of the Go original's CPU per call (1.5x its throughput). */
+const GOAL_RATIO = 2 / 3;
 
 /**
- * The three queries of the side-by-side benchmark against the Go original (the issue's table):
+ * The three queries of the side-by-side benchmark against the Go original:
  * `tests/fixtures/reference/sql-bench-queries.sql`, split at its `-- small|medium|large` headers.
  */
 function benchQueries(): Record<string, string> {
@@ -56,21 +79,6 @@ function benchQueries(): Record<string, string> {
 }
 
 const QUERIES = benchQueries();
-
-/**
- * The Go original's server CPU per call in µs (GoSQLX gosqlx-mcp v1.10.0, measured side by side
- * with ours on these three queries; the SQL engine issue). The goal is 1.5x its throughput, i.e.
- * at most two thirds of its CPU per call.
- */
-const GO_CPU_US: Record<string, readonly [number, number, number]> = {
-  validate_sql: [215, 250, 697],
-  parse_sql: [195, 265, 515],
-  extract_metadata: [257, 320, 965],
-  security_scan: [260, 507, 1907],
-  lint_sql: [220, 265, 992],
-  format_sql: [215, 262, 950],
-  analyze_sql: [377, 905, 6167],
-};
 const ALL_TOOLS = [
   "validate_sql",
   "format_sql",
@@ -81,67 +89,87 @@ const ALL_TOOLS = [
   "analyze_sql",
 ];
 const WARMUP_CALLS = Number(process.env["BENCH_WARMUP_CALLS"] ?? 800);
-const TOOLS = (
-  process.env["BENCH_TOOLS"] ??
-  "validate_sql,format_sql,parse_sql,extract_metadata,security_scan,lint_sql,analyze_sql"
-).split(",");
-
+const TOOLS = (process.env["BENCH_TOOLS"] ?? ALL_TOOLS.join(",")).split(",");
 /** Which queries are measured, by line count (`BENCH_QUERIES=1,5`); all three by default. */
 const MEASURED_QUERIES = (process.env["BENCH_QUERIES"] ?? "1,5,60").split(",");
 
-interface Cell {
-  readonly tool: string;
-  readonly size: string;
-  readonly rps: number;
-  /** Server CPU (user + system, all server processes) per call, µs. */
+/** A running server under test. */
+interface Target {
+  readonly name: string;
+  readonly pid: number;
+  readonly port: number;
+  /** Headers every call carries (the Go server's session id). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly clients: readonly RawClient[];
+  /** True when a tools/call answer is a success (each server has its own result shape). */
+  readonly succeeded: (answer: unknown) => boolean;
+  stop(): Promise<void>;
+}
+
+interface Slice {
+  readonly calls: number;
   readonly cpuUs: number;
-  readonly p50: number;
-  readonly p99: number;
+  readonly latencies: number[];
   readonly failures: number;
 }
 
-/** The process and all its descendants (cluster workers), from /proc. */
-function processTree(pid: number): number[] {
-  const pids = [pid];
-  // for-of also visits the children pushed while it runs: a breadth-first walk.
-  for (const current of pids) {
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${current}/task`);
-    } catch {
-      continue;
-    }
-    for (const task of tasks) {
-      try {
-        const children = readFileSync(`/proc/${current}/task/${task}/children`, "utf8").trim();
-        if (children !== "") pids.push(...children.split(/\s+/).map(Number));
-      } catch {
-        // The task ended meanwhile.
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns `command` and resolves with the port its stderr announces (`listening on …:PORT`). */
+async function spawnListening(
+  command: string,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(command, argv, { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      // Keep only the tail: our server logs a line per tool call, and matching a regex over an
+      // ever-growing string made this load generator quadratic (it starved the server it measured).
+      stderr = (stderr + chunk).slice(-16_384);
+      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stderr);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`${command} exited with ${String(code)}:\n${stderr}`)),
+    );
+  });
+  return { child, port };
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        resolve();
+        return;
       }
-    }
-  }
-  return pids;
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
 }
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux (getconf CLK_TCK)
-
-/** CPU seconds (user + system) used so far by `pid` and its descendants, from /proc/<pid>/stat. */
-function treeCpuSeconds(pid: number): number {
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
-      // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return ticks / TICKS_PER_SECOND;
+async function openClients(port: number): Promise<RawClient[]> {
+  return Promise.all(Array.from({ length: CLIENTS }, () => RawClient.open(port)));
 }
 
-async function startServer(): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
+/** A tools/call answer whose result is no tool error (the shape both servers share). */
+function resultOk(answer: unknown): answer is { result: { isError?: boolean } } {
+  const result = (answer as { result?: { isError?: boolean } }).result;
+  return result !== undefined && result.isError !== true;
+}
+
+async function startOurs(): Promise<Target> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SQLSVC_MCP_HOST: "127.0.0.1",
@@ -152,89 +180,57 @@ async function startServer(): Promise<{ port: number; pid: number; stop: () => P
   // BENCH_NODE_ARGS: Node options for the server and its workers, e.g. to profile them with
   // `--cpu-prof --cpu-prof-dir=/tmp/prof` (cluster workers inherit the primary's execArgv).
   const nodeArgs = (process.env["BENCH_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
-  const child = spawn(process.execPath, [...nodeArgs, BIN], {
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      // Keep only the tail: the server logs a line per tool call, and matching a regex over an
-      // ever-growing string made this load generator quadratic (it starved the server it measured).
-      stderr = (stderr + chunk).slice(-16_384);
-      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) =>
-      reject(new Error(`server exited with ${String(code)}:\n${stderr}`)),
-    );
-  });
+  const { child, port } = await spawnListening(process.execPath, [...nodeArgs, BIN], env);
   return {
-    port,
+    name: "ours",
     pid: child.pid as number,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    port,
+    headers: {},
+    clients: await openClients(port),
+    succeeded: (answer) =>
+      resultOk(answer) &&
+      (answer as { result: { structuredContent?: { errors?: unknown } } }).result.structuredContent
+        ?.errors === undefined,
+    stop: stopper(child),
   };
 }
 
-/**
- * One keep-alive HTTP/1.1 connection sending the same pre-built request over and over; resolves
- * each round trip with the response status. Expects Content-Length framing (what the server
- * sends for JSON) and fails loudly otherwise.
- */
-class RawClient {
-  private readonly socket: Socket;
-  private buffered: Buffer = Buffer.alloc(0);
-  private waiting: ((status: number) => void) | undefined;
-  private failed: ((error: Error) => void) | undefined;
-
-  private constructor(socket: Socket) {
-    this.socket = socket;
-    socket.setNoDelay(true);
-    socket.on("data", (chunk: Buffer) => this.onData(chunk));
-    socket.on("error", (error) => this.failed?.(error));
-  }
-
-  static open(port: number): Promise<RawClient> {
-    return new Promise((resolve, reject) => {
-      const socket = connect(port, "127.0.0.1", () => resolve(new RawClient(socket)));
-      socket.once("error", reject);
-    });
-  }
-
-  send(request: Buffer): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.waiting = resolve;
-      this.failed = reject;
-      this.socket.write(request);
-    });
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-
-  private onData(chunk: Buffer): void {
-    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
-    const headEnd = this.buffered.indexOf("\r\n\r\n");
-    if (headEnd < 0) return;
-    const head = this.buffered.toString("latin1", 0, headEnd);
-    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (length === null) {
-      this.failed?.(new Error(`response without Content-Length:\n${head}`));
-      return;
-    }
-    const total = headEnd + 4 + Number(length[1]);
-    if (this.buffered.length < total) return;
-    this.buffered = this.buffered.subarray(total);
-    const status = Number(head.slice(9, 12));
-    const resolve = this.waiting;
-    this.waiting = undefined;
-    resolve?.(status);
-  }
+async function startGo(bin: string): Promise<Target & { version: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GOSQLX_MCP_HOST: "127.0.0.1",
+    GOSQLX_MCP_PORT: String(await freePort()),
+  };
+  delete env["GOSQLX_MCP_AUTH_TOKEN"];
+  const { child, port } = await spawnListening(bin, [], env);
+  // Its streamable-HTTP transport answers calls only within a session opened by `initialize`.
+  const init = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-03-26",
+        capabilities: {},
+        clientInfo: { name: "sql-mcp-load", version: "1" },
+      },
+    }),
+  });
+  const session = init.headers.get("mcp-session-id");
+  const info = (await init.json()) as { result?: { serverInfo?: { version?: string } } };
+  const headers: Record<string, string> = session === null ? {} : { "Mcp-Session-Id": session };
+  return {
+    name: "go",
+    version: info.result?.serverInfo?.version ?? "?",
+    pid: child.pid as number,
+    port,
+    headers,
+    clients: await openClients(port),
+    succeeded: resultOk,
+    stop: stopper(child),
+  };
 }
 
 function callBody(tool: string, sql: string): Buffer {
@@ -247,11 +243,8 @@ function callBody(tool: string, sql: string): Buffer {
   return Buffer.from(JSON.stringify(message));
 }
 
-function httpRequest(port: number, body: Buffer): Buffer {
-  const head =
-    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${body.length}\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, "latin1"), body]);
+function callRequest(target: Target, tool: string, sql: string): Buffer {
+  return httpRequest(target.port, callBody(tool, sql), target.headers);
 }
 
 async function drive(
@@ -262,16 +255,18 @@ async function drive(
 ) {
   const end = performance.now() + seconds * 1000;
   let failures = 0;
+  let calls = 0;
   const run = async (client: RawClient) => {
     while (performance.now() < end) {
       const start = performance.now();
       const status = await client.send(request);
       latencies?.push(performance.now() - start);
+      calls++;
       if (status !== 200) failures++;
     }
   };
   await Promise.all(clients.map(run));
-  return failures;
+  return { calls, failures };
 }
 
 /** Sends `calls` requests in all, spread over the clients. */
@@ -286,24 +281,56 @@ async function driveCalls(clients: readonly RawClient[], request: Buffer, calls:
   await Promise.all(clients.map(run));
 }
 
-async function checkAnswer(port: number, tool: string, sql: string): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+async function checkAnswer(target: Target, tool: string, sql: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${target.port}/mcp`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: tool, arguments: { sql } },
-    }),
+    headers: { "Content-Type": "application/json", ...target.headers },
+    body: callBody(tool, sql),
   });
-  const body = (await res.json()) as {
-    result?: { isError?: boolean; structuredContent?: { errors?: unknown } };
-  };
-  if (body.result === undefined || body.result.isError || body.result.structuredContent?.errors) {
+  const body: unknown = await res.json();
+  if (!target.succeeded(body)) {
     throw new Error(
-      `${tool} did not succeed on the benchmark query: ${JSON.stringify(body).slice(0, 300)}`,
+      `${target.name}: ${tool} did not succeed on the benchmark query: ${JSON.stringify(body).slice(0, 300)}`,
     );
+  }
+}
+
+/** One warm-up pass then one measured slice of `SECONDS` on `target`. */
+async function measure(target: Target, tool: string, sql: string): Promise<Slice> {
+  const request = callRequest(target, tool, sql);
+  await drive(target.clients, request, WARMUP_SECONDS, undefined);
+  const latencies: number[] = [];
+  const cpuBefore = treeCpuSeconds(target.pid);
+  const { calls, failures } = await drive(target.clients, request, SECONDS, latencies);
+  const cpuSeconds = treeCpuSeconds(target.pid) - cpuBefore;
+  return { calls, cpuUs: (cpuSeconds * 1e6) / Math.max(1, calls), latencies, failures };
+}
+
+/**
+ * Warms every tool on every query (JIT and WASM tier-up in every worker of ours; Go's heap), then
+ * waits until the idle server is quiet: V8 re-compiles the WASM parsers' hot code in background
+ * threads for seconds after the first calls, and that CPU is not per-call cost. Counted in calls,
+ * not seconds, so a busy machine warms up as far as a quiet one.
+ */
+async function warmUp(target: Target, calls: number): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    for (const tool of ALL_TOOLS) {
+      for (const sql of Object.values(QUERIES)) {
+        await driveCalls(target.clients, callRequest(target, tool, sql), calls / 2);
+      }
+    }
+  }
+  const quietSince = performance.now();
+  for (;;) {
+    const before = treeCpuSeconds(target.pid);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const busy = treeCpuSeconds(target.pid) - before;
+    if (busy <= 0.02 || performance.now() - quietSince > 60_000) {
+      console.log(
+        `${target.name}: idle after ${((performance.now() - quietSince) / 1000).toFixed(1)} s of warm-up`,
+      );
+      return;
+    }
   }
 }
 
@@ -311,103 +338,126 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+function* cells(): Generator<{ tool: string; size: string; sql: string }> {
+  for (const tool of TOOLS) {
+    for (const [size, sql] of Object.entries(QUERIES)) {
+      if (MEASURED_QUERIES.includes(size.split(" ")[0] ?? "")) yield { tool, size, sql };
+    }
+  }
+}
+
+async function runOursOnly(ours: Target): Promise<void> {
+  console.log(
+    "tool              query      req/s  p50 ms  p99 ms  CPU µs/call  load 1m" +
+      (REPS > 1 ? "  (medians of " + String(REPS) + " repetitions)" : ""),
+  );
+  for (const { tool, size, sql } of cells()) {
+    await checkAnswer(ours, tool, sql);
+    const slices: Slice[] = [];
+    for (let rep = 0; rep < REPS; rep++) slices.push(await measure(ours, tool, sql));
+    const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
+    const failures = slices.reduce((sum, s) => sum + s.failures, 0);
+    console.log(
+      `${tool.padEnd(17)} ${size.padEnd(8)} ${(median(slices.map((s) => s.calls)) / SECONDS).toFixed(0).padStart(7)} ` +
+        `${percentile(latencies, 50).toFixed(2).padStart(7)} ${percentile(latencies, 99).toFixed(2).padStart(7)} ` +
+        `${median(slices.map((s) => s.cpuUs))
+          .toFixed(0)
+          .padStart(12)} ${loadavg()[0]?.toFixed(2).padStart(8)}` +
+        `${failures > 0 ? `  (${failures} non-200)` : ""}`,
+    );
+  }
+}
+
+async function runSideBySide(ours: Target, go: Target): Promise<void> {
+  console.log(
+    "tool              query     ours µs  Go µs  ours/Go (min-max)  goal ≤ 0.67  load 1m  errors",
+  );
+  let met = 0;
+  let total = 0;
+  let runs = 0;
+  let errors = 0;
+  const loads: number[] = [];
+  for (const { tool, size, sql } of cells()) {
+    await checkAnswer(ours, tool, sql);
+    await checkAnswer(go, tool, sql);
+    const ratios: number[] = [];
+    const oursUs: number[] = [];
+    const goUs: number[] = [];
+    let cellErrors = 0;
+    for (let rep = 0; rep < REPS; rep++) {
+      // Alternate which server goes first, so neither always follows the other's heat.
+      const order = rep % 2 === 0 ? [ours, go] : [go, ours];
+      const slices = new Map<Target, Slice>();
+      for (const target of order) slices.set(target, await measure(target, tool, sql));
+      const mine = slices.get(ours) as Slice;
+      const theirs = slices.get(go) as Slice;
+      oursUs.push(mine.cpuUs);
+      goUs.push(theirs.cpuUs);
+      ratios.push(mine.cpuUs / theirs.cpuUs);
+      cellErrors += mine.failures + theirs.failures;
+      runs += 2;
+      loads.push(loadavg()[0] ?? NaN);
+    }
+    const ratio = median(ratios);
+    total++;
+    if (ratio <= GOAL_RATIO) met++;
+    errors += cellErrors;
+    console.log(
+      `${tool.padEnd(17)} ${size.padEnd(8)} ${median(oursUs).toFixed(0).padStart(8)} ${median(goUs)
+        .toFixed(0)
+        .padStart(
+          6,
+        )}  ${ratio.toFixed(2).padStart(7)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})` +
+        `  ${(ratio <= GOAL_RATIO ? "met" : "MISSED").padStart(11)}  ${loadavg()[0]?.toFixed(2).padStart(7)}  ${String(cellErrors).padStart(6)}`,
+    );
+  }
+  console.log(
+    `\ngoal (ours ≤ 2/3 of the Go original's server CPU per call, median ratio of ${REPS} ` +
+      `repetitions): ${met} of ${total} cells met; ${runs} runs, ${errors} non-200 answers; ` +
+      `1-minute load during the cells ${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)}`,
+  );
+}
+
 async function main(): Promise<void> {
-  const server = await startServer();
-  const clients = await Promise.all(
-    Array.from({ length: CLIENTS }, () => RawClient.open(server.port)),
-  );
-  const cells: Cell[] = [];
-  console.log(
-    `sqlsvc-mcp load: ${CLIENTS} keep-alive clients, ${SECONDS}s per cell after ${WARMUP_SECONDS}s warm-up, ` +
-      `workers=${process.env["SQLSVC_MCP_WORKERS"] ?? `default (${availableParallelism()})`}, cores=${availableParallelism()}, node ${process.version}`,
-  );
-  console.log(
-    `load average before: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")}`,
-  );
-  console.log(
-    "tool              query      req/s  p50 ms  p99 ms  CPU µs/call  Go µs  goal ≤ µs  verdict",
-  );
+  const ours = await startOurs();
+  const go = GO_BIN === undefined ? undefined : await startGo(GO_BIN);
   try {
-    // JIT and WASM warm-up in every worker before the first figure: V8 re-compiles the WASM
-    // parsers' hot functions (tier-up) only once they are hot, and until then the first cells
-    // read 3-8x the settled CPU per call. Counted in calls, not seconds, so that a busy machine
-    // warms up as far as a quiet one: WARMUP_CALLS per tool and query (spread over the clients).
-    for (let round = 0; round < 2; round++) {
-      for (const tool of ALL_TOOLS) {
-        for (const sql of Object.values(QUERIES)) {
-          await driveCalls(
-            clients,
-            httpRequest(server.port, callBody(tool, sql)),
-            WARMUP_CALLS / 2,
-          );
-        }
-      }
-    }
-    // V8 compiles the WASM parsers' hot code again in background threads (tier-up) for seconds
-    // after the first calls; that CPU is not per-call cost. Wait until the idle server is quiet.
-    const quietSince = performance.now();
-    for (;;) {
-      const before = treeCpuSeconds(server.pid);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const busy = treeCpuSeconds(server.pid) - before;
-      if (busy <= 0.02 || performance.now() - quietSince > 60_000) {
-        console.log(
-          `server idle after ${((performance.now() - quietSince) / 1000).toFixed(1)} s of background compilation`,
-        );
-        break;
-      }
-    }
-    for (const tool of TOOLS) {
-      for (const [index, [size, sql]] of Object.entries(QUERIES).entries()) {
-        if (!MEASURED_QUERIES.includes(size.split(" ")[0] ?? "")) continue;
-        await checkAnswer(server.port, tool, sql);
-        const body = callBody(tool, sql);
-        const request = httpRequest(server.port, body);
-        await drive(clients, request, WARMUP_SECONDS, undefined);
-        const latencies: number[] = [];
-        const cpuBefore = treeCpuSeconds(server.pid);
-        const failures = await drive(clients, request, SECONDS, latencies);
-        const cpuSeconds = treeCpuSeconds(server.pid) - cpuBefore;
-        latencies.sort((a, b) => a - b);
-        const cell: Cell = {
-          tool,
-          size,
-          rps: latencies.length / SECONDS,
-          cpuUs: (cpuSeconds * 1e6) / Math.max(1, latencies.length),
-          p50: percentile(latencies, 50),
-          p99: percentile(latencies, 99),
-          failures,
-        };
-        cells.push(cell);
-        const go = GO_CPU_US[tool]?.[index];
-        const goal = go === undefined ? undefined : (go * 2) / 3;
-        const verdict = goal === undefined ? "" : cell.cpuUs <= goal ? "met" : "MISSED";
-        console.log(
-          `${tool.padEnd(17)} ${size.padEnd(8)} ${cell.rps.toFixed(0).padStart(7)} ${cell.p50.toFixed(2).padStart(7)} ` +
-            `${cell.p99.toFixed(2).padStart(7)} ${cell.cpuUs.toFixed(0).padStart(12)} ${String(go ?? "-").padStart(6)} ` +
-            `${goal === undefined ? "-".padStart(10) : goal.toFixed(0).padStart(10)}  ${verdict}` +
-            `${failures > 0 ? `  (${failures} non-200)` : ""}`,
-        );
-      }
-    }
-    const missed = cells.filter((c) => {
-      const go = GO_CPU_US[c.tool]?.[Object.keys(QUERIES).indexOf(c.size)];
-      return go !== undefined && c.cpuUs > (go * 2) / 3;
-    });
     console.log(
-      `\nload average after: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}`,
+      `sqlsvc-mcp load: ${CLIENTS} keep-alive clients per server, ${SECONDS}s per slice after ` +
+        `${WARMUP_SECONDS}s warm-up, ${REPS} repetition(s) per cell, workers=` +
+        `${process.env["SQLSVC_MCP_WORKERS"] ?? `default (${availableParallelism()})`}, ` +
+        `cores=${availableParallelism()}, node ${process.version}` +
+        (go === undefined
+          ? ""
+          : `; Go original: ${GO_BIN ?? ""} (serverInfo.version ${go.version})`),
     );
-    console.log(
-      `goal (server CPU per call ≤ 2/3 of the Go original's, i.e. ≥ 1.5x its throughput): ` +
-        `${cells.length - missed.length} of ${cells.length} cells met`,
-    );
+    console.log(`load average before: ${load()}`);
+    await warmUp(ours, WARMUP_CALLS);
+    if (go === undefined) await runOursOnly(ours);
+    else {
+      await warmUp(go, WARMUP_CALLS / 4);
+      await runSideBySide(ours, go);
+    }
+    console.log(`load average after: ${load()}`);
   } finally {
-    for (const client of clients) client.close();
-    await server.stop();
+    for (const target of [ours, go]) {
+      if (target === undefined) continue;
+      for (const client of target.clients) client.close();
+      await target.stop();
+    }
   }
 }
 
