@@ -51,9 +51,12 @@ export class InMemorySharedStore {
   readonly #turns = new Map<string, number>();
   readonly #nowMs: () => number;
 
-  /** `nowMs` is the clock of `claimTurn` (default `Date.now`). */
+  /**
+   * `nowMs` is the clock of `claimTurn` (e.g. a `ManualClock`'s); without one time stands still,
+   * so each name's first claim wins and no later one does.
+   */
   constructor(options: { readonly nowMs?: () => number } = {}) {
-    this.#nowMs = options.nowMs ?? (() => Date.now());
+    this.#nowMs = options.nowMs ?? (() => 0);
   }
 
   /** The seq of the last change. */
