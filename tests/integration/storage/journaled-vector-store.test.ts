@@ -2,11 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import {
-  FileWriteJournal,
-  nodeJournalFiles,
-  type JournalFiles,
-} from "../../../adapters/system/index.js";
+import { FileWriteJournal, type JournalFiles } from "../../../adapters/system/index.js";
+import { nodeJournalFiles } from "../../../adapters/system/journal-files.js";
 import { AgentServicesError } from "../../../core/errors.js";
 import {
   JournaledVectorStore,
