@@ -11,5 +11,4 @@ export type { FileEngineSnapshotsOptions } from "./file-engine-snapshots.js";
 export { FileWriteJournal } from "./file-write-journal.js";
 export type { FileWriteJournalOptions } from "./file-write-journal.js";
 export type { JournalDamage, SegmentMark } from "./file-write-journal.js";
-export { nodeJournalFiles } from "./journal-files.js";
 export type { JournalFile, JournalFiles } from "./journal-files.js";

@@ -18,11 +18,13 @@
  * fsynced (one `fdatasync`, ~4 ms, shared by every write that arrived meanwhile), the engine is
  * updated, and the store gets the journaled writes behind the answers, in order, merged into
  * large calls; Chroma's write path drains ~1,300 ids/s here, so sustained writes above that wait
- * for room (50,000 pending ids at most) rather than grow the journal without bound. The store
+ * for room (50,000 pending ids, or 10 s of the store's measured drain rate, at most) rather than
+ * grow the journal without bound. The store
  * stays the system of record: entries leave the journal only once the store holds them, what a
  * crash left is replayed into the store at the next start before anything else, and reads that
  * need the store to be complete (a scan, a count, the snapshot mark) wait until it has drained.
- * When the store fails, writes are refused until it answers again, so an outage stays visible.
+ * When the store fails or refuses a journaled write, that write stays in the journal and is retried
+ * in order (never given up) and new writes are refused until it lands, so an outage stays visible.
  * Replicas and a Chroma URL write to the store directly (no journal): other processes must see
  * the writes at once.
  *

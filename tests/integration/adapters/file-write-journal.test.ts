@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { crc32 } from "node:zlib";
 import {
   FileWriteJournal,
-  nodeJournalFiles,
   type JournalDamage,
   type JournalFiles,
 } from "../../../adapters/system/index.js";
+import { nodeJournalFiles } from "../../../adapters/system/journal-files.js";
 import type { JournalEntry } from "../../../core/index.js";
 import { describeWriteJournalContract } from "../../contracts/write-journal-contract.js";
 

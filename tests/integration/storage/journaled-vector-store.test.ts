@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { FileWriteJournal } from "../../../adapters/system/index.js";
+import { FileWriteJournal, type JournalFiles } from "../../../adapters/system/index.js";
+import { nodeJournalFiles } from "../../../adapters/system/journal-files.js";
 import { AgentServicesError } from "../../../core/errors.js";
 import {
   JournaledVectorStore,
@@ -420,6 +421,52 @@ describe("JournaledVectorStore", () => {
     expect(await again.store.count()).toBe(1);
     expect((await inner.get(["m5", "m6", "kept"])).map((r) => r.id)).toEqual(["kept"]);
     await again.store.close();
+  });
+
+  it("on a full disk (journal and store): keeps every acknowledged write, refuses new ones with a reason, and catches up by itself once space returns", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "journaled-full-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const disk = { full: false };
+    const enospc = () => Object.assign(new Error("ENOSPC: injected"), { code: "ENOSPC" });
+    const files: JournalFiles = {
+      ...nodeJournalFiles,
+      open: async (path, flags) => {
+        if (disk.full && flags === "w") throw enospc();
+        const handle = await nodeJournalFiles.open(path, flags);
+        return {
+          writev: async (buffers) => {
+            if (disk.full) throw enospc();
+            return handle.writev(buffers);
+          },
+          datasync: () => handle.datasync(),
+          truncate: (length) => handle.truncate(length),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const inner = new ControlledStore();
+    const { store, events } = journaled(inner, new FileWriteJournal(dir, { files }), {
+      fullDiskProbe: () => new Promise((resolve) => setTimeout(resolve, 5)),
+    });
+    await store.bind(SPACE);
+    inner.held = gate();
+    for (let i = 0; i < 5; i += 1) await store.upsert([record(`before${i}`)]);
+    // The disk fills: Chroma refuses the batch it holds, the journal cannot append.
+    disk.full = true;
+    inner.refuse.add("before0");
+    inner.held.release();
+    inner.held = undefined;
+    await expect.poll(() => store.refusal?.code).toBe("store_busy");
+    await expect(store.upsert([record("during")])).rejects.toMatchObject({ code: "store_busy" });
+    expect(store.pendingIds).toBe(5);
+    // Space returns: the backlog lands, writes are taken again, nothing was given up.
+    inner.refuse.clear();
+    disk.full = false;
+    await expect.poll(() => store.refusal).toBeUndefined();
+    await store.upsert([record("after")]);
+    expect(await store.count()).toBe(6);
+    expect(events.map((e) => e.kind)).toEqual(["store_down", "store_up"]);
+    await store.close();
   });
 
   it("gathers writes for batchDelay, cut short by a reader", async () => {
