@@ -411,6 +411,10 @@ async function runSideBySide(ours: Target, go: Target): Promise<void> {
       runs += 2;
       loads.push(loadavg()[0] ?? NaN);
     }
+    // Again after the load: a server that started refusing (e.g. a rate limiter answering 200
+    // with a JSON-RPC error, as gosqlx-mcp v1.11+ does per client address) must not pass for fast.
+    await checkAnswer(ours, tool, sql);
+    await checkAnswer(go, tool, sql);
     const ratio = median(ratios);
     total++;
     if (ratio <= GOAL_RATIO) met++;
