@@ -22,7 +22,9 @@ function record(
 
 /**
  * The behaviour every VectorStore must have. Runs against the in-memory fake in unit tests and
- * against the real Chroma adapter in integration tests, so the fake stays honest.
+ * against the real Chroma and PostgreSQL adapters in integration tests, so the fake stays honest.
+ * A store without a snapshot mark (PostgreSQL: replicas always load from the store) passes
+ * `{ snapshotMark: false }` and is checked to have none.
  *
  * @example
  * describeVectorStoreContract("InMemoryVectorStore", async () => ({
@@ -33,7 +35,9 @@ function record(
 export function describeVectorStoreContract(
   name: string,
   make: () => Promise<VectorStoreUnderTest>,
+  options: { readonly snapshotMark?: boolean } = {},
 ): void {
+  const snapshotMark = options.snapshotMark ?? true;
   describe(`VectorStore contract: ${name}`, () => {
     let subject: VectorStoreUnderTest;
     let store: VectorStore;
@@ -181,21 +185,29 @@ export function describeVectorStoreContract(
       await expect(store.ping()).resolves.toBeUndefined();
     });
 
-    it("keeps a snapshot mark until it is cleared, beside the bound embedder", async () => {
-      if (store.readSnapshotMark === undefined || store.writeSnapshotMark === undefined) {
-        throw new Error("this store keeps no snapshot mark");
-      }
-      expect(await store.readSnapshotMark()).toBeUndefined();
-      await store.writeSnapshotMark("mark-1");
-      await store.upsert([record("a", [1, 0, 0, 0])]);
-      expect(await store.readSnapshotMark()).toBe("mark-1");
-      await store.writeSnapshotMark(undefined);
-      expect(await store.readSnapshotMark()).toBeUndefined();
-      // The mark lives beside the binding and does not disturb it.
-      await expect(
-        store.bind({ embedderId: "contract-embedder", dimensions: DIMS }),
-      ).resolves.toBeUndefined();
-      await expect(store.bind({ embedderId: "other", dimensions: DIMS })).rejects.toThrow();
+    it.runIf(!snapshotMark)("keeps no snapshot mark, so the service never loads a snapshot", () => {
+      expect(store.readSnapshotMark).toBeUndefined();
+      expect(store.writeSnapshotMark).toBeUndefined();
     });
+
+    it.runIf(snapshotMark)(
+      "keeps a snapshot mark until it is cleared, beside the bound embedder",
+      async () => {
+        if (store.readSnapshotMark === undefined || store.writeSnapshotMark === undefined) {
+          throw new Error("this store keeps no snapshot mark");
+        }
+        expect(await store.readSnapshotMark()).toBeUndefined();
+        await store.writeSnapshotMark("mark-1");
+        await store.upsert([record("a", [1, 0, 0, 0])]);
+        expect(await store.readSnapshotMark()).toBe("mark-1");
+        await store.writeSnapshotMark(undefined);
+        expect(await store.readSnapshotMark()).toBeUndefined();
+        // The mark lives beside the binding and does not disturb it.
+        await expect(
+          store.bind({ embedderId: "contract-embedder", dimensions: DIMS }),
+        ).resolves.toBeUndefined();
+        await expect(store.bind({ embedderId: "other", dimensions: DIMS })).rejects.toThrow();
+      },
+    );
   });
 }

@@ -52,6 +52,14 @@ const PINNED: Record<string, string[]> = {
   "./adapters/openai": ["OpenAiEmbedder"],
   "./adapters/local": ["HashingEmbedder", "WordVectorEmbedder", "defaultWordVectorPath"],
   "./adapters/system": ["FileEngineSnapshots", "FileWriteJournal", "SystemClock"],
+  "./adapters/postgres": [
+    "MIGRATIONS",
+    "PostgresChangeFeed",
+    "PostgresClusterLocks",
+    "PostgresVectorStore",
+    "SCHEMA_VERSION",
+    "connectPostgres",
+  ],
   "./adapters/sql": [
     "LibpgQuerySqlParser",
     "PolyglotSqlParser",
