@@ -237,6 +237,9 @@ function newPool(config: pg.ClientConfig, max: number): pg.Pool {
   // An idle connection that the server dropped (a restart) must not crash the process; the next
   // query opens a new one.
   pool.on("error", () => undefined);
+  // A checked-out connection that drops between two queries (a lock held while its task runs)
+  // emits "error" too: the next query on it fails and is translated; the event must not crash.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }
 
