@@ -67,6 +67,9 @@ export class GroupCommit {
       while (this.#queue.length > 0) {
         const batch = this.#take();
         await this.#commit(batch);
+        // Let the writers just acknowledged queue their next writes (a few microtask hops away)
+        // so that they join the next transaction instead of waiting for the one after it.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.#running = undefined;
