@@ -153,8 +153,8 @@ export async function connectPostgres(
       });
   };
 
-  // Assigned below; the store's commit callback reads it (never before it is set).
-  const late: { feed?: PostgresChangeFeed } = {};
+  // The store announces its commits to the feed, built next: a holder breaks the cycle.
+  const feedHolder: { feed?: PostgresChangeFeed } = {};
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       await store.idle();
@@ -173,7 +173,7 @@ export async function connectPostgres(
     close,
     maxBatchIds: options.maxBatchIds ?? 2_000,
     onCommit: (head) => {
-      late.feed?.announce(head);
+      feedHolder.feed?.announce(head);
       prune(head);
     },
   });
@@ -188,7 +188,7 @@ export async function connectPostgres(
       return () => listeners.delete(stop);
     },
   });
-  late.feed = feed;
+  feedHolder.feed = feed;
   const locks = new PostgresClusterLocks({ query, checkOpen, lockPool, target });
 
   try {
@@ -237,9 +237,8 @@ function newPool(config: pg.ClientConfig, max: number): pg.Pool {
   // An idle connection that the server dropped (a restart) must not crash the process; the next
   // query opens a new one.
   pool.on("error", () => undefined);
-  // So must a connection that is checked out (a lock section held, a transaction running) when
-  // the server goes: the query in flight rejects with the cause; the 'error' event it also emits
-  // would otherwise be unhandled and end the process.
+  // A checked-out connection that drops between two queries (a lock held while its task runs)
+  // emits "error" too: the next query on it fails and is translated; the event must not crash.
   pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }

@@ -67,6 +67,9 @@ export class GroupCommit {
       while (this.#queue.length > 0) {
         const batch = this.#take();
         await this.#commit(batch);
+        // Let the writers just acknowledged queue their next writes (a few microtask hops away)
+        // so that they join the next transaction instead of waiting for the one after it.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.#running = undefined;
@@ -77,8 +80,8 @@ export class GroupCommit {
     const maxIds = this.#options.maxIds ?? 2_000;
     let ids = 0;
     let n = 0;
-    while (n < this.#queue.length) {
-      const size = sizeOf((this.#queue[n] as Pending).write);
+    for (const pending of this.#queue) {
+      const size = sizeOf(pending.write);
       if (n > 0 && ids + size > maxIds) break;
       ids += size;
       n += 1;
@@ -112,9 +115,8 @@ function runsOf(batch: readonly Pending[]): Pending[][] {
   const runs: Pending[][] = [];
   for (const pending of batch) {
     const last = runs[runs.length - 1];
-    if (last !== undefined && (last[0] as Pending).write.op === pending.write.op) {
-      last.push(pending);
-    } else runs.push([pending]);
+    if (last !== undefined && last[0]?.write.op === pending.write.op) last.push(pending);
+    else runs.push([pending]);
   }
   return runs;
 }

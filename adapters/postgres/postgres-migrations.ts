@@ -128,11 +128,16 @@ export async function checkSchema(
   options: { requireCurrent?: boolean; known?: number } = {},
 ): Promise<number> {
   const known = options.known ?? SCHEMA_VERSION;
-  const { rows } = await client.query<{ version: number | null }>(
-    `SELECT CASE WHEN to_regclass('memsvc_schema_migrations') IS NULL THEN 0
-       ELSE (SELECT coalesce(max(version), 0) FROM memsvc_schema_migrations) END AS version`,
+  const exists = await client.query<{ table: string | null }>(
+    "SELECT to_regclass('memsvc_schema_migrations')::text AS table",
   );
-  const version = rows[0]?.version ?? 0;
+  let version = 0;
+  if (exists.rows[0]?.table != null) {
+    const { rows } = await client.query<{ version: number | null }>(
+      "SELECT max(version) AS version FROM memsvc_schema_migrations",
+    );
+    version = rows[0]?.version ?? 0;
+  }
   if (version > known) throw newerSchema(target, version, known);
   if (options.requireCurrent === true && version < known) {
     throw new AgentServicesError(

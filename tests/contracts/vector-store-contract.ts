@@ -22,7 +22,9 @@ function record(
 
 /**
  * The behaviour every VectorStore must have. Runs against the in-memory fake in unit tests and
- * against the real Chroma adapter in integration tests, so the fake stays honest.
+ * against the real Chroma and PostgreSQL adapters in integration tests, so the fake stays honest.
+ * A store without a snapshot mark (PostgreSQL: replicas always load from the store) passes
+ * `{ snapshotMark: false }` and is checked to have none.
  *
  * @example
  * describeVectorStoreContract("InMemoryVectorStore", async () => ({
@@ -33,11 +35,9 @@ function record(
 export function describeVectorStoreContract(
   name: string,
   make: () => Promise<VectorStoreUnderTest>,
-  options: {
-    /** The store keeps no snapshot mark (optional in the port: a shared store never has one). */
-    readonly withoutSnapshotMark?: boolean;
-  } = {},
+  options: { readonly snapshotMark?: boolean } = {},
 ): void {
+  const snapshotMark = options.snapshotMark ?? true;
   describe(`VectorStore contract: ${name}`, () => {
     let subject: VectorStoreUnderTest;
     let store: VectorStore;
@@ -185,7 +185,12 @@ export function describeVectorStoreContract(
       await expect(store.ping()).resolves.toBeUndefined();
     });
 
-    it.skipIf(options.withoutSnapshotMark === true)(
+    it.runIf(!snapshotMark)("keeps no snapshot mark, so the service never loads a snapshot", () => {
+      expect(store.readSnapshotMark).toBeUndefined();
+      expect(store.writeSnapshotMark).toBeUndefined();
+    });
+
+    it.runIf(snapshotMark)(
       "keeps a snapshot mark until it is cleared, beside the bound embedder",
       async () => {
         if (store.readSnapshotMark === undefined || store.writeSnapshotMark === undefined) {
@@ -202,14 +207,6 @@ export function describeVectorStoreContract(
           store.bind({ embedderId: "contract-embedder", dimensions: DIMS }),
         ).resolves.toBeUndefined();
         await expect(store.bind({ embedderId: "other", dimensions: DIMS })).rejects.toThrow();
-      },
-    );
-
-    it.runIf(options.withoutSnapshotMark === true)(
-      "keeps no snapshot mark, so a service never loads it from a snapshot",
-      () => {
-        expect(store.readSnapshotMark).toBeUndefined();
-        expect(store.writeSnapshotMark).toBeUndefined();
       },
     );
   });

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectPostgres, type PostgresConnection } from "../../../adapters/postgres/index.js";
 import { MemoryService } from "../../../core/memory/index.js";
 import { FakeEmbedder, ManualClock } from "../../../core/testing/index.js";
-import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
 import { startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
 
 let server: PostgresServer;
@@ -16,25 +15,6 @@ afterAll(async () => {
   for (const connection of open) await connection.close();
   await server?.stop();
 });
-
-async function freshDatabase(): Promise<PostgresConnection> {
-  const connection = await connectPostgres(await server.createDatabase(), {
-    poolSize: 4,
-    lockPoolSize: 4,
-  });
-  await connection.migrate();
-  open.push(connection);
-  return connection;
-}
-
-describeVectorStoreContract(
-  "PostgresVectorStore",
-  async () => {
-    const connection = await freshDatabase();
-    return { store: connection.store, cleanup: () => connection.close() };
-  },
-  { withoutSnapshotMark: true },
-);
 
 describe("MemoryService replicas on one PostgreSQL database", () => {
   it("three replicas: a write on one is on the others, one memory for concurrent duplicates", async () => {

@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ChangeFeed, ClusterLocks } from "../../core/ports/replication.js";
+import type { VectorRecord, VectorStore } from "../../core/ports/vector-store.js";
+
+/** What a run needs: a fresh, empty, bound store with its feed and locks. */
+export interface ReplicationUnderTest {
+  store: VectorStore;
+  feed: ChangeFeed;
+  locks: ClusterLocks;
+  cleanup(): Promise<void>;
+}
+
+function record(id: string, n: number): VectorRecord {
+  return { id, vector: [1, n, 0, 0], document: `doc ${id}`, metadata: { n } };
+}
+
+/** Resolves once `check` is true (polled), rejects after `ms`. */
+async function eventually(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not true within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * The behaviour of a store's {@link ChangeFeed} and {@link ClusterLocks}, for every store that
+ * replicas share. Uses real time (claimTurn intervals of tens of milliseconds).
+ *
+ * @example
+ * describeReplicationContract("PostgreSQL", async () => {
+ *   const postgres = await connectPostgres(url);
+ *   await postgres.migrate();
+ *   const { store, feed, locks } = postgres;
+ *   return { store, feed, locks, cleanup: () => postgres.close() };
+ * });
+ */
+export function describeReplicationContract(
+  name: string,
+  make: () => Promise<ReplicationUnderTest>,
+): void {
+  describe(`ChangeFeed and ClusterLocks contract: ${name}`, () => {
+    let subject: ReplicationUnderTest;
+    beforeEach(async () => {
+      subject = await make();
+      await subject.store.bind({ embedderId: "contract-embedder", dimensions: 4 });
+    });
+    afterEach(async () => {
+      await subject.cleanup();
+    });
+
+    it("numbers committed changes 1, 2, 3 … and reads each with the record as stored now", async () => {
+      const { store, feed } = subject;
+      expect(await feed.head()).toBe(0);
+      expect(await feed.changesSince(0, 10)).toEqual([]);
+      await store.upsert([record("a", 1), record("b", 2)]);
+      await store.updateMetadata([{ id: "a", metadata: { n: 5 } }]);
+      await store.delete(["b"]);
+      const changes = await feed.changesSince(0, 10);
+      expect(changes.map((c) => c.seq)).toEqual([1, 2, 3, 4]);
+      expect(await feed.head()).toBe(4);
+      const byId = new Map(changes.map((c) => [c.id, c.record]));
+      expect(byId.get("a")).toMatchObject({ id: "a", document: "doc a", metadata: { n: 5 } });
+      expect(byId.get("a")?.vector[1]).toBeCloseTo(1, 5);
+      expect(byId.get("b")).toBeUndefined();
+      expect(changes.map((c) => c.id).sort()).toEqual(["a", "a", "b", "b"]);
+    });
+
+    it("pages changes by sequence with a limit", async () => {
+      const { store, feed } = subject;
+      for (let i = 0; i < 5; i += 1) await store.upsert([record(`r${i}`, i)]);
+      expect((await feed.changesSince(1, 2)).map((c) => c.seq)).toEqual([2, 3]);
+      expect((await feed.changesSince(3, 10)).map((c) => c.seq)).toEqual([4, 5]);
+      expect(await feed.changesSince(5, 10)).toEqual([]);
+    });
+
+    it("logs no change for a write that changes nothing", async () => {
+      const { store, feed } = subject;
+      await store.updateMetadata([{ id: "ghost", metadata: { n: 1 } }]);
+      expect(await store.delete(["ghost"])).toBe(0);
+      expect(await feed.head()).toBe(0);
+    });
+
+    it("calls a listener after a commit, and stops calling once stopped", async () => {
+      const { store, feed } = subject;
+      const heads: number[] = [];
+      const stop = await feed.listen((head) => heads.push(head));
+      await store.upsert([record("a", 1)]);
+      await eventually(() => heads.includes(1));
+      await stop();
+      const seen = heads.length;
+      await store.upsert([record("b", 2)]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(heads.length).toBe(seen);
+    });
+
+    it("runs tasks on one key one at a time and returns their results", async () => {
+      const { locks } = subject;
+      let inside = 0;
+      let most = 0;
+      const task = async (i: number) => {
+        inside += 1;
+        most = Math.max(most, inside);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inside -= 1;
+        return i;
+      };
+      const results = await Promise.all(
+        [1, 2, 3, 4].map((i) => locks.runAll(["k", `other-${i}`], () => task(i))),
+      );
+      expect(results).toEqual([1, 2, 3, 4]);
+      expect(most).toBe(1);
+    });
+
+    it("releases the keys when a task throws", async () => {
+      const { locks } = subject;
+      await expect(
+        locks.runAll(["k"], async () => {
+          throw new Error("task failed");
+        }),
+      ).rejects.toThrow("task failed");
+      await expect(locks.runAll(["k"], async () => "again")).resolves.toBe("again");
+    });
+
+    it("never deadlocks two calls that name the same keys in opposite orders", async () => {
+      const { locks } = subject;
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+      const runs = Array.from({ length: 6 }, (_, i) =>
+        locks.runAll(i % 2 === 0 ? ["x", "y", "z"] : ["z", "y", "x"], async () => {
+          await pause();
+          return i;
+        }),
+      );
+      expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4, 5]);
+    });
+
+    it("gives exactly one caller a turn per interval", async () => {
+      const { locks } = subject;
+      const claims = await Promise.all([1, 2, 3, 4].map(() => locks.claimTurn("sweep", 300)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await locks.claimTurn("sweep", 300)).toBe(false);
+      expect(await locks.claimTurn("another", 300)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const later = await Promise.all([1, 2, 3].map(() => locks.claimTurn("sweep", 300)));
+      expect(later.filter(Boolean)).toHaveLength(1);
+    });
+  });
+}
