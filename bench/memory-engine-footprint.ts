@@ -32,11 +32,23 @@ const started = performance.now();
 const nowMs = Date.parse("2026-11-28T00:00:00Z");
 for (let i = 0; i < N; i += 1) {
   const body = parseInput(rememberInputSchema, corpus.memoryBody(i));
-  const memory = newMemory(body, crypto.randomUUID(), nowMs - (N - i) * 1000, DEFAULT_MEMORY_SERVICE_OPTIONS);
+  const memory = newMemory(
+    body,
+    crypto.randomUUID(),
+    nowMs - (N - i) * 1000,
+    DEFAULT_MEMORY_SERVICE_OPTIONS,
+  );
   const vector = Array.from({ length: DIMS }, () => random() - 0.5);
-  engine.load({ id: memory.id, vector, document: memory.content, metadata: encodeMemoryMetadata(memory, `h${i}`) });
+  engine.load({
+    id: memory.id,
+    vector,
+    document: memory.content,
+    metadata: encodeMemoryMetadata(memory, `h${i}`),
+  });
   if ((i + 1) % 100_000 === 0) {
-    process.stderr.write(`${i + 1} loaded, ${((performance.now() - started) / 1000).toFixed(1)} s, RSS ${mb(process.memoryUsage().rss)} MB\n`);
+    process.stderr.write(
+      `${i + 1} loaded, ${((performance.now() - started) / 1000).toFixed(1)} s, RSS ${mb(process.memoryUsage().rss)} MB\n`,
+    );
   }
 }
 const loadS = (performance.now() - started) / 1000;

@@ -19,7 +19,9 @@ function newest(path) {
 const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : -Infinity;
 const changed = Math.max(...SOURCES.filter((p) => existsSync(p)).map(newest));
 if (changed > built) {
-  process.stderr.write(existsSync(STAMP) ? "sources changed: building dist/\n" : "building dist/\n");
+  process.stderr.write(
+    existsSync(STAMP) ? "sources changed: building dist/\n" : "building dist/\n",
+  );
   const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
   process.exit(result.status ?? 1);
 }
