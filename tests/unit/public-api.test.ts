@@ -57,12 +57,7 @@ const PINNED: Record<string, string[]> = {
     "defaultUseLitePath",
     "defaultWordVectorPath",
   ],
-  "./adapters/system": [
-    "FileEngineSnapshots",
-    "FileWriteJournal",
-    "SystemClock",
-    "nodeJournalFiles",
-  ],
+  "./adapters/system": ["FileEngineSnapshots", "FileWriteJournal", "SystemClock"],
   "./adapters/postgres": [
     "MIGRATIONS",
     "PostgresChangeFeed",

@@ -33,6 +33,9 @@ interface Entry {
  * Expired memories stay until the sweep deletes them, but no read returns them: every read takes
  * the instant to judge liveness at.
  *
+ * Long because: one class keeps the Map, the hash map, the listing order, the liveness cache and
+ * the index in step on every write; split, each part would need the others' invariants.
+ *
  * @example
  * const engine = new MemoryEngine(new CosineRetrievalIndex(), service.options);
  * engine.add(memory, hash, vector);

@@ -144,7 +144,7 @@ describe("createSqlsvcApp", () => {
       id: 7,
       error: {
         code: -32602,
-        message: "tools/call needs params: {name: <tool name>, arguments: {…}}",
+        message: "params is required: { name, arguments }",
       },
     });
   });
