@@ -74,13 +74,13 @@ describe("validate_sql with a schema", () => {
   });
 
   it("reports a syntax error as the only problem, names unchecked", () => {
-    expect(tools.validate("SELEC id FROM users", undefined, { schema: SCHEMA }).result).toMatchObject(
-      {
-        valid: false,
-        errors: [{ code: "syntax_error", line: 1 }],
-        schema_checked: false,
-      },
-    );
+    expect(
+      tools.validate("SELEC id FROM users", undefined, { schema: SCHEMA }).result,
+    ).toMatchObject({
+      valid: false,
+      errors: [{ code: "syntax_error", line: 1 }],
+      schema_checked: false,
+    });
   });
 });
 
