@@ -92,7 +92,10 @@ export class PolyglotSemantics implements SqlSemantics {
   ) {}
 
   transpile(sql: string, from: SqlDialect, to: SqlDialect): SqlTranspileResult {
-    const result = this.module().transpile(sql, this.dialects[from], this.dialects[to]);
+    const result = beyondEngine(
+      () => this.module().transpile(sql, this.dialects[from], this.dialects[to]),
+      (): PolyglotTranspileResult => ({ success: false, error: TOO_DEEP }),
+    );
     if (result.success) return { ok: true, statements: result.sql ?? [] };
     const source = new SourceText(sql);
     const at =
@@ -138,6 +141,17 @@ export class PolyglotSemantics implements SqlSemantics {
     dialect: SqlDialect,
     maxColumns: number,
   ): readonly SqlColumnLineage[] | undefined {
+    return beyondEngine(
+      () => this.traceColumns(statement, dialect, maxColumns),
+      () => undefined,
+    );
+  }
+
+  private traceColumns(
+    statement: string,
+    dialect: SqlDialect,
+    maxColumns: number,
+  ): readonly SqlColumnLineage[] | undefined {
     const mod = this.module();
     const name = this.dialects[dialect];
     const output = mod.outputColumns(statement, name);
@@ -165,6 +179,23 @@ export class PolyglotSemantics implements SqlSemantics {
       });
     }
     return lineage;
+  }
+}
+
+const TOO_DEEP = "the SQL nests deeper than the transpiler can follow";
+
+/**
+ * `run`, or `fallback` when the engine's recursion overflows the stack on text our grammars
+ * accepted (a 128 KiB qualified name `a.a.a…` did in the schema check; the grammars' limits
+ * bound nesting, not name chains): an answer without the analysis, never a server fault.
+ */
+function beyondEngine<T, F>(run: () => T, fallback: () => F): T | F {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof RangeError || (error instanceof Error && error.name === "RuntimeError"))
+      return fallback();
+    throw error;
   }
 }
 

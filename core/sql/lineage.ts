@@ -5,16 +5,21 @@ import { isSignificant } from "./token.js";
 import { tokenize } from "./tokenizer.js";
 
 /**
- * Most output columns traced in one call: each is one pass of the engine over its statement, so
- * the cap keeps a call on 256 KiB of columns linear (the columns after it are not listed).
+ * Most output columns traced in one call. Tracing a column re-reads its whole statement (and the
+ * engine resolves every column of it each time), so the caps below keep a call's work bounded
+ * whatever the text; the columns after them are not listed.
  */
-export const MAX_LINEAGE_COLUMNS = 500;
+export const MAX_LINEAGE_COLUMNS = 100;
+
+/** Most characters of statement text read for lineage in one call (1 MiB). */
+export const MAX_LINEAGE_WORK = 1024 * 1024;
 
 /**
  * The lineage of every query in `sql`: for each output column of each statement, the table
  * columns it is computed from, through aliases, CTEs, derived tables and set operations.
  * Statements without output columns (DDL, a plain INSERT) add nothing. At most
- * {@link MAX_LINEAGE_COLUMNS} columns are traced.
+ * {@link MAX_LINEAGE_COLUMNS} columns are traced, and statements are read for at most
+ * {@link MAX_LINEAGE_WORK} characters in all.
  *
  * @example
  * traceLineage(semantics, "SELECT u.name, SUM(o.amount) AS total FROM users u JOIN orders o ON u.id = o.user_id GROUP BY u.name", "generic");
@@ -26,14 +31,17 @@ export function traceLineage(
   dialect: SqlDialect,
 ): ColumnLineage[] {
   const out: ColumnLineage[] = [];
+  let work = MAX_LINEAGE_WORK;
   const statements = splitStatements(sql);
-  for (let i = 0; i < statements.length && out.length < MAX_LINEAGE_COLUMNS; i++) {
-    const traced = semantics.lineage(
-      statements[i] as string,
-      dialect,
-      MAX_LINEAGE_COLUMNS - out.length,
-    );
-    for (const column of traced ?? []) {
+  for (let i = 0; i < statements.length; i++) {
+    const statement = statements[i] as string;
+    // One read to list the output columns, one per column traced.
+    const reads = Math.floor(work / Math.max(1, statement.length));
+    const allowed = Math.min(MAX_LINEAGE_COLUMNS - out.length, reads - 1);
+    if (allowed <= 0) break;
+    const traced = semantics.lineage(statement, dialect, allowed) ?? [];
+    work -= statement.length * (traced.length + 1);
+    for (const column of traced) {
       out.push({ statement: i + 1, column: column.column, sources: [...column.sources] });
     }
   }

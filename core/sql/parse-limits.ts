@@ -24,6 +24,11 @@ export const PARSE_LIMITS = Object.freeze({
    * deep as it is long), and PostgreSQL's parser overflowed its stack near 7,000 (issue 26).
    */
   joins: 2000,
+  /**
+   * Dots in one qualified name (`a.b.c` has 2): each nests the tree one level, and polyglot's
+   * grammar overflowed its stack on a 100,000-part name (issue 26; it refuses over 512 levels).
+   */
+  nameParts: 500,
   /** Statements in one text. */
   statements: 5000,
 });
@@ -62,6 +67,8 @@ export function findParseLimit(tokens: readonly Token[]): SqlSyntaxError | undef
   const conditions: number[] = [0];
   let setOperations = 0;
   let joins = 0;
+  let dots = 0;
+  let afterDot = false;
   let statements = 0;
   let statementOpen = false;
   for (const t of tokens) {
@@ -75,6 +82,19 @@ export function findParseLimit(tokens: readonly Token[]): SqlSyntaxError | undef
         return at(t, `more than ${PARSE_LIMITS.statements} statements (limit of the parsers)`);
       }
     }
+    if (t.kind === "punctuation" && t.text === ".") {
+      afterDot = true;
+      if (++dots > PARSE_LIMITS.nameParts) {
+        return at(
+          t,
+          `a name of more than ${PARSE_LIMITS.nameParts} dotted parts (limit of the parsers)`,
+        );
+      }
+      continue;
+    }
+    // A token after a dot continues the name; any other starts afresh.
+    if (!afterDot) dots = 0;
+    afterDot = false;
     const word = t.kind === "keyword" || t.kind === "identifier" ? t.upper : "";
     if (t.text === "(" || word === "CASE") {
       if (++depth > PARSE_LIMITS.depth) {

@@ -7,12 +7,14 @@ const OPEN = 2;
 const SEMICOLON = 3;
 /** A letter some counted word starts with (a, o, c, u, i, e, m, j in either case). */
 const INITIAL = 4;
+const DOT = 5;
 
 /** The class of each ASCII character (operators start with the characters of `scanOperator`). */
 const CLASS = new Uint8Array(128);
 for (const ch of "=<>+-*/%^&|~!@:#") CLASS[ch.charCodeAt(0)] = OPERATOR;
 CLASS[40] = OPEN;
 CLASS[59] = SEMICOLON;
+CLASS[46] = DOT;
 for (const ch of "aocuiemjAOCUIEMJ") CLASS[ch.charCodeAt(0)] = INITIAL;
 
 /** True when `sql` holds `word` (lower-case ASCII) at `at`, in any letter case. */
@@ -52,7 +54,8 @@ function isSetOperationAt(sql: string, at: number, c: number): boolean {
  * what the limits count. Nesting is at most the `(` characters plus the `case` substrings; an
  * operator chain at most the characters an operator can start with; AND/OR, set operations and
  * statements at most the `and`/`or`, `union`/`intersect`/`except`/`minus` substrings and the
- * `;` characters plus one, JOINs at most the `join` substrings; and a block comment can only be unterminated when the last `/*` has
+ * `;` characters plus one, JOINs at most the `join` substrings, a name's dots at most the `.`
+ * characters; and a block comment can only be unterminated when the last `/*` has
  * no `*\/` after it. Words are matched in ASCII letter case; the two non-ASCII letters that
  * upper-case into those words (`ı`, `ſ`) send the text to the tokens. Text inside strings and
  * comments only makes the bounds larger, so a false answer just means "tokenise and look"
@@ -72,6 +75,7 @@ export function surelyWithinParseLimits(sql: string): boolean {
   let setOperations = 0;
   let semicolons = 0;
   let joins = 0;
+  let dots = 0;
   const n = sql.length;
   for (let i = 0; i < n; i++) {
     const c = sql.charCodeAt(i);
@@ -85,6 +89,7 @@ export function surelyWithinParseLimits(sql: string): boolean {
     if (kind === OPERATOR) operators++;
     else if (kind === OPEN) nesting++;
     else if (kind === SEMICOLON) semicolons++;
+    else if (kind === DOT) dots++;
     else if (isConditionAt(sql, i, c)) conditions++;
     else if (isSetOperationAt(sql, i, c)) setOperations++;
     else if ((c | 32) === 99 && wordAt(sql, i, "case")) nesting++;
@@ -96,6 +101,7 @@ export function surelyWithinParseLimits(sql: string): boolean {
     conditions <= PARSE_LIMITS.conditions &&
     setOperations <= PARSE_LIMITS.setOperations &&
     semicolons < PARSE_LIMITS.statements &&
-    joins <= PARSE_LIMITS.joins
+    joins <= PARSE_LIMITS.joins &&
+    dots <= PARSE_LIMITS.nameParts
   );
 }

@@ -97,7 +97,7 @@ describe("sqlsvc-mcp over raw HTTP (no handshake, no Accept header)", () => {
     ).json()) as {
       result: { tools: unknown[] };
     };
-    expect(list.result.tools).toHaveLength(8);
+    expect(list.result.tools).toHaveLength(7);
     expect(
       await (await postJson(server.url, { jsonrpc: "2.0", id: "p", method: "ping" })).json(),
     ).toEqual({

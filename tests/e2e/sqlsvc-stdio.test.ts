@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { SQLSVC_BIN, sqlsvcEnv } from "../support/spawn-sqlsvc.js";
 
 describe("sqlsvc-mcp --stdio", () => {
-  it("serves the eight tools to the SDK's stdio client and is gone once the client closes", async () => {
+  it("serves the seven tools to the SDK's stdio client and is gone once the client closes", async () => {
     const env = Object.fromEntries(
       Object.entries(sqlsvcEnv()).filter(
         (entry): entry is [string, string] => entry[1] !== undefined,
@@ -20,7 +20,7 @@ describe("sqlsvc-mcp --stdio", () => {
     await client.connect(transport);
     expect(client.getServerVersion()?.name).toBe("sqlsvc-mcp");
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(7);
     const result = (await client.callTool({
       name: "parse_sql",
       arguments: { sql: "SELECT 1; SELECT 2" },

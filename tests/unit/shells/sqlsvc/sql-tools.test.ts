@@ -420,4 +420,42 @@ describe("createSqlTools", () => {
     const catalog = createToolCatalog(createSqlTools(toolkit));
     expect(catalog.call("lint_sql", { sql: "s", verbose: true })).toMatchObject({ isError: false });
   });
+
+  it("passes the optional capabilities only when asked, and names a bad one (issue 25)", () => {
+    const { toolkit } = recordingToolkit();
+    const calls: unknown[][] = [];
+    const catalog = createToolCatalog(
+      createSqlTools({
+        ...toolkit,
+        validate: (...args) => (calls.push(["validate", ...args]), toolkit.validate(args[0])),
+        format: (...args) => (calls.push(["format", ...args]), toolkit.format(args[0], args[1])),
+        metadata: (...args) => (calls.push(["metadata", ...args]), toolkit.metadata(args[0])),
+      }),
+    );
+    catalog.call("validate_sql", { sql: "SELECT 1", schema: { users: ["id"], t: { a: "int" } } });
+    catalog.call("format_sql", { sql: "SELECT 1", dialect: "mysql", target_dialect: "PostgreSQL" });
+    catalog.call("extract_metadata", { sql: "SELECT 1", lineage: true });
+    catalog.call("extract_metadata", { sql: "SELECT 1" });
+    const defaults = { indent_size: 2, uppercase_keywords: false, add_semicolon: false };
+    expect(calls).toStrictEqual([
+      ["validate", "SELECT 1", undefined, { schema: { users: ["id"], t: { a: "int" } } }],
+      ["format", "SELECT 1", defaults, "mysql", "PostgreSQL"],
+      ["metadata", "SELECT 1", { lineage: true }],
+      ["metadata", "SELECT 1"],
+    ]);
+    expect(
+      invalidParams(() => catalog.call("validate_sql", { sql: "x", schema: "users(id)" })),
+    ).toMatch(/^parameter 'schema' expected an object of table name -> column names/);
+    expect(
+      invalidParams(() => catalog.call("validate_sql", { sql: "x", schema: { users: "id" } })),
+    ).toBe(
+      "parameter 'schema.users': expected a list of column names or an object of column name -> type",
+    );
+    expect(
+      invalidParams(() => catalog.call("format_sql", { sql: "x", target_dialect: "cobol" })),
+    ).toMatch(/^parameter 'target_dialect' must be one of generic, mysql/);
+    expect(invalidParams(() => catalog.call("extract_metadata", { sql: "x", lineage: 1 }))).toBe(
+      "parameter 'lineage' must be true or false, got 1",
+    );
+  });
 });
