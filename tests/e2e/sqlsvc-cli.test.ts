@@ -10,8 +10,12 @@ const BIN = fileURLToPath(new URL("../../dist/shells/sqlsvc/cli/sqlsvc.js", impo
 function run(
   args: string[],
   stdin = "",
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -111,7 +115,9 @@ describe("sqlsvc (the SQL tools on files)", () => {
     await writeFile(file, "SELECT a  FROM t   \n");
     const check = await run(["fix", "--check", project]);
     expect(check.code).toBe(1);
-    expect(check.stdout).toBe(`${file}: would fix 5 violations\n`);
+    expect(check.stdout).toBe(
+      `${file}: would fix 5 violations\nWould fix 5 violations in 1 file; nothing left\n`,
+    );
     expect(await readFile(file, "utf8")).toBe("SELECT a  FROM t   \n");
     expect((await run(["fix", project])).code).toBe(0);
     expect(await readFile(file, "utf8")).toBe("select a from t\n");
@@ -145,5 +151,81 @@ describe("sqlsvc (the SQL tools on files)", () => {
     const result = await run(["lint", join(dir, "missing.sql")]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^sqlsvc: .*ENOENT/);
+  });
+
+  describe("at SQLFluff's ergonomics (issue 25)", () => {
+    let tree: string;
+    beforeAll(async () => {
+      tree = join(dir, "tree");
+      await mkdir(join(tree, "sub"), { recursive: true });
+      await writeFile(join(tree, "ok.sql"), "SELECT id FROM users;\n");
+      await writeFile(join(tree, "sub", "open.sql"), "SELECT 'never closed FROM t\n");
+      await writeFile(join(tree, "sub", "bad.sql"), "SELECT FROM WHERE\n");
+    });
+
+    it("validates and scans directories instead of failing with EISDIR", async () => {
+      const validate = await run(["validate", tree]);
+      expect(validate.code).toBe(1);
+      expect(validate.stderr).toBe("");
+      expect(validate.stdout).toContain(join(tree, "sub", "bad.sql"));
+      expect(validate.stdout.trimEnd().split("\n").at(-1)).toBe("2 of 3 files invalid");
+      const scan = await run(["scan", tree]);
+      expect(scan).toMatchObject({ code: 0, stderr: "" });
+      expect(scan.stdout).toBe("No findings in 3 files\n");
+    });
+
+    it("reports files that do not lex or parse as violations, with a summary and exit 1", async () => {
+      const result = await run(["lint", tree]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        `${join(tree, "sub", "open.sql")}:1:8: LXR LexError (error) String literal is never closed`,
+      );
+      expect(result.stdout).toMatch(
+        new RegExp(`${join(tree, "sub", "bad.sql")}:1:\\d+: PRS ParseError`),
+      );
+      expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("2 violations in 2 files (of 3)");
+      const quick = await run(["lint", "--no-parse", tree]);
+      expect(quick.stdout).not.toContain("PRS");
+    });
+
+    it("colours only when asked or on a terminal, and never with NO_COLOR", async () => {
+      const plain = await run(["lint", messy]);
+      expect(plain.stdout).not.toContain("\u001b[");
+      const forced = await run(["lint", "--color", messy]);
+      expect(forced.stdout).toContain("\u001b[");
+      expect((await run(["lint", "--color", "--no-color", messy])).stdout).not.toContain("\u001b[");
+      expect((await run(["lint", messy], "", { NO_COLOR: "1" })).stdout).not.toContain("\u001b[");
+    });
+
+    it("exits quietly with 141 when the reader closes the pipe", async () => {
+      const child = spawn(process.execPath, [BIN, "rules"], { stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      child.stdout.destroy();
+      const code = await new Promise((resolve) => child.once("close", resolve));
+      expect(stderr).not.toContain("EPIPE");
+      expect([0, 141]).toContain(code);
+    });
+
+    it("lists the rules and the dialects, and takes dialect aliases", async () => {
+      const rules = await run(["rules"]);
+      expect(rules.code).toBe(0);
+      expect(rules.stdout).toMatch(/^L022 SelectStar .*anti-pattern.*AM04$/m);
+      const dialects = await run(["dialects", "--json"]);
+      expect(dialects.stdout.split("\n")).toContain(
+        JSON.stringify({ name: "sqlserver", aliases: ["tsql", "t-sql", "mssql", "sql-server"] }),
+      );
+      for (const name of ["postgres", "tsql", "mssql"])
+        expect((await run(["validate", "--dialect", name, clean])).code, name).toBe(0);
+    });
+
+    it("runs every rule with --rules all and a SQLFluff code in --exclude-rules", async () => {
+      const file = join(dir, "danger.sql");
+      await writeFile(file, "DELETE FROM users;\nSELECT * FROM t;\n");
+      const all = await run(["lint", "--rules", "all", "--exclude-rules", "AM04", file]);
+      expect(all.code).toBe(1);
+      expect(all.stdout).toContain("L011 DeleteWithoutWhere");
+      expect(all.stdout).not.toContain("L022");
+    });
   });
 });

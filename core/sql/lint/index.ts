@@ -21,6 +21,12 @@ export {
   selectLintRules,
 } from "./select-rules.js";
 export { compactViolation, formatLintCompact } from "./compact-lint.js";
+export {
+  LEX_ERROR_CODE,
+  lexViolations,
+  PARSE_ERROR_CODE,
+  parseViolation,
+} from "./syntax-violations.js";
 export { DEFAULT_LINT_SETTINGS, LINT_SETTING_BOUNDS, resolveLintSettings } from "./lint-options.js";
 export type {
   CommaStyle,

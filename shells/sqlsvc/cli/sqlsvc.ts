@@ -1,49 +1,81 @@
 #!/usr/bin/env node
-import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { toSqlDialect } from "../../../core/sql/dialects.js";
-import { selectLintRules, type LintOptions } from "../../../core/sql/lint/index.js";
-import type { SqlToolkit } from "../../../core/sql/results.js";
+import type { SqlDialect } from "../../../core/sql/dialects.js";
+import {
+  LINT_RULES,
+  selectLintRules,
+  type LintOptions,
+  type LintRuleOptions,
+} from "../../../core/sql/lint/index.js";
 import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
 import { packageVersion } from "../../common/package-version.js";
 import { DEFAULT_LINT_JOBS, runLintCommand } from "../lint/lint-command.js";
+import { expandTargets } from "../lint/lint-files.js";
 import { LINT_FORMATS, type LintFormat } from "../lint/lint-report.js";
+import { dialectsText, rulesText } from "./catalog-commands.js";
+import { exitQuietlyOnClosedPipe, paint, useColor } from "./cli-output.js";
+import { dialectNamed } from "./dialect-names.js";
+import { runToolCommand, type ToolCommand } from "./tool-commands.js";
+
+const LAST_RULE = LINT_RULES[LINT_RULES.length - 1]?.code ?? "L010";
 
 const USAGE = `Usage: sqlsvc <command> [options] FILE|DIR...
 
-The SQL tools of sqlsvc-mcp on files, for scripts and CI. FILE "-" reads stdin; lint and fix
-take directories too (every *.sql file below them).
+The SQL tools of sqlsvc-mcp on files, for scripts and CI. A DIR stands for every *.sql file
+below it (.git and node_modules skipped); FILE "-" reads stdin.
 
 Commands:
-  validate   check syntax                   exit 1 if a file is invalid
-  lint       style rules L001-L010          exit 1 if there is a violation
-  fix        fix L001 L002 L003 L007 L008 L010 in place (meaning kept)
+  lint       lint rules (default the seed's L001-L010; --rules all for all of L001-${LAST_RULE}),
+             plus files that do not lex (LXR) or parse (PRS)
+                                            exit 1 if there is a violation
+  fix        apply the fixes that keep the SQL's meaning, in place
                                             exit 1 if violations remain (or, with --check,
                                             if a file would change)
+  validate   check syntax                   exit 1 if a file is invalid
   scan       SQL injection patterns         exit 1 if a HIGH or CRITICAL finding
   format     print the formatted SQL (or rewrite the files with --write)
-  Exit 2 for a usage or configuration error.
+  rules      list the lint rules (code, name, severity, category, fixable, SQLFluff codes)
+  dialects   list the dialects and the other names they answer to
+  Exit 2 for a usage or configuration error; 141 when the reader of the output goes away.
 
 Options:
-  --dialect NAME   validate, lint, fix: generic, mysql, postgresql, sqlite, sqlserver, oracle,
-                   snowflake (lint and fix: overrides the configuration's dialect)
+  --dialect NAME   generic, mysql, postgresql, sqlite, sqlserver, oracle, snowflake, or an alias
+                   (postgres, tsql, mssql, mariadb, ...: see sqlsvc dialects); lint and fix:
+                   overrides the configuration's dialect
   --config FILE    lint, fix: settings file (default: the nearest .sqlsvc.yaml above each file)
-  --rules LIST     lint, fix: only these rules, codes or names (L001,KeywordCase)
+  --rules LIST     lint, fix: only these rules: codes, names, SQLFluff codes (AM04),
+                   categories (safety, ambiguity, references, anti-pattern, aliasing,
+                   consistency) or all
   --exclude-rules LIST  lint, fix: skip these rules
   --format FMT     lint, fix: text (default), json, github (workflow annotations), sarif
+  --no-parse       lint, fix: check that files lex, but do not parse them (faster)
   --check          fix: report what would change, write nothing
   --jobs N         lint, fix: files worked on at once (default ${DEFAULT_LINT_JOBS})
   --indent N       format: spaces per level, 0-16 (default 2)
   --upper          format: upper-case keywords
   --semicolon      format: end every statement with ;
   --write          format: rewrite the files instead of printing
-  --json           print each file's result object as one JSON line (lint, fix: --format json)
+  --json           one JSON line per file (lint, fix: --format json), per rule or per dialect
+  --color, --no-color  colour the text output (default: on a terminal, unless NO_COLOR is set)
   -h, --help       show this help
   -v, --version    print the version
+
+The sqlsvc CLI reads keywords in the case the file uses (L007 keyword_case: consistent, as
+SQLFluff's CP01); lint_sql keeps the seed's upper. Set it in .sqlsvc.yaml to change it.
 `;
 
-type Command = "validate" | "scan" | "format";
-const COMMANDS: readonly string[] = ["validate", "lint", "fix", "scan", "format"];
+const COMMANDS: readonly string[] = [
+  "validate",
+  "lint",
+  "fix",
+  "scan",
+  "format",
+  "rules",
+  "dialects",
+];
+
+/** The CLI's own defaults under the configuration file: keywords as the file writes them. */
+const CLI_RULE_OPTIONS: LintRuleOptions = { L007: { keyword_case: "consistent" } };
 
 /** Thrown for a bad command line: usage goes to stderr, exit code 2. */
 class UsageError extends Error {}
@@ -65,6 +97,9 @@ async function main(argv: string[]): Promise<number> {
       format: { type: "string" },
       check: { type: "boolean", default: false },
       jobs: { type: "string" },
+      "no-parse": { type: "boolean", default: false },
+      color: { type: "boolean" },
+      "no-color": { type: "boolean" },
       ...HELP_AND_VERSION,
     },
   });
@@ -76,12 +111,29 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`sqlsvc ${packageVersion()}\n`);
     return 0;
   }
-  const [command, ...files] = positionals;
+  const color = useColor({
+    flag: values["no-color"] === true ? false : values.color,
+    env: process.env,
+    isTTY: process.stdout.isTTY === true,
+  });
+  const [command, ...targets] = positionals;
   if (command === undefined || !COMMANDS.includes(command))
     throw new UsageError(`unknown command: ${command ?? "(none)"}`);
-  if (files.length === 0) throw new UsageError("no FILE given");
-  if (values.dialect !== undefined && toSqlDialect(values.dialect) === undefined) {
-    throw new UsageError(`unknown dialect: ${values.dialect}`);
+  if (command === "rules" || command === "dialects") {
+    if (targets.length > 0) throw new UsageError(`${command} takes no FILE`);
+    const text =
+      command === "rules"
+        ? rulesText(values.json, paint(color))
+        : dialectsText(values.json, paint(color));
+    process.stdout.write(text);
+    return 0;
+  }
+  if (targets.length === 0) throw new UsageError("no FILE or DIR given");
+  let dialect: SqlDialect | undefined;
+  if (values.dialect !== undefined) {
+    dialect = dialectNamed(values.dialect);
+    if (dialect === undefined)
+      throw new UsageError(`unknown dialect: ${values.dialect} (see sqlsvc dialects)`);
   }
   const indent = values.indent === undefined ? 2 : Number(values.indent);
   if (!Number.isInteger(indent) || indent < 0 || indent > 16)
@@ -92,37 +144,46 @@ async function main(argv: string[]): Promise<number> {
     if (values[name] !== undefined && command !== "lint" && command !== "fix")
       throw new UsageError(`--${name} only applies to lint and fix`);
   }
+  if (values["no-parse"] && command !== "lint" && command !== "fix")
+    throw new UsageError("--no-parse only applies to lint and fix");
   if (values.check && command !== "fix") throw new UsageError("--check only applies to fix");
-  if (command === "lint" || command === "fix") return lintCommand(command, files, values);
+  if (command === "lint" || command === "fix")
+    return lintCommand(command, targets, dialect, color, values);
 
   const { loadSqlToolkit } = await import("../load-sql-toolkit.js");
   const toolkit = await loadSqlToolkit();
-  let failed = false;
-  for (const file of files) {
-    const sql = file === "-" ? await readStdin() : await readFile(file, "utf8");
-    const outcome = runOne(toolkit, command as Command, file, sql, {
-      dialect: values.dialect,
+  const cwd = process.cwd();
+  return runToolCommand(
+    toolkit,
+    {
+      command: command as ToolCommand,
+      files: await expandTargets(targets, cwd),
+      cwd,
+      dialect,
       format: {
         indent_size: indent,
         uppercase_keywords: values.upper,
         add_semicolon: values.semicolon,
       },
       json: values.json,
-    });
-    failed ||= outcome.failed;
-    if (outcome.rewrite !== undefined && values.write && file !== "-")
-      await writeFile(file, outcome.rewrite);
-    else if (outcome.text !== "") process.stdout.write(outcome.text);
-  }
-  return failed ? 1 : 0;
+      write: values.write,
+    },
+    {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      readStdin,
+      paint: paint(color),
+    },
+  );
 }
 
 /** `sqlsvc lint` and `sqlsvc fix`: validated flags, then the shared runner. */
 async function lintCommand(
   command: "lint" | "fix",
   targets: string[],
+  dialect: SqlDialect | undefined,
+  color: boolean,
   values: {
-    dialect?: string | undefined;
     config?: string | undefined;
     rules?: string | undefined;
     "exclude-rules"?: string | undefined;
@@ -130,6 +191,7 @@ async function lintCommand(
     check: boolean;
     jobs?: string | undefined;
     json: boolean;
+    "no-parse": boolean;
   },
 ): Promise<number> {
   const format = values.format ?? (values.json ? "json" : "text");
@@ -148,13 +210,21 @@ async function lintCommand(
   const excluded = list(values["exclude-rules"]);
   if (rules !== undefined) overrides.rules = rules;
   if (excluded !== undefined) overrides.exclude_rules = excluded;
-  const dialect = values.dialect === undefined ? undefined : toSqlDialect(values.dialect);
   if (dialect !== undefined) overrides.dialect = dialect;
   try {
     selectLintRules(overrides);
   } catch (error) {
     const message = (error as Error).message.replace(/^exclude_rules/, "--exclude-rules");
     throw new UsageError(message.replace(/^rules/, "--rules"));
+  }
+  let parseError: ((sql: string, dialect: SqlDialect) => string | undefined) | undefined;
+  if (!values["no-parse"]) {
+    const { loadSqlToolkit } = await import("../load-sql-toolkit.js");
+    const toolkit = await loadSqlToolkit();
+    parseError = (sql, name) => {
+      const { result } = toolkit.validate(sql, name);
+      return result.valid ? undefined : (result.error ?? "not valid SQL");
+    };
   }
   return runLintCommand(
     {
@@ -164,64 +234,20 @@ async function lintCommand(
       format: format as LintFormat,
       configPath: values.config,
       overrides,
+      defaults: { rule_options: CLI_RULE_OPTIONS },
       jobs,
       cwd: process.cwd(),
       version: packageVersion(),
+      ...(parseError === undefined ? {} : { parseError }),
     },
     {
       out: (text) => process.stdout.write(text),
       err: (text) => process.stderr.write(text),
       progress: process.stderr.isTTY === true,
       readStdin,
+      color,
     },
   );
-}
-
-interface RunOptions {
-  readonly dialect: string | undefined;
-  readonly format: { indent_size: number; uppercase_keywords: boolean; add_semicolon: boolean };
-  readonly json: boolean;
-}
-
-/** One file through one tool: what to print, whether it counts as a failure, the new text. */
-function runOne(
-  toolkit: SqlToolkit,
-  command: Command,
-  file: string,
-  sql: string,
-  options: RunOptions,
-): { text: string; failed: boolean; rewrite?: string } {
-  const json = (result: object, failed: boolean) => ({
-    text: `${JSON.stringify({ file, ...result })}\n`,
-    failed,
-  });
-  switch (command) {
-    case "validate": {
-      const { result } = toolkit.validate(sql, options.dialect);
-      if (options.json) return json(result, !result.valid);
-      return {
-        text: result.valid ? "" : `${file}: ${result.error ?? "invalid SQL"}\n`,
-        failed: !result.valid,
-      };
-    }
-    case "scan": {
-      const { result } = toolkit.scan(sql);
-      if (options.json) return json(result, result.has_high);
-      const lines = result.findings.map(
-        (f) => `${file}: ${f.severity} ${f.pattern}: ${f.description}\n`,
-      );
-      return { text: lines.join(""), failed: result.has_high };
-    }
-    case "format": {
-      const outcome = toolkit.format(sql, options.format);
-      if (!outcome.ok) return { text: `${file}: ${outcome.error}\n`, failed: true };
-      if (options.json) return json(outcome.result, false);
-      const formatted = outcome.result.formatted_sql.endsWith("\n")
-        ? outcome.result.formatted_sql
-        : `${outcome.result.formatted_sql}\n`;
-      return { text: formatted, failed: false, rewrite: formatted };
-    }
-  }
 }
 
 async function readStdin(): Promise<string> {
@@ -230,6 +256,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+exitQuietlyOnClosedPipe(process);
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -5,7 +5,8 @@ import { parse as parseYaml } from "yaml";
 import { AgentServicesError } from "../../../core/errors.js";
 import type { LintOptions } from "../../../core/sql/lint/index.js";
 import { lintOptionEntries, toLintOptions } from "./lint-options-schema.js";
-import { globToRegExp } from "./glob.js";
+import { dialectNamed } from "../cli/dialect-names.js";
+import { ignoreGlobProblem, ignoreGlobs, type IgnoreGlobs } from "./ignore-globs.js";
 
 /** The name of the project file `sqlsvc lint` and `sqlsvc fix` look for. */
 export const LINT_CONFIG_FILE = ".sqlsvc.yaml";
@@ -16,13 +17,23 @@ export const LINT_CONFIG_FILE = ".sqlsvc.yaml";
  */
 export interface LintConfig {
   readonly options: LintOptions;
-  readonly ignore: readonly RegExp[];
+  readonly ignore: IgnoreGlobs;
   readonly dir: string;
   readonly source: string | undefined;
 }
 
-const stringList = (what: string) =>
-  v.optional(v.array(v.string(`expected ${what}`), `expected a list of ${what}s`));
+const globList = v.optional(
+  v.array(
+    v.pipe(
+      v.string("expected a glob"),
+      v.check(
+        (glob) => ignoreGlobProblem(glob) === undefined,
+        (issue) => ignoreGlobProblem(String(issue.input)) ?? "expected a glob",
+      ),
+    ),
+    "expected a list of globs",
+  ),
+);
 
 /**
  * `.sqlsvc.yaml`: the lint options of `lint_sql` (`rules`, `exclude_rules`, `dialect`,
@@ -34,7 +45,7 @@ const stringList = (what: string) =>
  * v.safeParse(LintConfigSchema, { rules: ["L001"], ignore: ["vendor/**"] }).success; // true
  */
 export const LintConfigSchema = v.strictObject(
-  { ...lintOptionEntries, ignore: stringList("glob") },
+  { ...lintOptionEntries, ignore: globList },
   (issue) =>
     issue.expected === "never"
       ? `unknown key (expected rules, exclude_rules, dialect, rule_options or ignore)`
@@ -64,8 +75,10 @@ export function parseLintConfig(text: string, source: string): LintConfig {
       `${source}: (top level): expected a mapping of settings`,
     );
   }
-  // SQLFluff users write rule lists as one comma-separated string.
+  // SQLFluff users write rule lists as one comma-separated string, and dialects by other names.
   const record = { ...(data as Record<string, unknown>) };
+  if (typeof record["dialect"] === "string")
+    record["dialect"] = dialectNamed(record["dialect"]) ?? record["dialect"];
   for (const key of ["rules", "exclude_rules"]) {
     const value = record[key];
     if (typeof value === "string")
@@ -86,11 +99,13 @@ export function parseLintConfig(text: string, source: string): LintConfig {
   const { ignore, ...options } = parsed.output;
   return {
     options: toLintOptions(options),
-    ignore: (ignore ?? []).map(globToRegExp),
+    ignore: ignoreGlobs(ignore ?? []),
     dir: dirname(source),
     source,
   };
 }
+
+const NO_GLOBS = ignoreGlobs([]);
 
 /**
  * Finds the configuration of each linted file: the one given with `--config`, else the nearest
@@ -126,7 +141,7 @@ export class LintConfigFinder {
   async forFile(file: string): Promise<LintConfig> {
     if (this.explicit !== undefined) return this.explicit;
     const found = await this.inDir(dirname(resolve(this.cwd, file)));
-    return found ?? { options: {}, ignore: [], dir: this.cwd, source: undefined };
+    return found ?? { options: {}, ignore: NO_GLOBS, dir: this.cwd, source: undefined };
   }
 
   /**
@@ -134,9 +149,9 @@ export class LintConfigFinder {
    * configuration file's directory).
    */
   static ignores(config: LintConfig, file: string, cwd: string): boolean {
-    if (config.ignore.length === 0) return false;
+    if (config.ignore.patterns.length === 0) return false;
     const path = relative(config.dir, resolve(cwd, file)).split(sep).join("/");
-    return config.ignore.some((glob) => glob.test(path));
+    return config.ignore.ignores(path);
   }
 
   private inDir(dir: string): Promise<LintConfig | undefined> {

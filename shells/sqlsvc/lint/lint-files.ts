@@ -1,7 +1,15 @@
 import { opendir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isAgentServicesError } from "../../../core/errors.js";
-import { fixSql, lintSql, type LintOptions } from "../../../core/sql/lint/index.js";
+import type { SqlDialect } from "../../../core/sql/dialects.js";
+import {
+  fixSql,
+  lexViolations,
+  lintWithFixes,
+  parseViolation,
+  type LintOptions,
+  type LintRuleOptions,
+} from "../../../core/sql/lint/index.js";
 import type { LintViolation } from "../../../core/sql/results.js";
 import { LintConfigFinder } from "./lint-config.js";
 
@@ -15,6 +23,8 @@ export interface FileOutcome {
   readonly violations: readonly LintViolation[];
   /** `fix` only: how many violations were (or, with `check`, would be) fixed. */
   readonly fixed: number;
+  /** `lint` only: how many of the violations `sqlsvc fix` would fix. */
+  readonly fixable?: number;
   /** `fix` only: the text changed (and was written unless `check`, or printed for stdin). */
   readonly changed: boolean;
   /** `fix` on stdin: the fixed text, for the caller to print. */
@@ -32,11 +42,53 @@ export interface LintFilesOptions {
   readonly check: boolean;
   /** Options from the command line; they win over the configuration file's. */
   readonly overrides: LintOptions;
+  /** Settings under the configuration file's: its `rule_options` win key by key. */
+  readonly defaults?: LintOptions;
   readonly configs: LintConfigFinder;
   readonly cwd: string;
   /** Files worked on at once (reads in flight and results held for in-order output). */
   readonly jobs: number;
   readonly readStdin: () => Promise<string>;
+  /**
+   * The parser's refusal of `sql` in `dialect` (`line 1, column 8: …`), or undefined when it
+   * parses; absent to skip the parse check. Lexing is always checked.
+   */
+  readonly parseError?: (sql: string, dialect: SqlDialect) => string | undefined;
+}
+
+/** `options` over `defaults`, rule settings merged per rule and key. */
+function withDefaults(options: LintOptions, defaults: LintOptions | undefined): LintOptions {
+  if (defaults === undefined) return options;
+  const ruleOptions: Record<string, object | undefined> = { ...defaults.rule_options };
+  for (const [code, section] of Object.entries(options.rule_options ?? {})) {
+    ruleOptions[code] = { ...ruleOptions[code], ...(section as object | undefined) };
+  }
+  return { ...defaults, ...options, rule_options: ruleOptions as LintRuleOptions };
+}
+
+/** Text with Jinja markup (dbt models): it is SQL only once rendered, so it is not parsed. */
+const TEMPLATED = /\{\{|\{%/;
+
+/** The violations that keep `sql` from being SQL at all: lexing, then (when asked) parsing. */
+function syntaxViolations(
+  sql: string,
+  dialect: SqlDialect,
+  parseError: LintFilesOptions["parseError"],
+): LintViolation[] {
+  const lex = lexViolations(sql, dialect);
+  if (lex.length > 0 || parseError === undefined || TEMPLATED.test(sql) || sql.trim() === "")
+    return lex;
+  const error = parseError(sql, dialect);
+  return error === undefined ? [] : [parseViolation(error)];
+}
+
+/** `a` and `b` merged in the linter's order: line, column, then rule code. */
+function merged(a: readonly LintViolation[], b: readonly LintViolation[]): LintViolation[] {
+  if (a.length === 0) return [...b];
+  return [...a, ...b].sort(
+    (x, y) =>
+      x.line - y.line || x.column - y.column || (x.rule < y.rule ? -1 : x.rule > y.rule ? 1 : 0),
+  );
 }
 
 /**
@@ -125,19 +177,34 @@ async function runOne(file: string, options: LintFilesOptions): Promise<FileOutc
   try {
     const config = await options.configs.forFile(file === "-" ? "stdin.sql" : file);
     if (file !== "-" && LintConfigFinder.ignores(config, file, options.cwd)) return undefined;
-    const lintOptions: LintOptions = { ...config.options, ...options.overrides };
+    const lintOptions = withDefaults({ ...config.options, ...options.overrides }, options.defaults);
     const sql =
       file === "-"
         ? await options.readStdin()
         : await readFile(resolvePath(options.cwd, file), "utf8");
+    const dialect = lintOptions.dialect ?? "generic";
     if (options.mode === "lint") {
-      return { file, violations: lintSql(sql, lintOptions).violations, fixed: 0, changed: false };
+      const found = lintWithFixes(sql, lintOptions);
+      return {
+        file,
+        violations: merged(
+          syntaxViolations(sql, dialect, options.parseError),
+          found.map((v) => v.violation),
+        ),
+        fixed: 0,
+        fixable: found.filter((v) => v.fix !== undefined).length,
+        changed: false,
+      };
     }
     const result = fixSql(sql, lintOptions);
+    const left = merged(
+      syntaxViolations(result.fixed_sql, dialect, options.parseError),
+      result.remaining.violations,
+    );
     if (file === "-") {
       return {
         file,
-        violations: result.remaining.violations,
+        violations: left,
         fixed: result.fixed_count,
         changed: result.changed,
         output: result.fixed_sql,
@@ -145,12 +212,7 @@ async function runOne(file: string, options: LintFilesOptions): Promise<FileOutc
     }
     if (result.changed && !options.check)
       await writeFile(resolvePath(options.cwd, file), result.fixed_sql);
-    return {
-      file,
-      violations: result.remaining.violations,
-      fixed: result.fixed_count,
-      changed: result.changed,
-    };
+    return { file, violations: left, fixed: result.fixed_count, changed: result.changed };
   } catch (error) {
     return failed(error);
   }

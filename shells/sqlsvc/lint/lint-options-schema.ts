@@ -2,18 +2,19 @@ import * as v from "valibot";
 import { SQL_DIALECTS, toSqlDialect, type SqlDialect } from "../../../core/sql/dialects.js";
 import {
   DEFAULT_LINT_SETTINGS,
-  findLintRule,
+  findLintRules,
   LINT_SETTING_BOUNDS,
   type LintOptions,
 } from "../../../core/sql/lint/index.js";
 import { optionalDialect } from "../sql-tool-params.js";
 
-const RULE_NAME = "expected a rule code (L001-L010) or name (such as KeywordCase)";
+const RULE_NAME =
+  "expected a rule code (L001-L038), name (KeywordCase), SQLFluff code (CP01), category (safety) or all";
 
 const ruleName = v.pipe(
   v.string(RULE_NAME),
   v.check(
-    (name) => findLintRule(name) !== undefined,
+    (name) => findLintRules(name).length > 0,
     (issue) => `unknown rule ${shown(issue.input)}: ${RULE_NAME}`,
   ),
 );
@@ -155,8 +156,12 @@ function dialectMessage(input: unknown): string {
  * v.object({ sql: sqlParam("…"), ...lintOptionEntries });
  */
 export const lintOptionEntries = {
-  rules: ruleList("Run only these rules (codes or names); default all."),
-  exclude_rules: ruleList("Skip these rules (codes or names)."),
+  rules: ruleList(
+    "Run only these rules: codes (L022), names (SelectStar), SQLFluff codes (AM04), categories " +
+      "(safety, ambiguity, references, anti-pattern, aliasing, consistency) or all; default the " +
+      "seed's L001-L010.",
+  ),
+  exclude_rules: ruleList("Skip these rules (the same names as rules)."),
   dialect,
   rule_options: v.optional(
     v.pipe(

@@ -1,6 +1,7 @@
 import { relative, sep } from "node:path";
 import { LINT_RULES } from "../../../core/sql/lint/index.js";
 import type { LintSeverity, LintViolation } from "../../../core/sql/results.js";
+import { paint, type Paint } from "../cli/cli-output.js";
 import type { FileOutcome } from "./lint-files.js";
 
 /** The output formats of `sqlsvc lint` and `sqlsvc fix`. */
@@ -27,10 +28,14 @@ export interface LintReportOptions {
   readonly check: boolean;
   readonly cwd: string;
   readonly version: string;
+  /** Colour the text format (a terminal that allows it). */
+  readonly color?: boolean;
 }
 
-const textLine = (file: string, v: LintViolation) =>
-  `${file}:${v.line}:${v.column}: ${v.rule} ${v.rule_name} (${v.severity}) ${v.message}\n`;
+function textLine(file: string, v: LintViolation, p: Paint): string {
+  const level = v.severity === "error" ? p.red : v.severity === "warning" ? p.yellow : p.cyan;
+  return `${p.bold(file)}${p.dim(`:${v.line}:${v.column}:`)} ${level(v.rule)} ${v.rule_name} ${p.dim(`(${v.severity})`)} ${v.message}\n`;
+}
 
 /**
  * The report for `format`.
@@ -41,7 +46,7 @@ const textLine = (file: string, v: LintViolation) =>
 export function createLintReport(format: LintFormat, options: LintReportOptions): LintReport {
   switch (format) {
     case "text":
-      return { file: (o) => textReport(o, options), end: () => "" };
+      return { file: (o) => textReport(o, options, paint(options.color === true)), end: () => "" };
     case "json":
       return { file: (o) => `${JSON.stringify(jsonReport(o, options))}\n`, end: () => "" };
     case "github":
@@ -57,9 +62,9 @@ function fixNote(o: FileOutcome, options: LintReportOptions): string {
   return `${o.file}: ${verb} ${o.fixed} violation${o.fixed === 1 ? "" : "s"}\n`;
 }
 
-function textReport(o: FileOutcome, options: LintReportOptions): string {
+function textReport(o: FileOutcome, options: LintReportOptions, p: Paint): string {
   if (o.error !== undefined) return "";
-  return fixNote(o, options) + o.violations.map((v) => textLine(o.file, v)).join("");
+  return fixNote(o, options) + o.violations.map((v) => textLine(o.file, v, p)).join("");
 }
 
 function jsonReport(o: FileOutcome, options: LintReportOptions): object {

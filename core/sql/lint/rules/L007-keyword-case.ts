@@ -51,7 +51,7 @@ export const keywordCase: LintRule = {
   options: [
     {
       name: "keyword_case",
-      values: "upper, lower or consistent; default upper",
+      values: "upper, lower or consistent; default upper (the sqlsvc CLI: consistent)",
       description:
         "The case keywords must be written in; consistent takes the case of the first keyword (upper when it is mixed).",
     },

@@ -79,10 +79,11 @@ describe("sqlsvc lint and fix over files (issue 13)", () => {
     // lower-case keywords are right here; b.sql (upper case) is ignored, so not reported.
     expect(result.out).not.toContain("L007");
     expect(result.out).not.toContain("b.sql");
-    expect((await run({ targets: ["q/sub/b.sql"] })).out).toBe("");
+    expect((await run({ targets: ["q/sub/b.sql"] })).out).toBe("No violations in 0 files\n");
     const only = await run({ overrides: { rules: ["L001"] } });
     expect(only.out).toBe(
-      "q/a.sql:1:17: L001 TrailingWhitespace (warning) Line has trailing whitespace\n",
+      "q/a.sql:1:17: L001 TrailingWhitespace (warning) Line has trailing whitespace\n" +
+        "1 violation in 1 file (of 1), 1 fixable with sqlsvc fix\n",
     );
   });
 
@@ -100,15 +101,24 @@ describe("sqlsvc lint and fix over files (issue 13)", () => {
 
   it("fix --check reports what would change and writes nothing (exit 1)", async () => {
     const result = await run({ mode: "fix", check: true });
-    expect(result).toMatchObject({ code: 1, out: "q/a.sql: would fix 5 violations\n" });
+    expect(result).toMatchObject({
+      code: 1,
+      out: "q/a.sql: would fix 5 violations\nWould fix 5 violations in 1 file; nothing left\n",
+    });
     expect(await readFile(join(dir, "q", "a.sql"), "utf8")).toBe("select a  from t   \n");
   });
 
   it("fix rewrites the files and exits 0 when nothing is left; a second run changes nothing", async () => {
     const first = await run({ mode: "fix" });
-    expect(first).toMatchObject({ code: 0, out: "q/a.sql: fixed 5 violations\n" });
+    expect(first).toMatchObject({
+      code: 0,
+      out: "q/a.sql: fixed 5 violations\nFixed 5 violations in 1 file; nothing left\n",
+    });
     expect(await readFile(join(dir, "q", "a.sql"), "utf8")).toBe("SELECT a FROM t\n");
-    expect(await run({ mode: "fix", check: true })).toMatchObject({ code: 0, out: "" });
+    expect(await run({ mode: "fix", check: true })).toMatchObject({
+      code: 0,
+      out: "Would fix 0 violations in 0 files; nothing left\n",
+    });
   });
 
   it("fix exits 1 when violations no fix can remove are left", async () => {
@@ -120,7 +130,11 @@ describe("sqlsvc lint and fix over files (issue 13)", () => {
 
   it("fix - prints the fixed SQL on stdout and the report on stderr", async () => {
     const result = await run({ mode: "fix", targets: ["-"] });
-    expect(result).toMatchObject({ code: 0, out: "SELECT 1", err: "-: fixed 2 violations\n" });
+    expect(result).toMatchObject({
+      code: 0,
+      out: "SELECT 1",
+      err: "-: fixed 2 violations\nFixed 2 violations in 1 file; nothing left\n",
+    });
   });
 
   it("prints GitHub workflow annotations with escaped data", async () => {
@@ -148,7 +162,7 @@ describe("sqlsvc lint and fix over files (issue 13)", () => {
     expect(log.version).toBe("2.1.0");
     const run0 = log.runs[0];
     expect(run0?.tool.driver).toMatchObject({ name: "sqlsvc", version: "9.9.9" });
-    expect(run0?.tool.driver.rules.map((r) => r.id)).toHaveLength(10);
+    expect(run0?.tool.driver.rules.map((r) => r.id).length).toBeGreaterThanOrEqual(30);
     expect(run0?.results.map((r) => `${r.ruleId}:${r.level}`)).toEqual([
       "L007:warning",
       "L010:note",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAgentServicesError } from "../../../../../core/errors.js";
-import { globToRegExp } from "../../../../../shells/sqlsvc/lint/glob.js";
+import { ignoreGlobs } from "../../../../../shells/sqlsvc/lint/ignore-globs.js";
 import {
   LintConfigFinder,
   parseLintConfig,
@@ -49,7 +49,7 @@ describe(".sqlsvc.yaml (issue 13)", () => {
       },
     });
     expect(config.dir).toBe("/p");
-    expect(config.ignore).toHaveLength(2);
+    expect(config.ignore.patterns).toEqual(["vendor/", "*.gen.sql"]);
   });
 
   it("treats an empty file as the defaults", () => {
@@ -70,7 +70,7 @@ describe(".sqlsvc.yaml (issue 13)", () => {
         ].join("\n"),
       ),
     ).toEqual([
-      '/p/.sqlsvc.yaml: rules.1: unknown rule "L099": expected a rule code (L001-L010) or name (such as KeywordCase)',
+      '/p/.sqlsvc.yaml: rules.1: unknown rule "L099": expected a rule code (L001-L038), name (KeywordCase), SQLFluff code (CP01), category (safety) or all',
       '/p/.sqlsvc.yaml: dialect: expected one of generic, mysql, postgresql, sqlite, sqlserver, oracle, snowflake (any letter case), got "cobol"',
       '/p/.sqlsvc.yaml: rule_options.L005.max_length: expected an integer from 1 to 100000, got "abc"',
       '/p/.sqlsvc.yaml: rule_options.L007.keyword_case: expected one of upper, lower, consistent, got "title"',
@@ -87,18 +87,33 @@ describe(".sqlsvc.yaml (issue 13)", () => {
   });
 });
 
-describe("globToRegExp", () => {
+describe("ignore globs (gitignore rules, from the ignore package; issue 25)", () => {
   it.each([
     ["vendor/", "vendor/a/b.sql", true],
-    ["vendor/", "src/vendor/a.sql", false],
+    ["vendor/", "src/vendor/a.sql", true],
+    ["/vendor/", "src/vendor/a.sql", false],
     ["*.gen.sql", "a/b/c.gen.sql", true],
     ["migrations/**", "migrations/2024/01.sql", true],
     ["migrations/*.sql", "migrations/2024/01.sql", false],
     ["**/fixtures/*.sql", "x/y/fixtures/a.sql", true],
     ["a?.sql", "q/ab.sql", true],
     ["a.sql", "q/axsql", false],
+    ["migrations/[ab]*.sql", "migrations/a1.sql", true],
+    ["migrations/[ab]*.sql", "migrations/c1.sql", false],
   ])("%s matches %s: %s", (glob, path, expected) => {
-    expect(globToRegExp(glob).test(path)).toBe(expected);
+    expect(ignoreGlobs([glob]).ignores(path)).toBe(expected);
+  });
+
+  it("takes a match back with !, the last matching pattern winning", () => {
+    const globs = ignoreGlobs(["*.gen.sql", "!keep.gen.sql"]);
+    expect(globs.ignores("a/drop.gen.sql")).toBe(true);
+    expect(globs.ignores("a/keep.gen.sql")).toBe(false);
+  });
+
+  it("refuses {a,b} braces, which gitignore lacks, naming the entry", () => {
+    expect(problems("ignore: ['ok/', '{a,b}.sql']")).toEqual([
+      "/p/.sqlsvc.yaml: ignore.1: braces are not gitignore syntax: write one pattern per alternative",
+    ]);
   });
 });
 
