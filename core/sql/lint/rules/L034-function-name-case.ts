@@ -42,12 +42,13 @@ export const functionNameCase: LintRule = {
   fixable: true,
   check(ctx, report) {
     const code = ctx.tokens.filter(isSignificant);
+    const closing = closingParens(code);
     let policy: "upper" | "lower" | undefined;
     for (let i = 0; i + 1 < code.length; i++) {
       const name = code[i] as Token;
       if (name.kind !== "identifier" || code[i + 1]?.text !== "(") continue;
       if (TYPES.has(name.upper) || NOT_A_CALL.has(code[i - 1]?.upper ?? "")) continue;
-      if (code[i - 1]?.text === "," && isCteColumnList(code, i + 1)) continue;
+      if (code[i - 1]?.text === "," && isCteColumnList(code, closing[i + 1] ?? -1)) continue;
       const own = caseOf(name.text);
       policy ??= own;
       if (policy === undefined || own === policy) continue;
@@ -63,15 +64,25 @@ export const functionNameCase: LintRule = {
   },
 };
 
-/** True when the `(` at `open` closes before `AS (`: a CTE's column list (`, x (a, b) AS (`). */
-function isCteColumnList(code: readonly Token[], open: number): boolean {
-  let depth = 0;
-  for (let j = open; j < code.length; j++) {
-    const t = code[j] as Token;
-    if (t.text === "(") depth++;
-    else if (t.text === ")" && --depth === 0) {
-      return code[j + 1]?.upper === "AS" && code[j + 2]?.text === "(";
+/**
+ * For each `(` (by index in `code`), the index of the `)` that closes it (-1: never closed), in
+ * one pass: looking each one up by scanning ahead made many nested calls quadratic.
+ */
+function closingParens(code: readonly Token[]): Int32Array {
+  const closing = new Int32Array(code.length).fill(-1);
+  const open: number[] = [];
+  for (let j = 0; j < code.length; j++) {
+    const text = (code[j] as Token).text;
+    if (text === "(") open.push(j);
+    else if (text === ")") {
+      const start = open.pop();
+      if (start !== undefined) closing[start] = j;
     }
   }
-  return false;
+  return closing;
+}
+
+/** True when the `)` at `close` is followed by `AS (`: a CTE's column list (`, x (a, b) AS (`). */
+function isCteColumnList(code: readonly Token[], close: number): boolean {
+  return close >= 0 && code[close + 1]?.upper === "AS" && code[close + 2]?.text === "(";
 }
