@@ -144,9 +144,8 @@ async function build(
  * remembers and searches fail until it answers, and `/readyz` says so.
  */
 function probeEmbedder(runtime: MemsvcRuntime, logger: Logger): void {
-  runtime.readiness().catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    if (!message.startsWith("embedder")) return;
+  // Not through /readyz: a success there is cached, and a probe must not vouch for later calls.
+  runtime.probeEmbedder().catch((error: unknown) => {
     logger.warn(
       `the embedder does not answer; remembers, recalls and searches fail until it does`,
       { embedder: runtime.embedderDescription, cause: causeChain(error) },

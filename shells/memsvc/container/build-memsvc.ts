@@ -53,6 +53,8 @@ export interface MemsvcRuntime {
    * sweep): always true for a store one service owns; on PostgreSQL, one replica per interval.
    */
   readonly claimTurn: (name: string, intervalMs: number) => Promise<boolean>;
+  /** Embeds one probe text (the startup check; `/readyz` keeps its own cache). */
+  readonly probeEmbedder: () => Promise<void>;
   /** Why writes are refused now (a full disk, a store that does not take them), if they are. */
   readonly writeRefusal: () => WriteRefusal | undefined;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
@@ -197,6 +199,9 @@ export async function buildMemsvc(
       pendingWrites: () => (store instanceof JournaledVectorStore ? store.pendingIds : 0),
       writeRefusal: () => (store instanceof JournaledVectorStore ? store.refusal : undefined),
       embedderDescription: `${embedder.id} (${embedder.dimensions} dimensions)`,
+      probeEmbedder: async () => {
+        await embedder.embedQuery("startup probe");
+      },
       close,
     };
   } catch (error) {
