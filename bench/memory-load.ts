@@ -30,23 +30,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MEMORY_LOAD_PROJECTS, memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
+import { postgresCpuMs } from "./support/process-cpu.js";
 import { startPostgresServer } from "../tests/support/postgres-server.js";
-
-/** CPU ms of every `postgres` process (the server and its backends). */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
 
 /** The PostgreSQL server's main process (the oldest `postgres`), whose CPU the rows report. */
 function postgresPid(): number | undefined {

@@ -19,12 +19,13 @@
  * tests/support/postgres-server.ts) in a temp directory.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
+import { postgresCpuMs } from "./support/process-cpu.js";
 import { startPostgresServer } from "../tests/support/postgres-server.js";
 
 const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
@@ -104,22 +105,6 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return 0;
   }
-}
-
-/** CPU of every process whose command is `postgres` (the server and its backends), in ms. */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") {
-        total += cpuMs(Number(entry));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
 }
 
 function startReplica(url: string): Promise<Replica> {

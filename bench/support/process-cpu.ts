@@ -52,3 +52,26 @@ export function treeCpuSeconds(pid: number): number {
   }
   return ticks / TICKS_PER_SECOND;
 }
+
+/**
+ * CPU milliseconds used so far by every process named `postgres` (a PostgreSQL server and its
+ * backends), from /proc: the store's share when a bench runs the memory service on PostgreSQL.
+ *
+ * @example
+ * const before = postgresCpuMs(); // … load … postgresCpuMs() - before
+ */
+export function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
