@@ -65,6 +65,17 @@ async function exportIds(replica: MemsvcProcess): Promise<string[]> {
     .sort();
 }
 
+/** The acknowledged ids `replica` still lacks after polling its export for at most `ms`. */
+async function missingAfter(ms: number, replica: MemsvcProcess, ids: string[]): Promise<string[]> {
+  const started = performance.now();
+  for (;;) {
+    const have = new Set(await exportIds(replica));
+    const missing = ids.filter((id) => !have.has(id));
+    if (missing.length === 0 || performance.now() - started > ms) return missing;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 beforeAll(async () => {
   postgres = await startPostgresServer();
   for (let i = 0; i < 3; i += 1) replicas.push(await startReplica());
@@ -216,8 +227,13 @@ describe("memsvc replicas on one PostgreSQL", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     stop = true;
     await Promise.all(writers);
+    // Every replica follows PostgreSQL's change log: a write acknowledged by one replica a few
+    // milliseconds ago may still be on its way to the others, so each gets 5 s to have them all.
+    for (const [n, replica] of replicas.entries()) {
+      const missing = await missingAfter(5_000, replica, acknowledged);
+      expect(missing, `replica ${n} lacks acknowledged writes`).toEqual([]);
+    }
     const expected = await exportIds(replicas[0] as MemsvcProcess);
-    for (const id of acknowledged) expect(expected).toContain(id);
     for (const replica of replicas) {
       await within(5_000, async () => {
         const ids = await exportIds(replica);
