@@ -21,7 +21,11 @@ export type ErrorCode =
   /** The store holds vectors from another embedder or dimension. */
   | "embedder_mismatch"
   /** Configuration is invalid; the message lists every problem. */
-  | "config_invalid";
+  | "config_invalid"
+  /** A read-only principal asked for a write (issue 23); nothing was changed. */
+  | "read_only"
+  /** The write would take the tenant over its memory quota (issue 23); nothing was written. */
+  | "quota_exceeded";
 
 /**
  * The one coded error of agent-services. A broken invariant (a bug) is a plain `Error` instead.

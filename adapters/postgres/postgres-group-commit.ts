@@ -121,13 +121,17 @@ function runsOf(batch: readonly Pending[]): Pending[][] {
   return runs;
 }
 
+// The \`tenant\` column mirrors the metadata key \`tenant\` (absent: 'default'; issue 23), so
+// rows can be counted or selected by tenant in SQL; the metadata stays the record's whole truth.
 const UPSERT = `
-  INSERT INTO memsvc_memories AS m (id, document, metadata, vector)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::bytea[])
+  INSERT INTO memsvc_memories AS m (id, document, metadata, vector, tenant)
+  SELECT u.id, u.document, u.metadata, u.vector, COALESCE(u.metadata->>'tenant', 'default')
+  FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::bytea[]) AS u(id, document, metadata, vector)
   ON CONFLICT (id) DO UPDATE SET
     document = EXCLUDED.document,
     vector = EXCLUDED.vector,
-    metadata = m.metadata || EXCLUDED.metadata`;
+    metadata = m.metadata || EXCLUDED.metadata,
+    tenant = COALESCE((m.metadata || EXCLUDED.metadata)->>'tenant', 'default')`;
 
 const UPDATE = `
   UPDATE memsvc_memories AS m SET metadata = m.metadata || u.metadata

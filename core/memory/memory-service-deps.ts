@@ -55,4 +55,9 @@ export interface MemoryServiceDeps {
    * every start reads the whole store.
    */
   readonly snapshots?: EngineSnapshots;
+  /**
+   * Whether a memory outside this service's store view holds an id (another tenant's, issue 23):
+   * an import line with such an id gets a new one instead of overwriting it. Absent: never.
+   */
+  readonly idTakenElsewhere?: (id: string) => boolean;
 }

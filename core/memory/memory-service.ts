@@ -1,8 +1,10 @@
+// Long because: the facade of every use case, with both lifecycles (its own `init`, and the
+// load a TenantSpace does for every tenant at once) and the snapshot it takes part in.
 import { AgentServicesError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
-import type { VectorStore } from "../ports/vector-store.js";
+import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
 import { createHybridIndex } from "../retrieval/hybrid-index.js";
 import { AccessWriteBehind } from "../storage/access-write-behind.js";
 import {
@@ -50,7 +52,7 @@ import { getMemory } from "./use-cases/get-memory.js";
 import { importMemories, type ImportResult } from "./use-cases/import-memories.js";
 import { listMemories } from "./use-cases/list-memories.js";
 import { memoryStats } from "./use-cases/memory-stats.js";
-import { recall } from "./use-cases/recall.js";
+import { recall, type RecallOptions } from "./use-cases/recall.js";
 import { remember } from "./use-cases/remember.js";
 import { rememberBatch } from "./use-cases/remember-batch.js";
 import { search } from "./use-cases/search.js";
@@ -152,6 +154,7 @@ export class MemoryService implements MemoryApi {
       options,
       nowMs: () => this.#nowMs(),
       newId: this.#newId,
+      idTakenElsewhere: deps.idTakenElsewhere,
     };
   }
 
@@ -181,6 +184,55 @@ export class MemoryService implements MemoryApi {
     );
     await this.#replica?.follower.start(head);
     return this.#engine.size;
+  }
+
+  /**
+   * Loads records someone else read from the store into the engine, instead of `init()` reading
+   * them itself: a `TenantSpace` reads the shared store once and hands each tenant's service its
+   * own records. A record that cannot be read is skipped with a warning. Call
+   * {@link MemoryService.startLoaded} after the last page.
+   *
+   * @example
+   * service.loadRecords(page); // … every page …
+   * await service.startLoaded("store", headBeforeTheScan);
+   */
+  loadRecords(records: readonly VectorRecord[]): void {
+    for (const record of records) {
+      try {
+        this.#engine.load(record);
+      } catch (error) {
+        this.#warn(`skipped memory record ${record.id}: it cannot be read`, error);
+      }
+    }
+  }
+
+  /**
+   * Ends a load done with {@link MemoryService.loadRecords}: notes where it came from and, in
+   * replica mode, follows the feed from `head` (read before the records were). The store must
+   * already be bound to this service's embedder.
+   */
+  async startLoaded(source: LoadSource, head: number): Promise<number> {
+    this.#loadedFrom = source;
+    await this.#replica?.follower.start(head);
+    return this.#engine.size;
+  }
+
+  /** Replica mode (a feed and cluster locks): the engine follows a shared store. */
+  get replica(): boolean {
+    return this.#replica !== undefined;
+  }
+
+  /**
+   * At shutdown, after the last write: refuses every new write, lands the pending access updates
+   * and returns what the engine holds, for a snapshot of several services (`TenantSpace`);
+   * `undefined` when the engine does not mirror the store (an access update failed to land).
+   * The records' metadata is what the service writes (no key someone else adds).
+   */
+  async quiesce(): Promise<Iterable<VectorRecord> | undefined> {
+    await this.#writes.close();
+    await this.#accesses.flush();
+    if (this.#accesses.pending > 0 || !this.#engine.loadsFromStore) return undefined;
+    return this.#engine.records();
   }
 
   /**
@@ -220,8 +272,9 @@ export class MemoryService implements MemoryApi {
     return this.#writes.run(() => rememberBatch(this.#context, input));
   }
 
-  async recall(input: RecallInput): Promise<RecallResult> {
-    return recall(this.#context, input);
+  /** With `countAccesses: false` the memories returned are not counted as accessed. */
+  async recall(input: RecallInput, options: RecallOptions = {}): Promise<RecallResult> {
+    return recall(this.#context, input, options);
   }
 
   async search(input: SearchInput): Promise<SearchResult> {
@@ -275,6 +328,11 @@ export class MemoryService implements MemoryApi {
    */
   async flushAccessUpdates(): Promise<void> {
     await this.#accesses.flush();
+  }
+
+  /** Whether the engine holds a memory with this id (live or expired, not yet swept). */
+  holds(id: string): boolean {
+    return this.#engine.peek(id) !== undefined;
   }
 
   /** Memories held by the engine (expired ones not swept yet included). */

@@ -25,6 +25,8 @@ export interface ServiceContext {
   /** The clock's instant in epoch ms. */
   nowMs(): number;
   newId(): string;
+  /** Whether another tenant's memory holds this id (import gives such a line a new id). */
+  readonly idTakenElsewhere?: ((id: string) => boolean) | undefined;
 }
 
 /**

@@ -111,8 +111,11 @@ function plan(context: ServiceContext, text: string): Planned | string {
   );
   if (tooLate !== undefined) return tooLate;
   const iso = (ms: number) => new Date(ms).toISOString();
+  const kept = body.id?.toLowerCase();
   const memory: Memory = {
-    id: body.id?.toLowerCase() ?? context.newId(),
+    // An id another tenant's memory holds gets a new one (issue 23): neither overwritten nor
+    // revealed, so one tenant's export can be imported into another.
+    id: kept === undefined || context.idTakenElsewhere?.(kept) === true ? context.newId() : kept,
     content: body.content,
     type: body.type,
     scope: body.scope,

@@ -12,6 +12,20 @@ import type { ServiceContext } from "../service-context.js";
 import type { Memory, RecallFactors, RecallItem, RecallResult } from "../model/types.js";
 import { rankedFilter } from "./ranked-filter.js";
 
+/**
+ * How a recall treats what it returns.
+ *
+ * @example
+ * await recall(context, { message: "deploys?" }, { countAccesses: false }); // a read-only key
+ */
+export interface RecallOptions {
+  /**
+   * Whether the memories returned count as accessed (access count, last access; default true).
+   * A read-only key's recall changes nothing, so it does not count them (issue 23).
+   */
+  readonly countAccesses?: boolean;
+}
+
 interface Candidate {
   readonly memory: Memory;
   readonly similarity: number;
@@ -31,7 +45,11 @@ interface Candidate {
  * @example
  * const { context: text } = await recall(context, { message: "when do we deploy?", budget: 500 });
  */
-export async function recall(context: ServiceContext, input: unknown): Promise<RecallResult> {
+export async function recall(
+  context: ServiceContext,
+  input: unknown,
+  recallOptions: RecallOptions = {},
+): Promise<RecallResult> {
   const { engine, options } = context;
   const body = parseInput(recallInputSchema, input);
   const vector = await context.embedder.embedQuery(body.message);
@@ -78,7 +96,9 @@ export async function recall(context: ServiceContext, input: unknown): Promise<R
   );
   const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
   // Exact in the engine at once; written to the store behind the answer.
-  context.accesses.mark(await engine.recordAccess(returned, nowMs));
+  if (recallOptions.countAccesses !== false) {
+    context.accesses.mark(await engine.recordAccess(returned, nowMs));
+  }
   const answer = {
     context: packed.context,
     memory_count: packed.included.length,

@@ -116,7 +116,7 @@ async function build(
     const runtime = await buildMemsvc(config, logger, metrics);
     // The timer is unref'd: it never keeps the process alive, so nothing needs to stop it.
     watchStoreSize(
-      () => runtime.memory.loadedMemories,
+      () => runtime.tenants.loadedMemories,
       (memories) =>
         logger.info("large store: the young generation may grow (faster queries, more RSS)", {
           memories,
@@ -234,7 +234,9 @@ async function serve(configPath: string | undefined): Promise<void> {
   const metrics = createServiceMetrics("memsvc");
   const ui = memoryBrowser(config);
   const runtime = await build(config, logger, metrics);
-  metrics.countMemoriesWith(async () => (await runtime.memory.stats()).total_memories);
+  metrics.countMemoriesWith(async () =>
+    (await runtime.tenants.counts()).reduce((sum, t) => sum + t.memories, 0),
+  );
   metrics.countPendingWritesWith(runtime.pendingWrites);
   metrics.countWriteRefusalWith(() => runtime.writeRefusal()?.code);
   await abortIfSignalled(signals, runtime, logger);
@@ -327,10 +329,14 @@ async function mcp(configPath: string | undefined): Promise<void> {
     // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
     turn: () => runtime.claimTurn("sweep-expired", Math.floor(config.sweepIntervalMs * 0.9)),
   });
-  const tools = createMemoryTools(runtime.memory, {
-    onFailure: (error, tool) =>
-      logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
-  });
+  // stdio MCP is the operator's own channel: it acts on `mcp.tenant` (issue 23).
+  const tools = createMemoryTools(
+    runtime.memoryAs({ tenant: config.mcp.tenant, readOnly: false }),
+    {
+      onFailure: (error, tool) =>
+        logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
+    },
+  );
   const catalog = createToolCatalog(tools, {
     onServerFault: (error, tool) =>
       logger.error("mcp tool fault", { tool, cause: describeCause(error) }),

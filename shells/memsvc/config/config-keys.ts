@@ -195,6 +195,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   ),
   key("ui.enabled", "boolean", true, "Serve the memory browser (`true` or `false`)"),
   key("ui.path", "string", "/ui", "Where the memory browser is served"),
+  key(
+    "tenants.memory_quota",
+    "integer",
+    undefined,
+    "Most live memories one tenant may hold; a remember or batch that could pass it is refused whole with 409 (unset: no limit)",
+  ),
+  key(
+    "mcp.tenant",
+    "string",
+    "default",
+    "The tenant stdio MCP (`memsvc mcp`) acts on, as the operator",
+  ),
   key("log.level", "string", "info", "`debug`, `info`, `warn` or `error`"),
   key(
     "log.format",

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { isTenantName } from "../../../core/tenancy/tenant-metadata.js";
 import { DEFAULT_RECALL_WEIGHTS, MAX_RECALL_CANDIDATES } from "../../../core/memory/index.js";
 import { parseListenAddress } from "../../common/listen-address.js";
 
@@ -197,6 +198,20 @@ export const RawConfigSchema = v.strictObject(
           v.check(
             (path) => !UI_RESERVED_PATHS.some((r) => path === r || path.startsWith(`${r}/`)),
             `expected a path that is not an API route (${UI_RESERVED_PATHS.join(", ")})`,
+          ),
+        ),
+      ),
+    }),
+    tenants: section({
+      memory_quota: v.optional(integerAtLeast(1)),
+    }),
+    mcp: section({
+      tenant: v.optional(
+        v.pipe(
+          v.string("expected a tenant name"),
+          v.check(
+            isTenantName,
+            "expected a tenant name: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
           ),
         ),
       ),

@@ -149,6 +149,8 @@ function resolveConfig(
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
     ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },
+    tenants: { memoryQuota: raw.tenants.memory_quota },
+    mcp: { tenant: raw.mcp.tenant ?? "default" },
     log: {
       level: raw.log.level ?? "info",
       format:

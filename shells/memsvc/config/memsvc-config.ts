@@ -78,6 +78,10 @@ export interface MemsvcConfig {
   readonly sweepIntervalMs: number;
   /** The memory browser: served at `path` unless disabled. */
   readonly ui: { readonly enabled: boolean; readonly path: string };
+  /** Tenants (issue 23): the memory quota per tenant (undefined: none). */
+  readonly tenants: { readonly memoryQuota: number | undefined };
+  /** stdio MCP acts as the operator on this tenant. */
+  readonly mcp: { readonly tenant: string };
   /** `format` undefined: text on a terminal, JSON lines otherwise. */
   readonly log: { readonly level: LogLevel; readonly format: "json" | "text" | undefined };
 }

@@ -1,7 +1,14 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
-import { MemoryService } from "../../../core/memory/index.js";
+import { MemoryService, type MemoryApi } from "../../../core/memory/index.js";
+import {
+  TenantMemoryApi,
+  TenantSpace,
+  type Caller,
+  type TenantParts,
+} from "../../../core/tenancy/index.js";
+import { currentPrincipal } from "../http/principal.js";
 import {
   JournaledVectorStore,
   type WriteRefusal,
@@ -34,12 +41,17 @@ const TOKENS = {
   clock: Symbol("Clock") as InjectionToken<Clock>,
   embedder: Symbol("Embedder") as InjectionToken<Embedder>,
   vectorStore: Symbol("VectorStore") as InjectionToken<VectorStore>,
-  memory: Symbol("MemoryService") as InjectionToken<MemoryService>,
+  tenants: Symbol("TenantSpace") as InjectionToken<TenantSpace>,
 } as const;
 
 /** The built service and what the CLI needs around it. */
 export interface MemsvcRuntime {
-  readonly memory: MemoryService;
+  /** The memory use cases, each call inside the tenant of the request's principal (issue 23). */
+  readonly memory: MemoryApi;
+  /** Every tenant's service (counts, `/v1/tenants`, metrics). */
+  readonly tenants: TenantSpace;
+  /** The memory use cases as one fixed caller (stdio MCP: the operator on `mcp.tenant`). */
+  memoryAs(caller: Caller): MemoryApi;
   /** Backs `GET /readyz`. */
   readonly readiness: () => Promise<void>;
   /** `embedded Chroma at /data/chroma` or `Chroma at http://host:8000`. */
@@ -120,29 +132,40 @@ export async function buildMemsvc(
         : chromaStore;
     }),
   });
-  container.register(TOKENS.memory, {
-    useFactory: instanceCachingFactory(
-      (c) =>
-        new MemoryService({
-          store: c.resolve(TOKENS.vectorStore),
-          embedder: c.resolve(TOKENS.embedder),
-          clock: c.resolve(TOKENS.clock),
-          options: {
-            ...c.resolve(TOKENS.config).memory,
-            // The core reports what it survives (a failed access update) but cannot log.
-            onWarning: (message, cause) => logger.warn(message, { error: String(cause) }),
-          },
-          // Recall's access counts reach the store at most this late (and a crash loses at most
-          // this much of them); every recall in the interval shares one write.
-          accessWriteDelay: () => delay(ACCESS_WRITE_INTERVAL_MS, undefined, { ref: false }),
-          ...(snapshots === undefined ? {} : { snapshots }),
-          ...replicaDeps(c.resolve(TOKENS.opened), logger),
-        }),
-    ),
+  const newService = (c: { resolve: typeof container.resolve }, parts: TenantParts) =>
+    new MemoryService({
+      store: parts.store,
+      embedder: c.resolve(TOKENS.embedder),
+      clock: c.resolve(TOKENS.clock),
+      options: {
+        ...c.resolve(TOKENS.config).memory,
+        // The core reports what it survives (a failed access update) but cannot log.
+        onWarning: (message, cause) =>
+          logger.warn(message, { error: String(cause), tenant: parts.tenant }),
+      },
+      // Recall's access counts reach the store at most this late (and a crash loses at most
+      // this much of them); every recall in the interval shares one write.
+      accessWriteDelay: () => delay(ACCESS_WRITE_INTERVAL_MS, undefined, { ref: false }),
+      idTakenElsewhere: parts.idTakenElsewhere,
+      ...replicaDeps(c.resolve(TOKENS.opened), parts, logger),
+    });
+  container.register(TOKENS.tenants, {
+    useFactory: instanceCachingFactory((c) => {
+      const embedder = c.resolve(TOKENS.embedder);
+      const opened = c.resolve(TOKENS.opened);
+      return new TenantSpace({
+        store: c.resolve(TOKENS.vectorStore),
+        space: { embedderId: embedder.id, dimensions: embedder.dimensions },
+        create: (parts) => newService(c, parts),
+        feed: opened.kind === "postgres" ? opened.replication.feed : undefined,
+        snapshots,
+        newId: () => globalThis.crypto.randomUUID(),
+      });
+    }),
   });
 
   const store = container.resolve(TOKENS.vectorStore);
-  let memoryBuilt: MemoryService | undefined;
+  let memoryBuilt: TenantSpace | undefined;
   let loaded = false;
   let closed: Promise<void> | undefined;
   const close = () =>
@@ -150,7 +173,7 @@ export async function buildMemsvc(
       // Recall writes access metadata behind its answer: land those writes before the store
       // goes, then (after a complete load only) save the engine for the next start.
       if (memoryBuilt !== undefined) {
-        await memoryBuilt.follower?.stop();
+        await memoryBuilt.stopFollowers();
         await closeMemory(memoryBuilt, loaded, logger);
       }
       await store
@@ -165,11 +188,11 @@ export async function buildMemsvc(
         );
     })());
   try {
-    const memory = container.resolve(TOKENS.memory);
-    memoryBuilt = memory;
+    const tenants = container.resolve(TOKENS.tenants);
+    memoryBuilt = tenants;
     const started = performance.now();
     let lastLogged = started;
-    const memories = await memory.init(({ loaded, total }) => {
+    const memories = await tenants.init(({ loaded, total }) => {
       const now = performance.now();
       if (now - lastLogged < LOAD_LOG_INTERVAL_MS) return;
       lastLogged = now;
@@ -178,17 +201,23 @@ export async function buildMemsvc(
     loaded = true;
     logger.info("memories loaded", {
       memories,
-      from: memory.loadedFrom,
+      tenants: tenants.tenants.length,
+      from: tenants.loadedFrom,
       ms: Math.round(performance.now() - started),
-      ...(memory.follower === undefined ? {} : { feed_seq: memory.follower.applied }),
+      ...feedSeq(tenants),
     });
+    const quota = config.tenants.memoryQuota;
+    const memoryAs = (caller: () => Caller) =>
+      new TenantMemoryApi(tenants, { caller, memoryQuota: quota });
     const embedder = container.resolve(TOKENS.embedder);
     return {
-      memory,
+      memory: memoryAs(currentPrincipal),
+      tenants,
+      memoryAs: (caller) => memoryAs(() => caller),
       readiness: createReadinessCheck({
         store,
         embedder,
-        storeDown: () => storeDown(opened, memory),
+        storeDown: () => storeDown(opened, tenants),
         writeRefusal: () => (store instanceof JournaledVectorStore ? store.refusal : undefined),
       }),
       storeDescription: opened.description,
@@ -214,7 +243,7 @@ export async function buildMemsvc(
  * At shutdown: lands recall's pending access writes and, when the startup load completed, saves
  * the engine snapshot (a failure only costs the next start a full load from the store).
  */
-async function closeMemory(memory: MemoryService, loaded: boolean, logger: Logger): Promise<void> {
+async function closeMemory(memory: TenantSpace, loaded: boolean, logger: Logger): Promise<void> {
   try {
     if (!loaded) {
       await memory.flushAccessUpdates();
@@ -244,16 +273,24 @@ const LOAD_LOG_INTERVAL_MS = 2_000;
  * follow the shared store (PostgreSQL unreachable or its notifications lost): it may then answer
  * from a stale engine, so orchestrators route around it until it has caught up.
  */
-function storeDown(opened: OpenedStore, memory: MemoryService): boolean {
+function storeDown(opened: OpenedStore, tenants: TenantSpace): boolean {
   if (opened.kind === "chroma") return opened.chroma !== undefined && !opened.chroma.up;
-  return memory.follower?.healthy !== true;
+  return tenants.services.some((service) => service.follower?.healthy !== true);
 }
 
-/** The replica dependencies of the service on a shared store (none for Chroma). */
-function replicaDeps(opened: OpenedStore, logger: Logger) {
-  if (opened.kind !== "postgres") return {};
+/** For the startup line on a replica: the feed seq every tenant's follower has reached. */
+function feedSeq(tenants: TenantSpace): { feed_seq?: number } {
+  const applied = tenants.services.flatMap((s) =>
+    s.follower === undefined ? [] : [s.follower.applied],
+  );
+  return applied.length === 0 ? {} : { feed_seq: Math.min(...applied) };
+}
+
+/** The replica dependencies of a tenant's service on a shared store (none for Chroma). */
+function replicaDeps(opened: OpenedStore, parts: TenantParts, logger: Logger) {
+  if (opened.kind !== "postgres" || parts.feed === undefined) return {};
   return {
-    feed: opened.replication.feed,
+    feed: parts.feed,
     locks: opened.replication.locks,
     onFollowerEvent: (event: FollowerEvent) => logFollowerEvent(event, logger),
     // A feed that failed is retried at most a second apart (its listener reconnects too).

@@ -4,7 +4,7 @@ import type { Logger } from "../../common/logger.js";
 
 /** An error answer: status, the `{error}` body's message, extra headers. */
 export interface ErrorAnswer {
-  readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 500 | 503 | 507;
+  readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 500 | 503 | 507;
   readonly message: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -44,6 +44,7 @@ function refusedAnswer(code: ErrorCode): ErrorAnswer | undefined {
 /**
  * The one place mapping errors to HTTP answers: the shell's {@link HttpError}s keep their status,
  * `invalid_input` is 400 and `not_found` 404 with the core's message (it names the field or id),
+ * `read_only` 403 and `quota_exceeded` 409 with the core's message (issue 23),
  * writes refused up front are 503 (`store_busy`) or 507 (`insufficient_storage`) with
  * `Retry-After`,
  * a failing embedder or store is 500 with a fixed message, anything else is a 500 "internal
@@ -61,6 +62,9 @@ export function toErrorAnswer(error: unknown, logger: Logger): ErrorAnswer {
   }
   if (isAgentServicesError(error, "invalid_input")) return { status: 400, message: error.message };
   if (isAgentServicesError(error, "not_found")) return { status: 404, message: error.message };
+  // Tenants (issue 23): a read-only key's write, a tenant's write over its memory quota.
+  if (isAgentServicesError(error, "read_only")) return { status: 403, message: error.message };
+  if (isAgentServicesError(error, "quota_exceeded")) return { status: 409, message: error.message };
   // Writes refused up front (issue 26): nothing failed and nothing acknowledged is lost.
   const refused = isAgentServicesError(error) ? refusedAnswer(error.code) : undefined;
   if (refused !== undefined) {

@@ -9,6 +9,7 @@ import { startEmbeddedChroma } from "../../../adapters/chroma/chroma-launcher.js
 import { isAgentServicesError } from "../../../core/errors.js";
 import type { VectorRecord } from "../../../core/ports/vector-store.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
+import { describeTenantStoreContract } from "../../contracts/tenant-store-contract.js";
 
 const chromaUrl = inject("chromaUrl");
 
@@ -41,6 +42,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describeVectorStoreContract("ChromaVectorStore", async () => freshStore());
+describeTenantStoreContract("ChromaVectorStore", async () => freshStore());
 
 describe("ChromaVectorStore on a real Chroma", () => {
   let subject: ReturnType<typeof freshStore>;

@@ -4,6 +4,7 @@ import { connectPostgres, type PostgresConnection } from "../../../adapters/post
 import { isAgentServicesError } from "../../../core/errors.js";
 import type { VectorRecord } from "../../../core/ports/vector-store.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
+import { describeTenantStoreContract } from "../../contracts/tenant-store-contract.js";
 import { startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
 
 let server: PostgresServer;
@@ -29,6 +30,11 @@ describeVectorStoreContract(
   },
   { snapshotMark: false },
 );
+
+describeTenantStoreContract("PostgresVectorStore", async () => {
+  const postgres = await freshConnection();
+  return { store: postgres.store, cleanup: () => postgres.close() };
+});
 
 function record(id: string, n: number, metadata: VectorRecord["metadata"] = {}): VectorRecord {
   return { id, vector: [1, n, 0, 0], document: `doc ${id}`, metadata };

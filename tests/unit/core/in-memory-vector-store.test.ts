@@ -2,8 +2,14 @@ import { describe, expect, it } from "vitest";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { InMemoryVectorStore } from "../../../core/testing/index.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
+import { describeTenantStoreContract } from "../../contracts/tenant-store-contract.js";
 
 describeVectorStoreContract("InMemoryVectorStore", async () => ({
+  store: new InMemoryVectorStore(),
+  cleanup: () => Promise.resolve(),
+}));
+
+describeTenantStoreContract("InMemoryVectorStore", async () => ({
   store: new InMemoryVectorStore(),
   cleanup: () => Promise.resolve(),
 }));
