@@ -252,6 +252,7 @@ async function serve(configPath: string | undefined): Promise<void> {
     origins,
     metrics,
     memory: runtime.memory,
+    tenants: runtime.tenants,
     version,
     authToken: config.api.authToken,
     readiness: runtime.readiness,

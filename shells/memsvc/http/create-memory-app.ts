@@ -5,6 +5,7 @@ import { describeCause, toErrorJson } from "./error-response.js";
 import { SILENT_LOGGER, withFields, type Logger } from "../../common/logger.js";
 import { mountMemoryNdjsonRoutes, type ImportRequestLimits } from "./memory-ndjson-routes.js";
 import { mountMemoryOperations } from "./memory-operation-routes.js";
+import { mountTenantRoutes, type TenantDirectory } from "./tenant-routes.js";
 import { loadMemoryToolCatalog } from "../mcp/memory-tool-catalog.js";
 import { memsvcServerInfo } from "../mcp/memsvc-server-info.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
@@ -42,6 +43,8 @@ export interface MemoryAppOptions {
   readonly maxBodyBytes?: number;
   /** The memory browser's path and files; without it there is no web page. */
   readonly ui?: MemoryBrowserOptions | undefined;
+  /** Every tenant's counts, for `GET /v1/tenants` (issue 23); without it there is no such route. */
+  readonly tenants?: TenantDirectory | undefined;
 }
 
 /**
@@ -102,6 +105,7 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   // path (see createMemoryListener) answers the hot ones in front of this app with the same calls.
   mountMemoryOperations(app, memory, jsonObjectBody(maxBytes));
   mountMemoryNdjsonRoutes(app, memory, options.importLimits);
+  if (options.tenants !== undefined) mountTenantRoutes(app, options.tenants);
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.
