@@ -15,6 +15,7 @@ import {
 import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { DRAIN_DEADLINE_MS, drainServer } from "../../common/drain-server.js";
+import { registerTenantMetrics } from "../http/tenant-metrics.js";
 import { buildMemsvc, startPeriodicSweep, type MemsvcRuntime } from "../container/index.js";
 import {
   answerClientErrors,
@@ -237,6 +238,7 @@ async function serve(configPath: string | undefined): Promise<void> {
   metrics.countMemoriesWith(async () =>
     (await runtime.tenants.counts()).reduce((sum, t) => sum + t.memories, 0),
   );
+  registerTenantMetrics(metrics.registry, () => runtime.tenants.counts());
   metrics.countPendingWritesWith(runtime.pendingWrites);
   metrics.countWriteRefusalWith(() => runtime.writeRefusal()?.code);
   await abortIfSignalled(signals, runtime, logger);
