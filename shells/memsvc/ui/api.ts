@@ -1,3 +1,4 @@
+import { tenantHeaders } from "./tenant-picker.js";
 import { tokenStore } from "./token-store.js";
 
 /** A memory as the service returns it (`GET /v1/memories/{id}`). */
@@ -56,7 +57,7 @@ export class ApiError extends Error {
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", ...tenantHeaders() };
   const token = tokenStore.read();
   if (token !== null) headers["Authorization"] = `Bearer ${token}`;
   const init: RequestInit = { method, headers, credentials: "omit", cache: "no-store" };
@@ -81,7 +82,9 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 function authHeaders(): Record<string, string> {
   const token = tokenStore.read();
-  return token === null ? {} : { Authorization: `Bearer ${token}` };
+  return token === null
+    ? tenantHeaders()
+    : { ...tenantHeaders(), Authorization: `Bearer ${token}` };
 }
 
 function errorOf(text: string, status: number): string {

@@ -6,6 +6,7 @@ import { renderTable, rowsFromHits, type Row } from "./memory-table.js";
 import { wireRecallPreview } from "./recall-preview.js";
 import { drawBars } from "./stats-chart.js";
 import { tokenStore } from "./token-store.js";
+import { forgetTenant, showTenantPicker } from "./tenant-picker.js";
 
 /** What the table shows: a page of the list (cursor paging) or the answer of a search. */
 type View =
@@ -307,6 +308,11 @@ function open(): Promise<void> {
     () => {
       showBrowser();
       stats();
+      // The operator's key: a tenant picker (issue 23); a tenant key: none.
+      void showTenantPicker(() => {
+        view = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
+        reload();
+      }).catch(fail);
     },
     (error: unknown) => {
       if (error instanceof ApiError && error.status === 401) throw error;
@@ -334,6 +340,8 @@ byId<HTMLFormElement>("token-form").addEventListener("submit", (event) => {
 });
 byId("sign-out").addEventListener("click", () => {
   tokenStore.clear();
+  forgetTenant();
+  document.getElementById("tenant-picker")?.remove();
   showGate();
 });
 
