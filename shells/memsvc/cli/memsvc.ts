@@ -28,6 +28,7 @@ import {
 import type { MemoryBrowserOptions } from "../http/mount-memory-browser.js";
 import { OriginPolicy } from "../../common/http/origin-check.js";
 import { DEFAULT_UI_ASSETS_DIR, loadUiAssets } from "../http/ui-assets.js";
+import { ApiKeys } from "../auth/api-keys.js";
 
 import {
   CLIENT_COMMANDS,
@@ -252,6 +253,7 @@ async function serve(configPath: string | undefined): Promise<void> {
     memory: runtime.memory,
     version,
     authToken: config.api.authToken,
+    keys: runtime.apiKeys === undefined ? undefined : new ApiKeys({ store: runtime.apiKeys }),
     readiness: runtime.readiness,
     logger,
     ui,

@@ -1,5 +1,4 @@
 import type { Hono } from "hono";
-import { bearerAuthConcern } from "../../common/http/bearer-auth.js";
 import { Edge } from "../../common/http/edge.js";
 import { methodCheckConcern } from "../../common/http/method-check.js";
 import { originCheckConcern, type OriginPolicy } from "../../common/http/origin-check.js";
@@ -7,19 +6,25 @@ import { requestIdConcern } from "../../common/http/request-id.js";
 import { requestLogConcern } from "../../common/http/request-log.js";
 import type { Logger } from "../../common/logger.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
+import type { ApiKeys } from "../auth/api-keys.js";
+import { CallerAuthenticator } from "../auth/caller-authenticator.js";
+import { callerAuthConcern } from "./caller-auth.js";
 
 /** What {@link memoryEdge} needs of the app's options. */
 export interface MemoryEdgeOptions {
   readonly logger: Logger;
   readonly metrics?: ServiceMetrics | undefined;
   readonly authToken?: string | undefined;
+  /** The tenants' API keys (none: only the operator token authenticates). */
+  readonly keys?: ApiKeys | undefined;
   /** The `Host`/`Origin` allow-list (DNS rebinding); without it both are served as they come. */
   readonly origins?: OriginPolicy | undefined;
 }
 
 /**
  * The memory API's edge concerns, in the order the app runs them: request id, request log and
- * metrics, the `Host`/`Origin` check (421/403, with a policy), bearer auth (with a token; `GET /healthz` stays open), 405 for a known path. The app
+ * metrics, the `Host`/`Origin` check (421/403, with a policy), the caller (the operator token or
+ * a tenant's API key; off without a token; `GET /healthz` stays open), 405 for a known path. The app
  * mounts them around its routes (`createMemoryApp`), the fast lane applies the same list
  * (`createMemoryListener`).
  *
@@ -28,20 +33,13 @@ export interface MemoryEdgeOptions {
  * edge.mount(app, "request-id", "request-log");
  */
 export function memoryEdge(app: Hono, options: MemoryEdgeOptions): Edge {
-  const token = options.authToken;
   return new Edge([
     requestIdConcern(),
     requestLogConcern(options.logger, options.metrics),
     options.origins === undefined
       ? undefined
       : originCheckConcern(options.origins, (_status, message) => ({ error: message })),
-    token === undefined || token === ""
-      ? undefined
-      : bearerAuthConcern({
-          token,
-          openPaths: ["/healthz"],
-          body: (reason) => ({ error: `${reason} bearer token` }),
-        }),
+    callerAuthConcern(new CallerAuthenticator(options.authToken, options.keys), ["/healthz"]),
     methodCheckConcern(app, (c, methods) =>
       c.json(
         {

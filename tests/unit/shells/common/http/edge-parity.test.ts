@@ -64,7 +64,7 @@ describe("the fast lane and the apps' middleware", () => {
       "request-id",
       "request-log",
       "origin-check",
-      "bearer-auth",
+      "caller-auth",
       "method-not-allowed",
     ]);
   });
