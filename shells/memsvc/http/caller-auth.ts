@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import type { EdgeConcern, LaneAdmission } from "../../common/http/edge.js";
-import type { CallerAuthenticator} from "../auth/caller-authenticator.js";
+import type { CallerAuthenticator } from "../auth/caller-authenticator.js";
 import { TENANT_HEADER } from "../auth/caller-authenticator.js";
 import { runAs, type Principal } from "./principal.js";
 

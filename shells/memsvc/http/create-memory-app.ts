@@ -15,6 +15,7 @@ import { memoryEdge } from "./memory-edge.js";
 import type { OriginPolicy } from "../../common/http/origin-check.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
 import type { ApiKeys } from "../auth/api-keys.js";
+import { mountKeyRoutes, operatorOnly } from "./key-routes.js";
 
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
 export type ReadinessCheck = () => Promise<void>;
@@ -87,7 +88,7 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
   edge.mount(app, "caller-auth");
   if (options.metrics !== undefined) {
-    app.get("/metrics", doc.getMetrics, metricsHandler(options.metrics));
+    app.get("/metrics", doc.getMetrics, operatorOnly("metrics"), metricsHandler(options.metrics));
   }
   edge.mount(app, "method-not-allowed");
 
@@ -109,6 +110,10 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   // path (see createMemoryListener) answers the hot ones in front of this app with the same calls.
   mountMemoryOperations(app, memory, jsonObjectBody(maxBytes));
   mountMemoryNdjsonRoutes(app, memory, options.importLimits);
+  mountKeyRoutes(app, {
+    keys: options.keys,
+    authEnabled: options.authToken !== undefined && options.authToken !== "",
+  });
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.
