@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InMemoryApiKeyStore } from "../../../../../core/testing/index.js";
 import { ApiKeys } from "../../../../../shells/memsvc/auth/api-keys.js";
 import { createServiceMetrics } from "../../../../../shells/memsvc/http/index.js";
-import { makeApp, post } from "./memory-app-fixture.js";
+import { makeApp } from "./memory-app-fixture.js";
 
 const TOKEN = "operator-token";
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
