@@ -36,6 +36,7 @@ import {
   runClientCommand,
   type ClientCommand,
 } from "./client/client-commands.js";
+import { KEYS_USAGE, runKeyCommand } from "./client/key-commands.js";
 const USAGE = `Usage: memsvc <command> [options]
 
 Commands:
@@ -47,6 +48,7 @@ Commands:
                           (serve applies them at start too)
 
 ${CLIENT_USAGE}
+${KEYS_USAGE}
 Options:
   --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
   -h, --help              Show this help
@@ -254,6 +256,7 @@ async function serve(configPath: string | undefined): Promise<void> {
     version,
     authToken: config.api.authToken,
     keys: runtime.apiKeys === undefined ? undefined : new ApiKeys({ store: runtime.apiKeys }),
+    rateLimit: config.api.rateLimit,
     readiness: runtime.readiness,
     logger,
     ui,
@@ -387,18 +390,23 @@ async function migrate(configPath: string | undefined): Promise<void> {
 
 async function main(): Promise<void> {
   const [first, ...rest] = process.argv.slice(2);
+  const io = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  };
+  if (first === "keys") {
+    process.exitCode = await runKeyCommand(rest, io);
+    return;
+  }
   if ((CLIENT_COMMANDS as readonly string[]).includes(first ?? "")) {
     // A closed pipe (`memsvc list | head`) ends the output, not with a stack trace.
     process.stdout.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EPIPE") process.exit(0);
       throw error;
     });
-    process.exitCode = await runClientCommand(first as ClientCommand, rest, {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      stdin: process.stdin,
-      env: process.env,
-    });
+    process.exitCode = await runClientCommand(first as ClientCommand, rest, io);
     return;
   }
   const command = parseCommand(process.argv.slice(2));

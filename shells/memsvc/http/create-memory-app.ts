@@ -11,7 +11,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.j
 import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
 import { currentRequestId } from "../../common/http/request-id.js";
-import { memoryEdge } from "./memory-edge.js";
+import { memoryEdge, type RequestRateLimit } from "./memory-edge.js";
 import type { OriginPolicy } from "../../common/http/origin-check.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
 import type { ApiKeys } from "../auth/api-keys.js";
@@ -32,6 +32,8 @@ export interface MemoryAppOptions {
   readonly authToken?: string | undefined;
   /** The tenants' API keys (issue 23); without them only the operator token authenticates. */
   readonly keys?: ApiKeys | undefined;
+  /** Requests per second and burst per API key (and for the operator); default unlimited. */
+  readonly rateLimit?: RequestRateLimit | undefined;
   /** Backs `GET /readyz` (default: always ready). */
   readonly readiness?: ReadinessCheck;
   /** Request lines and error causes (default: silent). */
@@ -80,13 +82,14 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     metrics: options.metrics,
     authToken: options.authToken,
     keys: options.keys,
+    rateLimit: options.rateLimit,
     origins: options.origins,
   });
   // The origin check before the page too: a rebound name must not even load it.
   edge.mount(app, "request-id", "request-log", "origin-check");
   // Before the guard: a page load cannot carry a token. The page's API calls do, and meet it.
   if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
-  edge.mount(app, "caller-auth");
+  edge.mount(app, "caller-auth", "rate-limit");
   if (options.metrics !== undefined) {
     app.get("/metrics", doc.getMetrics, operatorOnly("metrics"), metricsHandler(options.metrics));
   }

@@ -8,7 +8,10 @@ import type { Logger } from "../../common/logger.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import type { ApiKeys } from "../auth/api-keys.js";
 import { CallerAuthenticator } from "../auth/caller-authenticator.js";
-import { callerAuthConcern } from "./caller-auth.js";
+import { callerAuthConcern, callerName } from "./caller-auth.js";
+import { rateLimitConcern } from "../../common/http/rate-limit.js";
+import { TokenBuckets } from "../../common/http/token-buckets.js";
+import { currentPrincipal } from "./principal.js";
 
 /** What {@link memoryEdge} needs of the app's options. */
 export interface MemoryEdgeOptions {
@@ -17,8 +20,21 @@ export interface MemoryEdgeOptions {
   readonly authToken?: string | undefined;
   /** The tenants' API keys (none: only the operator token authenticates). */
   readonly keys?: ApiKeys | undefined;
+  /** A request rate per key (and for the operator); none: unlimited. */
+  readonly rateLimit?: RequestRateLimit | undefined;
   /** The `Host`/`Origin` allow-list (DNS rebinding); without it both are served as they come. */
   readonly origins?: OriginPolicy | undefined;
+}
+
+/**
+ * A token bucket per caller: `requestsPerSecond` sustained, `burst` at once (`api.rate_limit`).
+ *
+ * @example
+ * const limit: RequestRateLimit = { requestsPerSecond: 10, burst: 20 };
+ */
+export interface RequestRateLimit {
+  readonly requestsPerSecond: number;
+  readonly burst: number;
 }
 
 /**
@@ -40,6 +56,7 @@ export function memoryEdge(app: Hono, options: MemoryEdgeOptions): Edge {
       ? undefined
       : originCheckConcern(options.origins, (_status, message) => ({ error: message })),
     callerAuthConcern(new CallerAuthenticator(options.authToken, options.keys), ["/healthz"]),
+    options.rateLimit === undefined ? undefined : memoryRateLimit(options.rateLimit),
     methodCheckConcern(app, (c, methods) =>
       c.json(
         {
@@ -50,4 +67,17 @@ export function memoryEdge(app: Hono, options: MemoryEdgeOptions): Edge {
       ),
     ),
   ]);
+}
+
+/** The `rate-limit` concern: one bucket per key, one for the operator; `/healthz` takes none. */
+function memoryRateLimit(limit: RequestRateLimit) {
+  const { requestsPerSecond: rate, burst } = limit;
+  return rateLimitConcern({
+    buckets: new TokenBuckets({ ratePerSecond: rate, burst }),
+    callerOf: () => callerName(currentPrincipal()),
+    openPaths: ["/healthz"],
+    body: (wait) => ({
+      error: `rate limit exceeded: ${rate} requests per second (bursts of ${burst}) per API key; retry after ${wait} s`,
+    }),
+  });
 }
