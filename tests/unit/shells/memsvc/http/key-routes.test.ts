@@ -15,7 +15,12 @@ async function setup(options: { token?: string; keys?: boolean } = {}) {
     keys,
     metrics: createServiceMetrics("memsvc"),
   });
-  const call = async (method: string, path: string, body?: unknown, headers = AUTH) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = AUTH,
+  ) => {
     const res = await app.request(path, {
       method,
       headers: { "Content-Type": "application/json", ...headers },
