@@ -7,6 +7,7 @@
  * - `feed`: a `ChangeFeed` (`PostgresChangeFeed`): every committed change with a gapless seq in
  *   commit order, LISTEN/NOTIFY wake-ups;
  * - `locks`: `ClusterLocks` (`PostgresClusterLocks`): advisory-lock sections and leases;
+ * - `keys`: an `ApiKeyStore` (`PostgresApiKeyStore`): the tenants' API keys;
  * - `migrate()` / `schemaVersion()`: the versioned schema (`MIGRATIONS`, `SCHEMA_VERSION`);
  * - `close()`.
  * See docs/postgres-store.md.
@@ -23,6 +24,7 @@ export {
   type PostgresConnectionOptions,
 } from "./postgres-connection.js";
 export { PostgresVectorStore } from "./postgres-vector-store.js";
+export { PostgresApiKeyStore } from "./postgres-api-key-store.js";
 export { PostgresChangeFeed } from "./postgres-change-feed.js";
 export { PostgresClusterLocks } from "./postgres-cluster-locks.js";
 export {

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { AgentServicesError } from "../../core/errors.js";
+import { PostgresApiKeyStore } from "./postgres-api-key-store.js";
 import { PostgresChangeFeed } from "./postgres-change-feed.js";
 import { PostgresClusterLocks } from "./postgres-cluster-locks.js";
 import { postgresError } from "./postgres-errors.js";
@@ -44,6 +45,8 @@ export interface PostgresConnection {
   readonly feed: PostgresChangeFeed;
   /** Exclusive sections and once-per-cluster turns (the `ClusterLocks` port). */
   readonly locks: PostgresClusterLocks;
+  /** The tenants' API keys (the `ApiKeyStore` port; table of migration 3). */
+  readonly keys: PostgresApiKeyStore;
   /** `host:port` of the server, for messages (never the password). */
   readonly target: string;
   /** Applies the missing schema migrations (see `MIGRATIONS`); safe from several replicas at once. */
@@ -202,6 +205,7 @@ export async function connectPostgres(
     store,
     feed,
     locks,
+    keys: new PostgresApiKeyStore({ query }),
     target,
     async migrate() {
       checkOpen();

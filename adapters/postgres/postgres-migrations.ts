@@ -24,6 +24,8 @@ export interface MigrationResult {
  *    as float32 little-endian bytea), the change log (`memsvc_change_head`, one row holding the
  *    last seq, and `memsvc_changes`, one row per changed id and seq), the bound vector space
  *    (`memsvc_vector_space`, one row) and the leases of `claimTurn` (`memsvc_leases`).
+ * 3. `memsvc_api_keys`: the tenants' API keys (issue 23), one row per key, the secret only as a
+ *    salted scrypt hash. (Version 2 is the tenant's column of the change log.)
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -55,6 +57,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE memsvc_leases (
         name text PRIMARY KEY,
         last_run timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: "API keys",
+    sql: `
+      CREATE TABLE memsvc_api_keys (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant text NOT NULL,
+        read_only boolean NOT NULL,
+        expires_at timestamptz,
+        created_at timestamptz NOT NULL,
+        secret_hash text NOT NULL
       );
     `,
   },

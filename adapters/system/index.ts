@@ -8,6 +8,7 @@
 export { SystemClock } from "./system-clock.js";
 export { FileEngineSnapshots } from "./file-engine-snapshots.js";
 export type { FileEngineSnapshotsOptions } from "./file-engine-snapshots.js";
+export { FileApiKeyStore } from "./file-api-key-store.js";
 export { FileWriteJournal } from "./file-write-journal.js";
 export type { FileWriteJournalOptions } from "./file-write-journal.js";
 export type { JournalDamage, SegmentMark } from "./file-write-journal.js";

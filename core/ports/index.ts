@@ -12,3 +12,4 @@ export type {
 } from "./vector-store.js";
 export type { JournalEntry, WriteJournal } from "./write-journal.js";
 export type { ChangeFeed, ClusterLocks, StoreChange } from "./replication.js";
+export type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";

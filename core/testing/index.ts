@@ -12,3 +12,4 @@ export { InMemoryWriteJournal } from "./in-memory-write-journal.js";
 export { ManualClock } from "./manual-clock.js";
 export { InMemorySharedStore } from "./in-memory-replication.js";
 export type { InMemoryReplicaPorts } from "./in-memory-replication.js";
+export { InMemoryApiKeyStore } from "./in-memory-api-key-store.js";

@@ -35,6 +35,7 @@ const PINNED: Record<string, string[]> = {
   ],
   "./testing": [
     "FakeEmbedder",
+    "InMemoryApiKeyStore",
     "InMemoryEngineSnapshots",
     "InMemorySharedStore",
     "InMemoryVectorStore",
@@ -57,9 +58,15 @@ const PINNED: Record<string, string[]> = {
     "defaultUseLitePath",
     "defaultWordVectorPath",
   ],
-  "./adapters/system": ["FileEngineSnapshots", "FileWriteJournal", "SystemClock"],
+  "./adapters/system": [
+    "FileApiKeyStore",
+    "FileEngineSnapshots",
+    "FileWriteJournal",
+    "SystemClock",
+  ],
   "./adapters/postgres": [
     "MIGRATIONS",
+    "PostgresApiKeyStore",
     "PostgresChangeFeed",
     "PostgresClusterLocks",
     "PostgresVectorStore",

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Hono, MiddlewareHandler } from "hono";
 
 /**
@@ -26,6 +26,12 @@ interface Concern<N extends string, L> {
  * - `origin-check`: `Host` and `Origin` against the service's allow-list (DNS rebinding, cross-site
  *   calls); the app answers 421/403, the lane hands refusals over.
  * - `bearer-auth`: the token check; the app answers every 401, the lane hands refusals over.
+ * - `caller-auth`: who the caller is (memsvc's tenants and keys): the app answers every refusal
+ *   and runs the rest of the request as the caller; the lane admits callers it can name without
+ *   I/O (a verified-cache hit) and hands the others over.
+ * - `rate-limit`: a token bucket per caller: the app answers 429; the lane takes a token for the
+ *   callers it admits (marking the request, so the app does not take a second one for a request
+ *   the lane hands over) and hands an empty bucket over.
  * - `method-not-allowed`: 405 for a known path; the lane answers only `POST` on its own routes.
  */
 export type EdgeConcern =
@@ -33,7 +39,26 @@ export type EdgeConcern =
   | Concern<"request-log", { readonly record: RecordAnswer }>
   | Concern<"origin-check", { readonly admits: (headers: IncomingHttpHeaders) => boolean }>
   | Concern<"bearer-auth", { readonly admits: (authorization: string | undefined) => boolean }>
+  | Concern<
+      "caller-auth",
+      { readonly admit: (headers: IncomingHttpHeaders) => LaneAdmission | undefined }
+    >
+  | Concern<"rate-limit", { readonly take: (caller: string, req: IncomingMessage) => boolean }>
   | Concern<"method-not-allowed", { readonly admits: (method: string) => boolean }>;
+
+/**
+ * A caller the lane admitted (see the `caller-auth` concern): its name for per-caller limits, and
+ * how to run the request's work as that caller.
+ *
+ * @example
+ * const admission: LaneAdmission = { caller: "operator", run: (work, ...args) => work(...args) };
+ */
+export interface LaneAdmission {
+  /** Stable per credential (a key id, `operator`): the rate limiter's bucket. */
+  readonly caller: string;
+  /** Runs `work(...args)` as the caller. */
+  run<T, A extends unknown[]>(work: (...args: A) => T, ...args: A): T;
+}
 
 /** The names of the concern kinds. */
 export type EdgeConcernName = EdgeConcern["name"];

@@ -5,7 +5,7 @@ import type {
   ServerResponse,
 } from "node:http";
 import { discardNodeBody, readNodeBody, type BodySink } from "./body-reader.js";
-import type { Edge, EdgeConcernName, RecordAnswer } from "./edge.js";
+import type { Edge, EdgeConcernName, LaneAdmission, RecordAnswer } from "./edge.js";
 import { handOverBody } from "./framework-internals.js";
 import { runWithRequestId } from "./request-id.js";
 
@@ -57,6 +57,8 @@ export interface LaneSteps {
   readonly idFor: (given: string | undefined) => string;
   readonly record: RecordAnswer | undefined;
   readonly authorized: ((authorization: string | undefined) => boolean) | undefined;
+  readonly admit: ((headers: IncomingHttpHeaders) => LaneAdmission | undefined) | undefined;
+  readonly take: ((caller: string, req: IncomingMessage) => boolean) | undefined;
   readonly originAllowed: ((headers: IncomingHttpHeaders) => boolean) | undefined;
   readonly methodAllowed: (method: string) => boolean;
   readonly consumed: readonly EdgeConcernName[];
@@ -75,6 +77,8 @@ export function laneSteps(edge: Edge): LaneSteps {
   let idFor: LaneSteps["idFor"] | undefined;
   let record: RecordAnswer | undefined;
   let authorized: LaneSteps["authorized"];
+  let admit: LaneSteps["admit"];
+  let take: LaneSteps["take"];
   let originAllowed: LaneSteps["originAllowed"];
   let methodAllowed: LaneSteps["methodAllowed"] = POST_ONLY;
   const consumed: EdgeConcernName[] = [];
@@ -88,6 +92,12 @@ export function laneSteps(edge: Edge): LaneSteps {
         break;
       case "bearer-auth":
         authorized = concern.lane.admits;
+        break;
+      case "caller-auth":
+        admit = concern.lane.admit;
+        break;
+      case "rate-limit":
+        take = concern.lane.take;
         break;
       case "origin-check":
         originAllowed = concern.lane.admits;
@@ -105,7 +115,8 @@ export function laneSteps(edge: Edge): LaneSteps {
     consumed.push(concern.name);
   }
   if (idFor === undefined) throw new Error("the lane needs the request-id concern");
-  return { idFor, record, authorized, originAllowed, methodAllowed, consumed };
+  if (take !== undefined && admit === undefined) throw new Error("rate-limit needs caller-auth");
+  return { idFor, record, authorized, admit, take, originAllowed, methodAllowed, consumed };
 }
 
 /**
@@ -113,7 +124,8 @@ export function laneSteps(edge: Edge): LaneSteps {
  * (the memory API's JSON calls, MCP `tools/call`, `tools/list` and `ping`) without Hono or Web
  * `Request`/`Response` objects, everything else left to `fallback` (the service's Hono app). It
  * takes a request only when the app would let it through to the same route: the method, the
- * token (the edge's `bearer-auth`), the `Host` and `Origin` (its `origin-check`), the declared size, and the route's own admission (content
+ * token (the edge's `bearer-auth`) or the caller and its rate (`caller-auth`, `rate-limit`: the
+ * answer then runs as the caller), the `Host` and `Origin` (its `origin-check`), the declared size, and the route's own admission (content
  * type, protocol headers). It reads the body (declared or chunked, {@link readNodeBody}), asks
  * the route for the answer under the request's id and sends it in one `end()` with
  * `X-Request-Id`, then records it as the edge's `request-log` does. Whatever it does not answer
@@ -131,7 +143,7 @@ export function createFastLane(
 ): RequestListener {
   const { routes, maxBodyBytes } = options;
   const steps = laneSteps(options.edge);
-  const { authorized, originAllowed, methodAllowed } = steps;
+  const { authorized, admit, take, originAllowed, methodAllowed } = steps;
   return (req, res) => {
     const route = methodAllowed(req.method ?? "") ? routes.get(req.url ?? "") : undefined;
     if (route === undefined) {
@@ -153,7 +165,17 @@ export function createFastLane(
       discardNodeBody(req, () => fallback(req, res));
       return;
     }
-    readNodeBody(req, maxBodyBytes, new Exchange(req, res, route, steps, fallback));
+    // Last: the caller (a cached key, no I/O), then its token, taken only for a request the lane
+    // reads (one the app answers after this takes none twice: the mark on `req`).
+    const admission = admit?.(headers);
+    if (
+      admit !== undefined &&
+      (admission === undefined || (take !== undefined && !take(admission.caller, req)))
+    ) {
+      fallback(req, res);
+      return;
+    }
+    readNodeBody(req, maxBodyBytes, new Exchange(req, res, route, steps, fallback, admission));
   };
 }
 
@@ -168,6 +190,7 @@ class Exchange implements BodySink {
     readonly route: LaneRoute,
     readonly steps: LaneSteps,
     readonly fallback: RequestListener,
+    readonly admission: LaneAdmission | undefined,
   ) {
     // Node joins repeated headers other than Set-Cookie into one string, as fetch's Headers do.
     this.#id = steps.idFor(req.headers["x-request-id"] as string | undefined);
@@ -178,7 +201,11 @@ class Exchange implements BodySink {
       this.fallback(this.req, this.res);
       return;
     }
-    const result = runWithRequestId(this.#id, answerOf, this.route, body);
+    const admission = this.admission;
+    const result =
+      admission === undefined
+        ? runWithRequestId(this.#id, answerOf, this.route, body)
+        : admission.run(runWithRequestId, this.#id, answerOf, this.route, body);
     if (result instanceof Promise) void result.then((settled) => this.finish(settled, body));
     else this.finish(result, body);
   }

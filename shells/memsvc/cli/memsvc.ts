@@ -29,6 +29,7 @@ import {
 import type { MemoryBrowserOptions } from "../http/mount-memory-browser.js";
 import { OriginPolicy } from "../../common/http/origin-check.js";
 import { DEFAULT_UI_ASSETS_DIR, loadUiAssets } from "../http/ui-assets.js";
+import { ApiKeys } from "../auth/api-keys.js";
 
 import {
   CLIENT_COMMANDS,
@@ -36,6 +37,7 @@ import {
   runClientCommand,
   type ClientCommand,
 } from "./client/client-commands.js";
+import { KEYS_USAGE, runKeyCommand } from "./client/key-commands.js";
 const USAGE = `Usage: memsvc <command> [options]
 
 Commands:
@@ -47,6 +49,7 @@ Commands:
                           (serve applies them at start too)
 
 ${CLIENT_USAGE}
+${KEYS_USAGE}
 Options:
   --config FILE           YAML configuration (default: $MEMSVC_CONFIG, else ./memsvc.yaml if present)
   -h, --help              Show this help
@@ -257,6 +260,8 @@ async function serve(configPath: string | undefined): Promise<void> {
     tenants: runtime.tenants,
     version,
     authToken: config.api.authToken,
+    keys: runtime.apiKeys === undefined ? undefined : new ApiKeys({ store: runtime.apiKeys }),
+    rateLimit: config.api.rateLimit,
     readiness: runtime.readiness,
     logger,
     ui,
@@ -394,18 +399,23 @@ async function migrate(configPath: string | undefined): Promise<void> {
 
 async function main(): Promise<void> {
   const [first, ...rest] = process.argv.slice(2);
+  const io = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  };
+  if (first === "keys") {
+    process.exitCode = await runKeyCommand(rest, io);
+    return;
+  }
   if ((CLIENT_COMMANDS as readonly string[]).includes(first ?? "")) {
     // A closed pipe (`memsvc list | head`) ends the output, not with a stack trace.
     process.stdout.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EPIPE") process.exit(0);
       throw error;
     });
-    process.exitCode = await runClientCommand(first as ClientCommand, rest, {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      stdin: process.stdin,
-      env: process.env,
-    });
+    process.exitCode = await runClientCommand(first as ClientCommand, rest, io);
     return;
   }
   const command = parseCommand(process.argv.slice(2));

@@ -71,7 +71,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "api.auth_token",
     "string",
     undefined,
-    "Bearer token required on every route but /healthz and the UI page",
+    "The operator's bearer token, required on every route but /healthz and the UI page (tenants use API keys: docs/tenants.md)",
   ),
   key(
     "api.allowed_hosts",
@@ -84,6 +84,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "string",
     undefined,
     "More browser origins allowed to call (comma-separated `scheme://host:port`; `*` = any)",
+  ),
+  key(
+    "api.rate_limit.requests_per_second",
+    "number",
+    undefined,
+    "Requests per second per API key (and for the operator token), a token bucket; unset = no limit",
+  ),
+  key(
+    "api.rate_limit.burst",
+    "integer",
+    undefined,
+    "Requests at once a key may make after a quiet spell (default: requests_per_second rounded up)",
   ),
   key(
     "vector_store.provider",

@@ -87,6 +87,10 @@ export const RawConfigSchema = v.strictObject(
       auth_token: v.optional(v.string("expected a string")),
       allowed_hosts: v.optional(v.string("expected comma-separated host names")),
       allowed_origins: v.optional(v.string("expected comma-separated origins")),
+      rate_limit: section({
+        requests_per_second: v.optional(positive()),
+        burst: v.optional(integerAtLeast(1)),
+      }),
     }),
     vector_store: section({
       provider: v.optional(v.picklist(["chroma", "postgres"], "expected chroma or postgres")),

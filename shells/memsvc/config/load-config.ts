@@ -132,6 +132,7 @@ function resolveConfig(
       authToken: token !== undefined && token !== "" ? token : undefined,
       allowedHosts: commaList(raw.api.allowed_hosts),
       allowedOrigins: commaList(raw.api.allowed_origins),
+      rateLimit: rateLimitOf(raw.api.rate_limit),
     },
     vectorStore,
     embedder,
@@ -196,6 +197,12 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   if (parsed.success && parsed.output.memory.mode === "replica") {
     problems.push(
       "memory.mode: replica was removed; replicas now share a PostgreSQL store and keep the exact engine: set vector_store.provider: postgres and vector_store.postgres.url (see docs/operations.md)",
+    );
+  }
+  const limit = parsed.success ? parsed.output.api.rate_limit : {};
+  if (limit.burst !== undefined && limit.requests_per_second === undefined) {
+    problems.push(
+      "api.rate_limit.burst: needs api.rate_limit.requests_per_second (set it in the file or MEMSVC_API_RATE_LIMIT_REQUESTS_PER_SECOND)",
     );
   }
   if (
@@ -268,6 +275,13 @@ function localEmbedder(
   return (model ?? "word-vectors") === "hashing"
     ? { provider: "local", model: "hashing", dimensions: dimensions ?? 1024 }
     : { provider: "local", model: "word-vectors", dimensions: 100 };
+}
+
+/** `api.rate_limit` resolved: off without a rate; the burst defaults to the rate rounded up. */
+function rateLimitOf(raw: RawConfig["api"]["rate_limit"]): MemsvcConfig["api"]["rateLimit"] {
+  const rate = raw.requests_per_second;
+  if (rate === undefined) return undefined;
+  return { requestsPerSecond: rate, burst: raw.burst ?? Math.max(1, Math.ceil(rate)) };
 }
 
 /** A comma-separated setting as its items, trimmed, empty ones dropped. */

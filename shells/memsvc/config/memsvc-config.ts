@@ -71,6 +71,8 @@ export interface MemsvcConfig {
     readonly allowedHosts: readonly string[];
     /** More browser origins allowed to call (`api.allowed_origins`). */
     readonly allowedOrigins: readonly string[];
+    /** The request rate per API key (`api.rate_limit`); undefined: unlimited. */
+    readonly rateLimit: { readonly requestsPerSecond: number; readonly burst: number } | undefined;
   };
   readonly vectorStore: VectorStoreConfig;
   readonly embedder: EmbedderConfig;

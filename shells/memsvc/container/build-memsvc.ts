@@ -17,7 +17,12 @@ import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";
 import { ChromaVectorStore } from "../../../adapters/chroma/index.js";
-import { FileEngineSnapshots, SystemClock } from "../../../adapters/system/index.js";
+import {
+  FileApiKeyStore,
+  FileEngineSnapshots,
+  SystemClock,
+} from "../../../adapters/system/index.js";
+import type { ApiKeyStore } from "../../../core/ports/api-key-store.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
 import { makeEmbedder } from "./make-embedder.js";
 import type { Logger } from "../../common/logger.js";
@@ -25,7 +30,7 @@ import { createReadinessCheck } from "./readiness-check.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
 import { journaledStore } from "./journaled-store.js";
-import { ENGINE_SNAPSHOT_FILE, openStore, type OpenedStore } from "./open-store.js";
+import { API_KEYS_FILE, ENGINE_SNAPSHOT_FILE, openStore, type OpenedStore } from "./open-store.js";
 import type { FollowerEvent } from "../../../core/storage/change-follower.js";
 
 /**
@@ -67,6 +72,11 @@ export interface MemsvcRuntime {
   readonly claimTurn: (name: string, intervalMs: number) => Promise<boolean>;
   /** Embeds one probe text (the startup check; `/readyz` keeps its own cache). */
   readonly probeEmbedder: () => Promise<void>;
+  /**
+   * Where the tenants' API keys live: a file in the embedded store's data directory, or the
+   * PostgreSQL store's table; none with an external Chroma server (no data directory here).
+   */
+  readonly apiKeys: ApiKeyStore | undefined;
   /** Why writes are refused now (a full disk, a store that does not take them), if they are. */
   readonly writeRefusal: () => WriteRefusal | undefined;
   /** Closes the store and stops the embedded Chroma. Idempotent. */
@@ -221,6 +231,7 @@ export async function buildMemsvc(
         writeRefusal: () => (store instanceof JournaledVectorStore ? store.refusal : undefined),
       }),
       storeDescription: opened.description,
+      apiKeys: apiKeyStore(config, opened),
       claimTurn: (name, intervalMs) =>
         opened.kind === "postgres"
           ? opened.replication.locks.claimTurn(name, intervalMs)
@@ -276,6 +287,15 @@ const LOAD_LOG_INTERVAL_MS = 2_000;
 function storeDown(opened: OpenedStore, tenants: TenantSpace): boolean {
   if (opened.kind === "chroma") return opened.chroma !== undefined && !opened.chroma.up;
   return tenants.services.some((service) => service.follower?.healthy !== true);
+}
+
+/** Where the API keys live with this store (see `MemsvcRuntime.apiKeys`). */
+function apiKeyStore(config: MemsvcConfig, opened: OpenedStore): ApiKeyStore | undefined {
+  if (opened.kind === "postgres") return opened.postgres.keys;
+  const store = config.vectorStore;
+  return store.kind === "chroma-embedded"
+    ? new FileApiKeyStore(join(store.path, API_KEYS_FILE))
+    : undefined;
 }
 
 /** For the startup line on a replica: the feed seq every tenant's follower has reached. */

@@ -14,6 +14,9 @@ import { assertStoreBesideSnapshot } from "./data-directory-check.js";
 /** The engine snapshot's file in the embedded store's data directory. */
 export const ENGINE_SNAPSHOT_FILE = "engine.snapshot";
 
+/** The tenants' API keys' file in the embedded store's data directory (hashes, never keys). */
+export const API_KEYS_FILE = "api-keys.json";
+
 /** Where the memories live, opened before the container is built (both stores start async). */
 export type OpenedStore =
   | {

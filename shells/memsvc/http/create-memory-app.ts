@@ -12,9 +12,11 @@ import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.j
 import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
 import { currentRequestId } from "../../common/http/request-id.js";
-import { memoryEdge } from "./memory-edge.js";
+import { memoryEdge, type RequestRateLimit } from "./memory-edge.js";
 import type { OriginPolicy } from "../../common/http/origin-check.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
+import type { ApiKeys } from "../auth/api-keys.js";
+import { mountKeyRoutes, operatorOnly } from "./key-routes.js";
 
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
 export type ReadinessCheck = () => Promise<void>;
@@ -24,8 +26,15 @@ export interface MemoryAppOptions {
   readonly memory: MemoryApi;
   /** Reported in `/openapi.json` and the MCP `initialize` answer. */
   readonly version: string;
-  /** When set, every route but `GET /healthz` needs `Authorization: Bearer <token>`. */
+  /**
+   * The operator's token: when set, every route but `GET /healthz` needs `Authorization: Bearer`
+   * with it or with a tenant's API key (see `keys`).
+   */
   readonly authToken?: string | undefined;
+  /** The tenants' API keys (issue 23); without them only the operator token authenticates. */
+  readonly keys?: ApiKeys | undefined;
+  /** Requests per second and burst per API key (and for the operator); default unlimited. */
+  readonly rateLimit?: RequestRateLimit | undefined;
   /** Backs `GET /readyz` (default: always ready). */
   readonly readiness?: ReadinessCheck;
   /** Request lines and error causes (default: silent). */
@@ -49,7 +58,7 @@ export interface MemoryAppOptions {
 
 /**
  * The memory REST API (and its MCP tools at `POST /mcp`) as a Hono app. Middleware order is the
- * contract: request log, then bearer auth (before routing, so a request without a valid token
+ * contract: request log, then the caller check (before routing, so a request without a valid token
  * learns nothing, not even 404/405), then the 405 check, then the routes. Every error body is
  * `{error}`; error statuses are decided in one place (`toErrorAnswer`). `createMemoryListener` serves it with
  * a fast path in front for the hot JSON routes.
@@ -75,15 +84,17 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
     logger,
     metrics: options.metrics,
     authToken: options.authToken,
+    keys: options.keys,
+    rateLimit: options.rateLimit,
     origins: options.origins,
   });
   // The origin check before the page too: a rebound name must not even load it.
   edge.mount(app, "request-id", "request-log", "origin-check");
   // Before the guard: a page load cannot carry a token. The page's API calls do, and meet it.
   if (options.ui !== undefined) mountMemoryBrowser(app, options.ui);
-  edge.mount(app, "bearer-auth");
+  edge.mount(app, "caller-auth", "rate-limit");
   if (options.metrics !== undefined) {
-    app.get("/metrics", doc.getMetrics, metricsHandler(options.metrics));
+    app.get("/metrics", doc.getMetrics, operatorOnly("metrics"), metricsHandler(options.metrics));
   }
   edge.mount(app, "method-not-allowed");
 
@@ -106,6 +117,10 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
   mountMemoryOperations(app, memory, jsonObjectBody(maxBytes));
   mountMemoryNdjsonRoutes(app, memory, options.importLimits);
   if (options.tenants !== undefined) mountTenantRoutes(app, options.tenants);
+  mountKeyRoutes(app, {
+    keys: options.keys,
+    authEnabled: options.authToken !== undefined && options.authToken !== "",
+  });
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.

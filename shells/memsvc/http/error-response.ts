@@ -4,7 +4,7 @@ import type { Logger } from "../../common/logger.js";
 
 /** An error answer: status, the `{error}` body's message, extra headers. */
 export interface ErrorAnswer {
-  readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 500 | 503 | 507;
+  readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503 | 507;
   readonly message: string;
   readonly headers?: Readonly<Record<string, string>>;
 }

@@ -6,7 +6,7 @@
  * throw new HttpError(413, "request body exceeds 1048576 bytes");
  */
 export class HttpError extends Error {
-  readonly status: 400 | 401 | 404 | 405 | 413 | 415;
+  readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429;
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(

@@ -5,6 +5,7 @@ import { importResultSchema, memorySchema } from "../../../core/memory/index.js"
 import { JSON_BODY_ERRORS, type MemoryOperation } from "../operations/memory-operation.js";
 import { MEMORY_OPERATIONS } from "../operations/memory-operations.js";
 import { REQUEST_SCHEMA_OPTIONS } from "./valid-input.js";
+import { createdKeySchema, keyListSchema, revokedKeySchema } from "../auth/key-schemas.js";
 
 type Schema = v.GenericSchema;
 
@@ -145,15 +146,53 @@ export const ROUTE_DOCS = {
       "401": COMMON_ERRORS["401"],
     },
   }),
+  createKey: describeRoute({
+    operationId: "createKey",
+    summary:
+      "Operator only: a new API key for a tenant (`read_only`, `expires_at` optional); the key is in this answer only",
+    responses: {
+      "200": ok(createdKeySchema, "CreatedKey"),
+      "400": COMMON_ERRORS["400"],
+      "401": COMMON_ERRORS["401"],
+      "403": error("A tenant key: keys are managed with the operator token"),
+      "409": error("No operator token configured, or no place to keep keys"),
+    },
+  }),
+  listKeys: describeRoute({
+    operationId: "listKeys",
+    summary: "Operator only: every API key (never the key or its hash), oldest first",
+    parameters: [{ name: "tenant", in: "query", schema: { type: "string" } }],
+    responses: {
+      "200": ok(keyListSchema, "KeyList"),
+      "400": error("tenant is not a tenant name"),
+      "401": COMMON_ERRORS["401"],
+      "403": error("A tenant key: keys are managed with the operator token"),
+      "409": error("No operator token configured, or no place to keep keys"),
+    },
+  }),
+  revokeKey: describeRoute({
+    operationId: "revokeKey",
+    summary:
+      "Operator only: revoke an API key (refused here at once, by other replicas within 5 s)",
+    responses: {
+      "200": ok(revokedKeySchema, "RevokedKey"),
+      "400": error("id is not a key id"),
+      "401": COMMON_ERRORS["401"],
+      "403": error("A tenant key: keys are managed with the operator token"),
+      "404": error("No key with this id"),
+      "409": error("No operator token configured, or no place to keep keys"),
+    },
+  }),
   getMetrics: describeRoute({
     operationId: "getMetrics",
-    summary: "Prometheus metrics (text exposition format)",
+    summary: "Prometheus metrics (text exposition format); operator only",
     responses: {
       "200": {
         description: "Metrics",
         content: { "text/plain; version=0.0.4": { schema: { type: "string" } } },
       },
       "401": COMMON_ERRORS["401"],
+      "403": error("A tenant key: metrics count every tenant"),
     },
   }),
 };

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  MIGRATIONS,
   SCHEMA_VERSION,
   connectPostgres,
   type PostgresConnection,
@@ -39,7 +40,7 @@ describe("several connections (replicas) on one PostgreSQL database", () => {
     // Four replicas starting at once: the migrations run once, the others find them applied.
     replicas = await Promise.all([1, 2, 3, 4].map(() => connectPostgres(url)));
     const results = await Promise.all(replicas.map((r) => r.migrate()));
-    expect(results.flatMap((r) => r.applied)).toEqual([SCHEMA_VERSION]);
+    expect(results.flatMap((r) => r.applied)).toEqual(MIGRATIONS.map((m) => m.version));
     await Promise.all(replicas.map((r) => r.store.bind({ embedderId: "e", dimensions: 2 })));
   });
   afterAll(async () => {
@@ -175,7 +176,7 @@ describe("connectPostgres errors", () => {
     const stale = await rejection(postgres.schemaVersion({ requireCurrent: true }));
     expect((stale as Error).message).toContain("memsvc migrate");
     expect(await postgres.migrate()).toEqual({
-      applied: [SCHEMA_VERSION],
+      applied: MIGRATIONS.map((m) => m.version),
       version: SCHEMA_VERSION,
     });
     expect(await postgres.migrate()).toEqual({ applied: [], version: SCHEMA_VERSION });

@@ -54,6 +54,7 @@ describe("the fast lane and the apps' middleware", () => {
   it("has a lane step for every middleware of the memory app, with every option on", async () => {
     const { app, memory } = await makeApp({
       authToken: "tok",
+      rateLimit: { requestsPerSecond: 10, burst: 10 },
       metrics: createServiceMetrics("memsvc"),
       origins: new OriginPolicy(),
       ui: { path: "/ui", assets: { version: "v1", indexTemplate: "<html>", files: new Map() } },
@@ -64,7 +65,8 @@ describe("the fast lane and the apps' middleware", () => {
       "request-id",
       "request-log",
       "origin-check",
-      "bearer-auth",
+      "caller-auth",
+      "rate-limit",
       "method-not-allowed",
     ]);
   });
