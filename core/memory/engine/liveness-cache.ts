@@ -35,15 +35,9 @@ export class LivenessCache {
   /** The version at which some held memory was found expired (until the sweep removes it). */
   #expiredSeenAtVersion = -1;
   /** The last stats answer: valid for the same version until the first expiry after it. */
-  #stats:
-    | {
-        version: number;
-        validUntilMs: number;
-        sinceMs: number;
-        value: MemoryStats;
-        counts: MemoryCounts;
-      }
-    | undefined;
+  #stats: Remembered<MemoryStats> | undefined;
+  /** The last counts by project and tag too, valid the same way (asked for apart: dearer). */
+  #counts: Remembered<MemoryCounts> | undefined;
 
   constructor(held: ReadonlyMap<string, HeldMemory>) {
     this.#held = held;
@@ -72,30 +66,38 @@ export class LivenessCache {
    * first live one expires (an access only moves expiries later, so it keeps the answer valid).
    */
   stats(nowMs: number): MemoryStats {
-    return this.#current(nowMs).value;
+    if (!this.#valid(this.#stats, nowMs)) {
+      const { counts, validUntilMs } = this.#countLive(nowMs, false);
+      const value = {
+        total_memories: counts.total,
+        by_type: counts.byType,
+        by_scope: counts.byScope,
+      };
+      this.#stats = { version: this.#version, sinceMs: nowMs, validUntilMs, value };
+    }
+    return (this.#stats as Remembered<MemoryStats>).value;
   }
 
   /**
    * Live memories at `nowMs` counted by type, scope, project and tag ({@link MemoryCounts}),
-   * from the same remembered pass as {@link stats}.
+   * remembered like {@link stats} but apart: counting projects and tags costs a pass several
+   * times dearer (measured by `bench/memory-stats.ts`), which the seed's stats do not pay.
    */
   counts(nowMs: number): MemoryCounts {
-    return this.#current(nowMs).counts;
+    if (!this.#valid(this.#counts, nowMs)) {
+      const { counts, validUntilMs } = this.#countLive(nowMs, true);
+      this.#counts = { version: this.#version, sinceMs: nowMs, validUntilMs, value: counts };
+    }
+    return (this.#counts as Remembered<MemoryCounts>).value;
   }
 
-  #current(nowMs: number): { value: MemoryStats; counts: MemoryCounts } {
-    const cached = this.#stats;
-    if (
+  #valid(cached: Remembered<unknown> | undefined, nowMs: number): boolean {
+    return (
       cached !== undefined &&
       cached.version === this.#version &&
       nowMs >= cached.sinceMs &&
       nowMs < cached.validUntilMs
-    ) {
-      return cached;
-    }
-    const fresh = { version: this.#version, sinceMs: nowMs, ...this.#countLive(nowMs) };
-    this.#stats = fresh;
-    return fresh;
+    );
   }
 
   /**
@@ -117,20 +119,22 @@ export class LivenessCache {
     return false;
   }
 
-  #countLive(nowMs: number): { value: MemoryStats; counts: MemoryCounts; validUntilMs: number } {
-    const tally = new CountTally();
+  #countLive(nowMs: number, facets: boolean): { counts: MemoryCounts; validUntilMs: number } {
+    const tally = new CountTally({ facets });
     let validUntilMs = NEVER_EXPIRES_MS;
     for (const entry of this.#held.values()) {
       if (!isLive(entry.expiresAtMs, nowMs)) continue;
       tally.add(entry.memory);
       if (entry.expiresAtMs < validUntilMs) validUntilMs = entry.expiresAtMs;
     }
-    const counts = tally.counts();
-    const value = {
-      total_memories: counts.total,
-      by_type: counts.byType,
-      by_scope: counts.byScope,
-    };
-    return { value, counts, validUntilMs };
+    return { counts: tally.counts(), validUntilMs };
   }
+}
+
+/** A remembered answer: valid for `version` from `sinceMs` until `validUntilMs`. */
+interface Remembered<T> {
+  readonly version: number;
+  readonly sinceMs: number;
+  readonly validUntilMs: number;
+  readonly value: T;
 }

@@ -26,7 +26,8 @@ export interface MemoryCounts {
 }
 
 /**
- * Builds {@link MemoryCounts} in one pass: {@link add} each memory, then {@link counts}.
+ * Builds {@link MemoryCounts} in one pass: {@link add} each memory, then {@link counts}. With
+ * `facets: false` it counts only the total, types and scopes (`byProject` and `byTag` empty).
  *
  * @example
  * const tally = new CountTally();
@@ -45,15 +46,23 @@ export class CountTally {
   >;
   readonly #byProject = new Map<string, number>();
   readonly #byTag = new Map<string, number>();
+  readonly #facets: boolean;
+
+  constructor(options: { readonly facets?: boolean } = {}) {
+    this.#facets = options.facets ?? true;
+  }
 
   add(memory: Memory): void {
     this.#total += 1;
     this.#byType[memory.type] += 1;
     this.#byScope[memory.scope] += 1;
+    if (!this.#facets) return;
     this.#byProject.set(memory.project, (this.#byProject.get(memory.project) ?? 0) + 1);
     // Once under each tag, even when a tag was stored twice.
-    const tags = memory.tags.length > 1 ? new Set(memory.tags) : memory.tags;
-    for (const tag of tags) this.#byTag.set(tag, (this.#byTag.get(tag) ?? 0) + 1);
+    const { tags } = memory;
+    tags.forEach((tag, i) => {
+      if (tags.indexOf(tag) === i) this.#byTag.set(tag, (this.#byTag.get(tag) ?? 0) + 1);
+    });
   }
 
   counts(): MemoryCounts {
