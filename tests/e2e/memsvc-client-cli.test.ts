@@ -103,6 +103,16 @@ describe("memsvc client commands", () => {
 
     const stats = JSON.parse(cli(["stats", "--json"]).stdout) as { total_memories: number };
     expect(stats.total_memories).toBeGreaterThanOrEqual(3);
+    const billing = cli(["stats", "--project", "billing", "--top", "3"]);
+    expect(billing.code).toBe(0);
+    expect(billing.stdout).toMatch(/^total\s+3$/m);
+    expect(billing.stdout).toMatch(/^scope project\s+3$/m);
+    expect(billing.stdout).toMatch(/^project billing\s+3$/m);
+    const badTop = cli(["stats", "--top", "0"]);
+    expect([badTop.code, badTop.stderr]).toEqual([
+      3,
+      "memsvc: top: expected an integer between 1 and 1000, got 0\n",
+    ]);
 
     const file = join(makeTempDir(), "backup.ndjson");
     const exported = cli(["export", "--file", file]);
