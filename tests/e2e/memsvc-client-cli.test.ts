@@ -148,6 +148,10 @@ describe("memsvc client commands", () => {
     const usage = cli(["search"]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("search needs QUERY");
+
+    const misspelt = cli(["list", "--projct", "billing"]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toMatch(/^memsvc: unknown option --projct; did you mean --project\?\n/);
     const unquoted = cli(["remember", "two", "words"]);
     expect(unquoted.code).toBe(2);
     expect(unquoted.stderr).toContain('quote it: memsvc remember "two words"');

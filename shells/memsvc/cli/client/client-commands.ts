@@ -2,6 +2,7 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { commandLineErrorText } from "../../../common/command-line.js";
 import { ClientError, EXIT, MemoryClient } from "./memory-client.js";
 import { age, textTable } from "./text-table.js";
 
@@ -134,7 +135,7 @@ export async function runClientCommand(
       strict: true,
     }) as { values: Values; positionals: string[] });
   } catch (error) {
-    return usage(io, (error as Error).message);
+    return usage(io, commandLineErrorText(error as Error, Object.keys(OPTIONS[command] ?? {})));
   }
   if (values["help"] === true) {
     io.stdout.write(CLIENT_USAGE);
