@@ -74,6 +74,8 @@ export type {
   SearchInput,
   SearchResult,
   SearchResultItem,
+  StatsInput,
+  ValueCounts,
 } from "./memory/model/types.js";
 export type { MemoryApi } from "./memory/memory-api.js";
 

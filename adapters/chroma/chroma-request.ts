@@ -37,16 +37,22 @@ export function chromaClient(options: ChromaServerOptions): ChromaClient {
 
 /**
  * Runs one Chroma request with a deadline; a vendor failure or a missed deadline becomes
- * `AgentServicesError("store_unavailable")` with the cause attached (coded errors pass through).
+ * `AgentServicesError("store_unavailable")` (the fixed message clients see) with a cause that
+ * names the server and what went wrong, the vendor's error under it (coded errors pass through).
+ * The client's own connection error is a paragraph about browsers and CORS with no address.
  *
  * @example
- * const n = await chromaRequest(() => collection.count(), 30_000);
+ * const n = await chromaRequest(() => collection.count(), 30_000, "http://127.0.0.1:8000");
  */
-export async function chromaRequest<T>(operation: () => Promise<T>, timeoutMs: number): Promise<T> {
+export async function chromaRequest<T>(
+  operation: () => Promise<T>,
+  timeoutMs: number,
+  server = "the configured URL",
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`Chroma did not answer within ${timeoutMs} ms`)),
+      () => reject(new Error(`Chroma at ${server} did not answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
   });
@@ -55,9 +61,20 @@ export async function chromaRequest<T>(operation: () => Promise<T>, timeoutMs: n
   } catch (error) {
     if (isAgentServicesError(error)) throw error;
     throw new AgentServicesError("store_unavailable", "vector store unavailable", {
-      cause: error,
+      cause: remoteCause(error, server),
     });
   } finally {
     clearTimeout(timer);
   }
+}
+
+function remoteCause(error: unknown, server: string): Error {
+  const name = error instanceof Error ? error.name : "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith("Chroma at ")) return error as Error;
+  const what =
+    name === "ChromaConnectionError"
+      ? "cannot be reached (is the server running and listening there?)"
+      : `answered with an error: ${message}`;
+  return new Error(`Chroma at ${server} ${what}`, { cause: error });
 }

@@ -61,6 +61,8 @@ export class ChromaVectorStore implements VectorStore {
   readonly #client: ChromaClient;
   readonly #name: string;
   readonly #timeoutMs: number;
+  /** The server's URL, for the errors (never its headers: they may hold a token). */
+  readonly #url: string;
   #collection: Promise<Collection> | undefined;
   #dimensions: number | undefined;
   #closed = false;
@@ -79,6 +81,8 @@ export class ChromaVectorStore implements VectorStore {
     this.#client = chromaClient(options);
     this.#name = options.collection ?? "memories";
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
+    // chromaClient has parsed it; without any user and password it may carry.
+    this.#url = new URL(options.url).origin;
   }
 
   async bind(space: VectorSpace, options: { readonly replace?: boolean } = {}): Promise<void> {
@@ -307,6 +311,7 @@ export class ChromaVectorStore implements VectorStore {
     return chromaRequest(
       () => (this.#collection ?? this.#openCollection()).then(operation),
       this.#timeoutMs,
+      this.#url,
     );
   }
 }

@@ -47,6 +47,8 @@ export type {
   SearchInput,
   SearchResult,
   SearchResultItem,
+  StatsInput,
+  ValueCounts,
 } from "./model/types.js";
 export type { MemoryApi } from "./memory-api.js";
 export type {
@@ -78,12 +80,15 @@ export {
   importLineSchema,
   listInputSchema,
   MAX_LIST_LIMIT,
+  MAX_STATS_TOP,
+  statsInputSchema,
   updateInputSchema,
 } from "./model/admin-schemas.js";
 export type {
   ParsedDeleteMatchingInput,
   ParsedImportLine,
   ParsedListInput,
+  ParsedStatsInput,
   ParsedUpdateInput,
 } from "./model/admin-schemas.js";
 export { MemoryService } from "./memory-service.js";
@@ -94,6 +99,7 @@ export type { ReindexOptions } from "./use-cases/reindex.js";
 export type { MemoryServiceDeps } from "./memory-service-deps.js";
 export { MemoryEngine } from "./engine/memory-engine.js";
 export type { Awaitable, MemoryReadModel } from "./engine/read-model.js";
+export type { MemoryCounts, ValueCount } from "./engine/memory-counts.js";
 export type { DuplicateKey, EngineHit, EngineQuery } from "./engine/read-model.js";
 export { compileMemoryFilter } from "./engine/memory-filter.js";
 export type { MemoryFilter } from "./engine/memory-filter.js";

@@ -18,6 +18,7 @@ import type {
   RememberResult,
   SearchInput,
   SearchResult,
+  StatsInput,
   UpdateInput,
 } from "./model/types.js";
 
@@ -39,7 +40,11 @@ export interface MemoryApi {
   get(id: string): Promise<Memory>;
   /** Throws `not_found` for an unknown or expired id, `invalid_input` for a non-UUID. */
   delete(id: string): Promise<{ deleted: true }>;
-  stats(): Promise<MemoryStats>;
+  /**
+   * Counts of the live memories passing the listing's filters (all without one); `top` adds the
+   * most frequent projects and tags. `stats()` answers the seed's shape.
+   */
+  stats(input?: StatsInput): Promise<MemoryStats>;
   /** One page of the live memories passing the filters, with the cursor of the next page. */
   list(input?: ListInput): Promise<ListPage>;
   /** Changes fields of a memory; `not_found` / `invalid_input` as `get`. */

@@ -35,6 +35,7 @@ import type {
   Memory,
   MemoryServiceOptions,
   MemoryStats,
+  StatsInput,
   RecallInput,
   RecallResult,
   RememberBatchInput,
@@ -313,8 +314,8 @@ export class MemoryService implements MemoryApi {
     return this.#writes.run(() => importMemories(this.#context, lines));
   }
 
-  async stats(): Promise<MemoryStats> {
-    return memoryStats(this.#context);
+  async stats(input: StatsInput = {}): Promise<MemoryStats> {
+    return memoryStats(this.#context, input);
   }
 
   /** Deletes the memories whose expiry has passed; resolves with how many. */

@@ -279,7 +279,9 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     await page.locator("#status", { hasText: `Forgot ${beta} memories.` }).waitFor();
     await page.locator("#empty", { hasText: 'No memories match project = "beta".' }).waitFor();
     expect((await rest("GET", "/v1/stats")).body["total_memories"]).toBe(total - beta);
-    await page.locator("#stats-total", { hasText: String(total - beta) }).waitFor();
+    // The counts follow the filter: none match any more, out of what is left.
+    await page.locator("#stats-of", { hasText: ` of ${total - beta}` }).waitFor();
+    expect(await page.textContent("#stats-total")).toBe("0");
     await page.close();
   });
 
@@ -494,6 +496,61 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
       ),
     });
     await page.locator("#status", { hasText: "Imported 1, merged 0, rejected 0." }).waitFor();
+    await page.close();
+  });
+
+  it("counts what the filters select, by project and tag too, and picks from the store's values (issue 24)", async () => {
+    // An old memory: it sorts last, so the first page (50 of 60+) does not load it.
+    const res = await fetch(`${svc.baseUrl}/v1/import`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/x-ndjson" },
+      body: `${JSON.stringify({
+        content: "The 2019 archive lives on tape",
+        scope: "permanent",
+        project: "archive-2019",
+        tags: ["legacy"],
+        created_at: "2019-06-01T00:00:00.000Z",
+      })}\n`,
+    });
+    expect(await res.json()).toMatchObject({ imported: 1 });
+    const stats = async (query: string) =>
+      (await rest("GET", `/v1/stats${query}`)).body as { total_memories: number };
+    const total = (await stats("")).total_memories;
+    expect(total).toBeGreaterThan(25);
+    const page = await openBrowser();
+    await page.locator("#stats-total", { hasText: new RegExp(`^${total}$`) }).waitFor();
+    await page.selectOption("#page-size", "25");
+    await page.locator("#load-info", { hasText: /^25 shown$/ }).waitFor();
+    expect(await rowTexts(page)).not.toContain("The 2019 archive lives on tape");
+    const offered = (list: string) =>
+      page
+        .locator(`#${list} option`)
+        .evaluateAll((options) => options.map((o) => o.getAttribute("value")));
+    expect(await offered("known-projects")).toContain("archive-2019");
+    expect(await offered("known-tags")).toContain("legacy");
+
+    const chips = async (query: string) => {
+      const body = (await rest("GET", `/v1/stats?${query}&top=6`)).body as {
+        by_project: { values: { value: string; count: number }[] };
+      };
+      return body.by_project.values.map(({ value, count }) => `${value || "(none)"} ${count}`);
+    };
+    await filter(page, { tag: "t0" });
+    const t0 = (await stats("?tag=t0")).total_memories;
+    await page.locator("#stats-total", { hasText: new RegExp(`^${t0}$`) }).waitFor();
+    expect(await page.textContent("#stats-of")).toBe(` of ${total}`);
+    expect(await page.locator("#facet-project .chip").allTextContents()).toEqual(
+      await chips("tag=t0"),
+    );
+
+    await page.click('#facet-project button.chip[data-value="alpha"]');
+    await page
+      .locator("#table-caption", { hasText: 'Memories where project = "alpha", tag = "t0"' })
+      .waitFor();
+    const alpha = (await stats("?tag=t0&project=alpha")).total_memories;
+    expect(alpha).toBeGreaterThan(0);
+    await page.locator("#stats-total", { hasText: new RegExp(`^${alpha}$`) }).waitFor();
+    expect(await page.locator("#facet-tag .chip").allTextContents()).toEqual([`t0 ${alpha}`]);
     await page.close();
   });
 });

@@ -103,6 +103,16 @@ describe("memsvc client commands", () => {
 
     const stats = JSON.parse(cli(["stats", "--json"]).stdout) as { total_memories: number };
     expect(stats.total_memories).toBeGreaterThanOrEqual(3);
+    const billing = cli(["stats", "--project", "billing", "--top", "3"]);
+    expect(billing.code).toBe(0);
+    expect(billing.stdout).toMatch(/^total\s+3$/m);
+    expect(billing.stdout).toMatch(/^scope project\s+3$/m);
+    expect(billing.stdout).toMatch(/^project billing\s+3$/m);
+    const badTop = cli(["stats", "--top", "0"]);
+    expect([badTop.code, badTop.stderr]).toEqual([
+      3,
+      "memsvc: top: expected an integer between 1 and 1000, got 0\n",
+    ]);
 
     const file = join(makeTempDir(), "backup.ndjson");
     const exported = cli(["export", "--file", file]);
@@ -138,6 +148,10 @@ describe("memsvc client commands", () => {
     const usage = cli(["search"]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("search needs QUERY");
+
+    const misspelt = cli(["list", "--projct", "billing"]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toMatch(/^memsvc: unknown option --projct; did you mean --project\?\n/);
     const unquoted = cli(["remember", "two", "words"]);
     expect(unquoted.code).toBe(2);
     expect(unquoted.stderr).toContain('quote it: memsvc remember "two words"');

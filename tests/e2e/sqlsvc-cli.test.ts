@@ -150,7 +150,24 @@ describe("sqlsvc (the SQL tools on files)", () => {
   it("exits 1 with a message for a file it cannot read", async () => {
     const result = await run(["lint", join(dir, "missing.sql")]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^sqlsvc: .*ENOENT/);
+    expect(result.stderr).toBe(
+      `sqlsvc: ${join(dir, "missing.sql")}: cannot read: no such file or directory (ENOENT)\n`,
+    );
+  });
+
+  it("says what is missing or misspelt in one line and where the help is (issue 24)", async () => {
+    const none = await run([]);
+    expect([none.code, none.stderr.split("\n")[0]]).toEqual([
+      2,
+      "sqlsvc: no command given (validate, lint, fix, scan, format, rules, dialects)",
+    ]);
+    const misspelt = await run(["lint", "--dialekt", "postgres", clean]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toBe(
+      "sqlsvc: unknown option --dialekt; did you mean --dialect?\n" +
+        "Usage: sqlsvc <command> [options] FILE|DIR...\n" +
+        "Run sqlsvc --help for the commands and options.\n",
+    );
   });
 
   describe("at SQLFluff's ergonomics (issue 25)", () => {

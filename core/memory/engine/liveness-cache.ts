@@ -1,11 +1,11 @@
 /**
  * The `MemoryEngine`'s answers about liveness that would otherwise cost a pass over every held
- * memory per request: the stats (valid until the first expiry after them) and "is every held
- * memory live now?" (which lets a query skip the per-memory check).
+ * memory per request: the stats and the counts by project and tag (valid until the first expiry
+ * after them) and "is every held memory live now?" (which lets a query skip the per-memory check).
  */
 import { isLive, NEVER_EXPIRES_MS } from "../model/expiry.js";
-import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
-import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../model/types.js";
+import type { Memory, MemoryStats } from "../model/types.js";
+import { CountTally, type MemoryCounts } from "./memory-counts.js";
 
 /** What the cache reads of one held memory. */
 export interface HeldMemory {
@@ -16,7 +16,7 @@ export interface HeldMemory {
 
 /**
  * Caches over the engine's held memories, told of every change by the engine: {@link changed}
- * when which memories are held or their type, scope or expiry change, {@link added} with a new
+ * when which memories are held or their type, scope, project, tags or expiry change, {@link added} with a new
  * memory's expiry, {@link expiriesMoved} when an expiry may have moved earlier. An access only
  * moves expiries later, so it needs no call.
  *
@@ -28,21 +28,22 @@ export interface HeldMemory {
  */
 export class LivenessCache {
   readonly #held: ReadonlyMap<string, HeldMemory>;
-  /** Bumped by every change of which memories are held or of their type, scope or expiry. */
+  /** Bumped by every change of which memories are held or of their fields (not access data). */
   #version = 0;
   /** Every held memory is live before this instant (a lower bound; `undefined`: unknown). */
   #allLiveBeforeMs: number | undefined;
   /** The version at which some held memory was found expired (until the sweep removes it). */
   #expiredSeenAtVersion = -1;
   /** The last stats answer: valid for the same version until the first expiry after it. */
-  #stats:
-    { version: number; validUntilMs: number; sinceMs: number; value: MemoryStats } | undefined;
+  #stats: Remembered<MemoryStats> | undefined;
+  /** The last counts by project and tag too, valid the same way (asked for apart: dearer). */
+  #counts: Remembered<MemoryCounts> | undefined;
 
   constructor(held: ReadonlyMap<string, HeldMemory>) {
     this.#held = held;
   }
 
-  /** Which memories are held, or their type, scope or expiry, changed. */
+  /** Which memories are held, or their type, scope, project, tags or expiry, changed. */
   changed(): void {
     this.#version += 1;
   }
@@ -65,18 +66,38 @@ export class LivenessCache {
    * first live one expires (an access only moves expiries later, so it keeps the answer valid).
    */
   stats(nowMs: number): MemoryStats {
-    const cached = this.#stats;
-    if (
+    if (!this.#valid(this.#stats, nowMs)) {
+      const { counts, validUntilMs } = this.#countLive(nowMs, false);
+      const value = {
+        total_memories: counts.total,
+        by_type: counts.byType,
+        by_scope: counts.byScope,
+      };
+      this.#stats = { version: this.#version, sinceMs: nowMs, validUntilMs, value };
+    }
+    return (this.#stats as Remembered<MemoryStats>).value;
+  }
+
+  /**
+   * Live memories at `nowMs` counted by type, scope, project and tag ({@link MemoryCounts}),
+   * remembered like {@link stats} but apart: counting projects and tags costs a pass several
+   * times dearer (measured by `bench/memory-stats.ts`), which the seed's stats do not pay.
+   */
+  counts(nowMs: number): MemoryCounts {
+    if (!this.#valid(this.#counts, nowMs)) {
+      const { counts, validUntilMs } = this.#countLive(nowMs, true);
+      this.#counts = { version: this.#version, sinceMs: nowMs, validUntilMs, value: counts };
+    }
+    return (this.#counts as Remembered<MemoryCounts>).value;
+  }
+
+  #valid(cached: Remembered<unknown> | undefined, nowMs: number): boolean {
+    return (
       cached !== undefined &&
       cached.version === this.#version &&
       nowMs >= cached.sinceMs &&
       nowMs < cached.validUntilMs
-    ) {
-      return cached.value;
-    }
-    const value = this.#countLive(nowMs);
-    this.#stats = { version: this.#version, sinceMs: nowMs, ...value };
-    return value.value;
+    );
   }
 
   /**
@@ -98,24 +119,22 @@ export class LivenessCache {
     return false;
   }
 
-  #countLive(nowMs: number): { value: MemoryStats; validUntilMs: number } {
-    const byType = Object.fromEntries(MEMORY_TYPES.map((t) => [t, 0])) as Record<
-      MemoryType,
-      number
-    >;
-    const byScope = Object.fromEntries(MEMORY_SCOPES.map((s) => [s, 0])) as Record<
-      MemoryScope,
-      number
-    >;
-    let total = 0;
+  #countLive(nowMs: number, facets: boolean): { counts: MemoryCounts; validUntilMs: number } {
+    const tally = new CountTally({ facets });
     let validUntilMs = NEVER_EXPIRES_MS;
     for (const entry of this.#held.values()) {
       if (!isLive(entry.expiresAtMs, nowMs)) continue;
-      total += 1;
-      byType[entry.memory.type] += 1;
-      byScope[entry.memory.scope] += 1;
+      tally.add(entry.memory);
       if (entry.expiresAtMs < validUntilMs) validUntilMs = entry.expiresAtMs;
     }
-    return { value: { total_memories: total, by_type: byType, by_scope: byScope }, validUntilMs };
+    return { counts: tally.counts(), validUntilMs };
   }
+}
+
+/** A remembered answer: valid for `version` from `sinceMs` until `validUntilMs`. */
+interface Remembered<T> {
+  readonly version: number;
+  readonly sinceMs: number;
+  readonly validUntilMs: number;
+  readonly value: T;
 }

@@ -1,6 +1,7 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
 import type { Memory, MemoryStats } from "../model/types.js";
 import type { OrderPosition } from "./created-order.js";
+import type { MemoryCounts } from "./memory-counts.js";
 import type {
   Awaitable,
   DuplicateKey,
@@ -130,6 +131,10 @@ export class LocallyWrittenEngine implements MemoryReadModel {
 
   stats(nowMs: number): Awaitable<MemoryStats> {
     return this.#inner.stats(nowMs);
+  }
+
+  counts(nowMs: number, accept?: (memory: Memory) => boolean): Awaitable<MemoryCounts> {
+    return this.#inner.counts(nowMs, accept);
   }
 
   records(): Iterable<VectorRecord> {

@@ -9,6 +9,7 @@ import type { Memory, MemoryStats } from "../model/types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
 import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";
+import { CountTally, type MemoryCounts } from "./memory-counts.js";
 import { compileMemoryFilter } from "./memory-filter.js";
 
 interface Entry {
@@ -244,6 +245,20 @@ export class MemoryEngine implements MemoryReadModel {
    */
   stats(nowMs: number): MemoryStats {
     return this.#liveness.stats(nowMs);
+  }
+
+  /**
+   * Live memories at `nowMs` that `accept` admits (all when omitted), counted by type, scope,
+   * project and tag. Without `accept` the answer is remembered between changes like
+   * {@link stats}; with it, one pass over the held memories in process (never the store).
+   */
+  counts(nowMs: number, accept?: (memory: Memory) => boolean): MemoryCounts {
+    if (accept === undefined) return this.#liveness.counts(nowMs);
+    const tally = new CountTally();
+    for (const entry of this.#entries.values()) {
+      if (isLive(entry.expiresAtMs, nowMs) && accept(entry.memory)) tally.add(entry.memory);
+    }
+    return tally.counts();
   }
 
   /** Ids of the memories expired at `nowMs` (what the sweep deletes). */

@@ -1,5 +1,6 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
 import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../model/types.js";
+import type { MemoryCounts } from "./memory-counts.js";
 import type { MemoryFilter } from "./memory-filter.js";
 
 /** What makes two memories duplicates: normalised content (and its hash), type, scope, project. */
@@ -89,6 +90,8 @@ export interface MemoryReadModel {
   ): Awaitable<Iterable<Memory>>;
   /** Live memories at `nowMs` by type and scope. */
   stats(nowMs: number): Awaitable<MemoryStats>;
+  /** Live memories at `nowMs` that `accept` admits (all when omitted), by type, scope, project, tag. */
+  counts(nowMs: number, accept?: (memory: Memory) => boolean): Awaitable<MemoryCounts>;
   /**
    * Every memory held, as the store holds it (content, metadata, vector): what the engine
    * snapshot saves. Nothing for a model that holds none.

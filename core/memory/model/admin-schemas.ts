@@ -21,6 +21,8 @@ import { strictBody } from "./strict-body.js";
 export const DEFAULT_LIST_LIMIT = 50;
 /** Largest page of a listing. */
 export const MAX_LIST_LIMIT = 1000;
+/** Most values of `by_project` and of `by_tag` in one stats answer. */
+export const MAX_STATS_TOP = 1000;
 
 /** ISO 8601 date (`2026-11-21`) or date-time with an offset or `Z`. */
 const ISO_INSTANT =
@@ -69,6 +71,28 @@ export const listInputSchema = strictBody(
       v.pipe(v.string(E.cursor), v.description("The `next_cursor` of the previous page.")),
     ),
     order: v.optional(v.picklist(["newest", "oldest"], E.order), "newest"),
+  },
+  E.body,
+);
+
+/**
+ * Input of `GET /v1/stats` (query parameters as for a listing): the listing's filters, and `top`
+ * to add the counts by project and by tag. With none of them, the answer is the seed's.
+ *
+ * @example
+ * v.parse(statsInputSchema, { project: "billing", top: 20 });
+ */
+export const statsInputSchema = strictBody(
+  {
+    ...listFilterEntries,
+    top: v.optional(
+      v.pipe(
+        integerInRange(E.top, 1, MAX_STATS_TOP),
+        v.description(
+          "Add by_project and by_tag: each the `top` most frequent values with their counts, the sum of the rest (`other`) and the number of distinct values.",
+        ),
+      ),
+    ),
   },
   E.body,
 );
@@ -155,6 +179,8 @@ export const importLineSchema = strictBody(
 
 /** A listing input after validation and defaults. */
 export type ParsedListInput = v.InferOutput<typeof listInputSchema>;
+/** A stats input after validation. */
+export type ParsedStatsInput = v.InferOutput<typeof statsInputSchema>;
 /** A delete-by-filter body after validation. */
 export type ParsedDeleteMatchingInput = v.InferOutput<typeof deleteMatchingInputSchema>;
 /** A patch body after validation. */

@@ -168,8 +168,19 @@ export const searchResultSchema = v.object({
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
+const valueCounts = (what: string) =>
+  v.pipe(
+    v.object({
+      values: v.array(v.object({ value: v.string(), count })),
+      other: v.pipe(count, v.description(`The sum of the counts of the ${what} not listed.`)),
+      distinct: v.pipe(count, v.description(`How many distinct ${what} there are.`)),
+    }),
+    v.description(`With \`top\`: the \`top\` most frequent ${what}, most frequent first.`),
+  );
+
 /**
- * Answer of `GET /v1/stats`: every type and scope key, zeros included.
+ * Answer of `GET /v1/stats`: every type and scope key, zeros included, of the memories passing
+ * the filters; with `top`, also the most frequent projects and tags.
  *
  * @example
  * v.is(memoryStatsSchema, await service.stats()); // true
@@ -178,6 +189,8 @@ export const memoryStatsSchema = v.object({
   total_memories: count,
   by_type: v.object(Object.fromEntries(MEMORY_TYPES.map((t) => [t, count]))),
   by_scope: v.object(Object.fromEntries(MEMORY_SCOPES.map((s) => [s, count]))),
+  by_project: v.optional(valueCounts('projects ("" is no project)')),
+  by_tag: v.optional(valueCounts("tags (a memory counts once under each of its tags)")),
 });
 
 /**

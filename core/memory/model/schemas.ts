@@ -24,6 +24,7 @@ export const FIELD_EXPECTATIONS = Object.freeze({
   ttl_seconds: "expected an integer from 1 to 3155760000 (seconds, at most 100 years)",
   budget: "expected an integer of at least 1 (tokens)",
   limit: "expected an integer between 1 and 1000",
+  top: "expected an integer between 1 and 1000",
   id: "expected a UUID",
   memories: "expected an array of 1 to 1000 remember bodies",
   min_score: "expected a number between 0 and 1",

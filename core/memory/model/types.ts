@@ -251,6 +251,29 @@ export interface MemoryStats {
   readonly total_memories: number;
   readonly by_type: Readonly<Record<MemoryType, number>>;
   readonly by_scope: Readonly<Record<MemoryScope, number>>;
+  /** With `top`: the most frequent projects (`""`: no project). */
+  readonly by_project?: ValueCounts;
+  /** With `top`: the most frequent tags (a memory counts once under each of its tags). */
+  readonly by_tag?: ValueCounts;
+}
+
+/** The `top` most frequent values of a facet, and what the bound left out. */
+export interface ValueCounts {
+  /** Most frequent first, then by value. */
+  readonly values: readonly { readonly value: string; readonly count: number }[];
+  /** The sum of the counts of the values not listed. */
+  readonly other: number;
+  /** How many distinct values there are, listed or not. */
+  readonly distinct: number;
+}
+
+/**
+ * Input of `stats` (`GET /v1/stats`): the listing's filters (counts of the memories passing all
+ * of them) and `top`, which adds `by_project` and `by_tag` with at most that many values each.
+ */
+export interface StatsInput extends ListFilterInput {
+  /** 1..1000: add `by_project` and `by_tag`, each the `top` most frequent values. */
+  readonly top?: number | undefined;
 }
 
 /** Weights of the recall score; they sum to 1 (± 0.01). */

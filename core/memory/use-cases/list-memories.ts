@@ -1,5 +1,5 @@
 import { listInputSchema } from "../model/admin-schemas.js";
-import type { ParsedDeleteMatchingInput, ParsedListInput } from "../model/admin-schemas.js";
+import type { ListFilterInput } from "../model/types.js";
 import { compileListFilter, type ListFilter } from "../engine/list-filter.js";
 import { listPosition, takePage, type ListPage } from "../engine/list-page.js";
 import { parseInput } from "../model/parse-input.js";
@@ -24,12 +24,12 @@ export async function listMemories(context: ServiceContext, input: unknown): Pro
 }
 
 /**
- * The {@link ListFilter} of a validated listing or delete body (instants as epoch ms).
+ * The {@link ListFilter} of a validated listing, delete or stats input (instants as epoch ms).
  *
  * @example
  * toListFilter({ project: "billing", created_after: "2026-11-01" });
  */
-export function toListFilter(body: ParsedListInput | ParsedDeleteMatchingInput): ListFilter {
+export function toListFilter(body: ListFilterInput): ListFilter {
   return {
     project: body.project,
     type: body.type,

@@ -12,7 +12,11 @@ import {
   packageVersion,
   type MemsvcConfig,
 } from "../config/index.js";
-import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
+import {
+  commandLineErrorText,
+  HELP_AND_VERSION,
+  isCommandLineError,
+} from "../../common/command-line.js";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { DRAIN_DEADLINE_MS, drainServer } from "../../common/drain-server.js";
 import { registerTenantMetrics } from "../http/tenant-metrics.js";
@@ -72,7 +76,9 @@ function parseCommand(argv: readonly string[]): Command | { kind: "usage-error";
       options: { ...HELP_AND_VERSION, config: { type: "string" } },
     });
   } catch (error) {
-    if (isCommandLineError(error)) return { kind: "usage-error", message: error.message };
+    if (isCommandLineError(error)) {
+      return { kind: "usage-error", message: commandLineErrorText(error, ["config", "help"]) };
+    }
     throw error;
   }
   const { values, positionals } = parsed;

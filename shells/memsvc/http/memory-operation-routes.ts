@@ -77,9 +77,12 @@ function inputOf({ request }: RestRoute, c: Context): Record<string, unknown> {
   }
 }
 
+/** Query parameters that are numbers when they look like one (validation judges the rest). */
+const NUMERIC_PARAMETERS = new Set(["limit", "top"]);
+
 /**
- * An input from query parameters: `tag` (or `tags`) repeatable into `tags`, `limit` a number
- * when it is one; any other repeated parameter stays an array so validation names it.
+ * An input from query parameters: `tag` (or `tags`) repeatable into `tags`, `limit` and `top`
+ * numbers when they are one; any other repeated parameter stays an array so validation names it.
  */
 function queryInputOf(queries: Record<string, string[]>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -90,7 +93,9 @@ function queryInputOf(queries: Record<string, string[]>): Record<string, unknown
     }
     const value = values.length === 1 ? values[0] : values;
     input[name] =
-      name === "limit" && typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+      NUMERIC_PARAMETERS.has(name) && typeof value === "string" && /^\d+$/.test(value)
+        ? Number(value)
+        : value;
   }
   return input;
 }

@@ -16,6 +16,7 @@ import {
   rememberResultSchema,
   searchInputSchema,
   searchResultSchema,
+  statsInputSchema,
   strictBody,
   updateInputSchema,
   updateResultSchema,
@@ -23,6 +24,7 @@ import {
   type ListInput,
   type RememberBatchInput,
   type RememberInput,
+  type StatsInput,
   type UpdateInput,
 } from "../../../core/memory/index.js";
 import { READ_ONLY_TOOL, type McpToolAnnotations } from "../../common/mcp/mcp-tool.js";
@@ -225,22 +227,28 @@ export const MEMORY_OPERATIONS: readonly MemoryOperation[] = Object.freeze([
     },
   }),
   defineMemoryOperation({
-    input: v.object({}),
+    input: statsInputSchema,
     output: memoryStatsSchema,
-    call: (memory) => memory.stats(),
+    call: (memory, input) => memory.stats(input as StatsInput),
     rest: {
       method: "get",
       path: "/v1/stats",
       operationId: "getStats",
-      summary: "Counts of live memories",
-      request: { from: "nothing" },
+      summary:
+        "Counts of live memories in total, by type and by scope; with the listing's filters (project exact, type, scope, tag, created_after/before, q) only of the memories passing them; with top=N also by_project and by_tag (the N most frequent, the rest summed in other)",
+      request: { from: "query" },
       response: "Stats",
-      errors: { "401": ERROR_TEXT.unauthorized, "500": ERROR_TEXT.failed },
+      errors: {
+        "400": ERROR_TEXT.invalidInput,
+        "401": ERROR_TEXT.unauthorized,
+        "500": ERROR_TEXT.failed,
+      },
     },
     mcp: {
       name: "memory_stats",
       title: "Memory statistics",
-      description: "Counts of live memories in total, by type and by scope.",
+      description:
+        "Counts of live memories in total, by type and by scope. Narrow with the `list_memories` filters (`project` exact, `type`, `scope`, `tags`, `created_after`/`created_before`, `q`); `top: N` adds `by_project` and `by_tag`, the N most frequent values with their counts.",
       annotations: READ_ONLY_TOOL,
     },
   }),

@@ -32,11 +32,20 @@ export interface Filters {
   q?: string;
 }
 
-/** Counts by type and scope (`GET /v1/stats`). */
+/** The most frequent values of a facet (`by_project`, `by_tag` of `GET /v1/stats?top=N`). */
+export interface ValueCounts {
+  values: { value: string; count: number }[];
+  other: number;
+  distinct: number;
+}
+
+/** Counts by type and scope, and with `top` by project and tag (`GET /v1/stats`). */
 export interface Stats {
   total_memories: number;
   by_type: Record<string, number>;
   by_scope: Record<string, number>;
+  by_project?: ValueCounts;
+  by_tag?: ValueCounts;
 }
 
 /** What recall would put in the prompt (`POST /v1/recall`). */
@@ -112,7 +121,13 @@ function filterFields(filters: Filters): Record<string, string> {
  * const page = await api.list({ type: "rule" }, 50);
  */
 export const api = {
-  stats: () => call<Stats>("GET", "/v1/stats"),
+  /** Counts of the memories passing `filters`; `top` adds the most frequent projects and tags. */
+  stats(filters: Filters = {}, top?: number) {
+    const params = new URLSearchParams(filterFields(filters));
+    if (top !== undefined) params.set("top", String(top));
+    const query = params.toString();
+    return call<Stats>("GET", query === "" ? "/v1/stats" : `/v1/stats?${query}`);
+  },
   list(filters: Filters, limit: number, cursor?: string) {
     const params = new URLSearchParams(filterFields(filters));
     params.set("limit", String(limit));

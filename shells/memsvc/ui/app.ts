@@ -1,10 +1,10 @@
 import { ApiError, api, type Filters, type Memory } from "./api.js";
 import { confirmForget } from "./confirm-dialog.js";
 import { announce, byId, h } from "./dom.js";
+import { refreshCounts } from "./filter-counts.js";
 import { openEditor } from "./memory-editor.js";
 import { renderTable, rowsFromHits, type Row } from "./memory-table.js";
 import { wireRecallPreview } from "./recall-preview.js";
-import { drawBars } from "./stats-chart.js";
 import { tokenStore } from "./token-store.js";
 import { forgetTenant, showTenantPicker } from "./tenant-picker.js";
 
@@ -22,7 +22,6 @@ const pageSize = byId<HTMLSelectElement>("page-size");
 const forgetSelected = byId<HTMLButtonElement>("forget-selected");
 let view: View = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
 let selection: readonly string[] = [];
-let total = 0;
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -52,12 +51,16 @@ function fail(error: unknown): void {
   announce(status, describe(error), "error");
 }
 
+/** The counts of what the current view's filters select, and the pickers' values. */
 async function refreshStats(): Promise<void> {
-  const stats = await api.stats();
-  total = stats.total_memories;
-  byId("stats-total").textContent = String(total);
-  drawBars(byId("chart-type") as unknown as SVGSVGElement, stats.by_type);
-  drawBars(byId("chart-scope") as unknown as SVGSVGElement, stats.by_scope);
+  await refreshCounts(view.filters, applyFacet);
+}
+
+/** A project or tag chip: filter the listing by it (again: drop that filter). */
+function applyFacet(field: "project" | "tag", value: string): void {
+  const input = filtersForm.elements.namedItem(field) as HTMLInputElement;
+  input.value = view.filters[field] === value ? "" : value;
+  filtersForm.requestSubmit();
 }
 
 function show(rows: Row[], scored: boolean, emptyText: string): void {
@@ -80,7 +83,6 @@ async function load(): Promise<void> {
     byId("table-caption").textContent = `Search results for "${view.message}"`;
     setPager(false, false, "search");
     loadInfo.textContent = `${results.length} results`;
-    remember(results.map((r) => r.memory));
     return;
   }
   const { filters, cursors, page } = view;
@@ -101,24 +103,6 @@ async function load(): Promise<void> {
   setPager(page > 0, answer.next_cursor !== null, `page ${page + 1}`);
   const shown = answer.memories.length;
   loadInfo.textContent = `${shown} shown`;
-  remember(answer.memories);
-}
-
-const knownProjects = new Set<string>();
-const knownTags = new Set<string>();
-
-/** Offers the projects and tags seen so far in the filters' and forms' pickers. */
-function remember(memories: readonly Partial<Memory>[]): void {
-  const before = knownProjects.size + knownTags.size;
-  for (const m of memories) {
-    if (m.project !== undefined && m.project !== "") knownProjects.add(m.project);
-    for (const tag of m.tags ?? []) if (tag.trim() !== "") knownTags.add(tag);
-  }
-  if (knownProjects.size + knownTags.size === before) return;
-  const options = (values: Set<string>) =>
-    [...values].sort().map((value) => h("option", { value }));
-  byId("known-projects").replaceChildren(...options(knownProjects));
-  byId("known-tags").replaceChildren(...options(knownTags));
 }
 
 function setPager(hasPrevious: boolean, hasNext: boolean, label: string): void {
@@ -232,23 +216,23 @@ byId("forget-matching").addEventListener("click", () => {
 filtersForm.addEventListener("submit", (event) => {
   event.preventDefault();
   view = { kind: "list", filters: readFilters(), cursors: [undefined], page: 0 };
-  load().catch(fail);
+  reload();
 });
 filtersForm.addEventListener("reset", () => {
   view = { kind: "list", filters: {}, cursors: [undefined], page: 0 };
-  setTimeout(() => load().catch(fail)); // after the form has cleared its fields
+  setTimeout(reload); // after the form has cleared its fields
 });
 searchForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const message = String(new FormData(searchForm).get("message") ?? "").trim();
   if (message === "") return;
   view = { kind: "search", message, filters: readFilters() };
-  load().catch(fail);
+  reload();
 });
 byId("search-clear").addEventListener("click", () => {
   searchForm.reset();
   view = { kind: "list", filters: readFilters(), cursors: [undefined], page: 0 };
-  load().catch(fail);
+  reload();
 });
 byId("next-page").addEventListener("click", () => {
   if (view.kind !== "list" || view.cursors[view.page + 1] === undefined) return;

@@ -4,7 +4,9 @@ import { parseArgs } from "node:util";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
 import { packageVersion } from "../../common/package-version.js";
+import { createJsonLogger } from "../../common/logger.js";
 import { loadSqlsvcConfig, type SqlsvcConfig } from "../sqlsvc-config.js";
+import { unknownSqlsvcEnv } from "../unknown-env.js";
 
 const USAGE = `Usage: sqlsvc-mcp [--stdio] [-h|--help] [-v|--version]
 
@@ -60,6 +62,9 @@ async function main(argv: readonly string[]): Promise<number> {
       log(`sqlsvc-mcp: configuration error: ${problem}`);
     return 1;
   }
+  // A misspelt variable leaves its setting at the default: say so, as a JSON line like the rest.
+  const warn = createJsonLogger();
+  for (const warning of unknownSqlsvcEnv(process.env)) warn.warn(warning);
   const version = packageVersion();
   // Loaded only now, so --help, --version and configuration errors answer at once.
   const { loadSqlToolkit } = await import("../load-sql-toolkit.js");
@@ -71,10 +76,7 @@ async function main(argv: readonly string[]): Promise<number> {
         import("../sqlsvc-app.js"),
         import("../sql-tools.js"),
       ]);
-    const [{ observeToolCalls }, { createJsonLogger }] = await Promise.all([
-      import("../../common/mcp/observe-tool-calls.js"),
-      import("../../common/logger.js"),
-    ]);
+    const { observeToolCalls } = await import("../../common/mcp/observe-tool-calls.js");
     const logger = createJsonLogger();
     const catalog = observeToolCalls(
       createToolCatalog(createSqlTools(await loadSqlToolkit())),

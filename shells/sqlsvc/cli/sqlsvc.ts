@@ -7,7 +7,11 @@ import {
   type LintOptions,
   type LintRuleOptions,
 } from "../../../core/sql/lint/index.js";
-import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
+import {
+  commandLineErrorText,
+  HELP_AND_VERSION,
+  isCommandLineError,
+} from "../../common/command-line.js";
 import { packageVersion } from "../../common/package-version.js";
 import { DEFAULT_LINT_JOBS, runLintCommand } from "../lint/lint-command.js";
 import { expandTargets } from "../lint/lint-files.js";
@@ -36,7 +40,9 @@ Commands:
   format     print the formatted SQL (or rewrite the files with --write)
   rules      list the lint rules (code, name, severity, category, fixable, SQLFluff codes)
   dialects   list the dialects and the other names they answer to
-  Exit 2 for a usage or configuration error; 141 when the reader of the output goes away.
+
+Exit codes: 0 ok, 1 as each command says above (or a file could not be read), 2 for a usage or
+configuration error, 141 when the reader of the output goes away.
 
 Options:
   --dialect NAME   generic, mysql, postgresql, sqlite, sqlserver, oracle, snowflake, or an alias
@@ -64,6 +70,9 @@ The sqlsvc CLI reads keywords in the case the file uses (L007 keyword_case: cons
 SQLFluff's CP01); lint_sql keeps the seed's upper. Set it in .sqlsvc.yaml to change it.
 `;
 
+/** What a usage error prints after its message. */
+const USAGE_HINT = `${USAGE.slice(0, USAGE.indexOf("\n"))}\nRun sqlsvc --help for the commands and options.\n`;
+
 const COMMANDS: readonly string[] = [
   "validate",
   "lint",
@@ -80,28 +89,31 @@ const CLI_RULE_OPTIONS: LintRuleOptions = { L007: { keyword_case: "consistent" }
 /** Thrown for a bad command line: usage goes to stderr, exit code 2. */
 class UsageError extends Error {}
 
+/** The command line's options (all commands share one set; each checks what applies). */
+const OPTIONS = {
+  dialect: { type: "string" },
+  indent: { type: "string" },
+  upper: { type: "boolean", default: false },
+  semicolon: { type: "boolean", default: false },
+  write: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  config: { type: "string" },
+  rules: { type: "string" },
+  "exclude-rules": { type: "string" },
+  format: { type: "string" },
+  check: { type: "boolean", default: false },
+  jobs: { type: "string" },
+  "no-parse": { type: "boolean", default: false },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  ...HELP_AND_VERSION,
+} as const;
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: {
-      dialect: { type: "string" },
-      indent: { type: "string" },
-      upper: { type: "boolean", default: false },
-      semicolon: { type: "boolean", default: false },
-      write: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      config: { type: "string" },
-      rules: { type: "string" },
-      "exclude-rules": { type: "string" },
-      format: { type: "string" },
-      check: { type: "boolean", default: false },
-      jobs: { type: "string" },
-      "no-parse": { type: "boolean", default: false },
-      color: { type: "boolean" },
-      "no-color": { type: "boolean" },
-      ...HELP_AND_VERSION,
-    },
+    options: OPTIONS,
   });
   if (values.help) {
     process.stdout.write(USAGE);
@@ -117,8 +129,9 @@ async function main(argv: string[]): Promise<number> {
     isTTY: process.stdout.isTTY === true,
   });
   const [command, ...targets] = positionals;
-  if (command === undefined || !COMMANDS.includes(command))
-    throw new UsageError(`unknown command: ${command ?? "(none)"}`);
+  if (command === undefined) throw new UsageError(`no command given (${COMMANDS.join(", ")})`);
+  if (!COMMANDS.includes(command))
+    throw new UsageError(`unknown command: ${command} (${COMMANDS.join(", ")})`);
   if (command === "rules" || command === "dialects") {
     if (targets.length > 0) throw new UsageError(`${command} takes no FILE`);
     const text =
@@ -261,8 +274,14 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const usage = error instanceof UsageError || isCommandLineError(error);
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(usage ? `sqlsvc: ${message}\n\n${USAGE}` : `sqlsvc: ${message}\n`);
+    const message = !(error instanceof Error)
+      ? String(error)
+      : isCommandLineError(error)
+        ? commandLineErrorText(error, Object.keys(OPTIONS))
+        : error.message;
+    // The error, then the usage line and where the rest is: the whole help after every
+    // mistyped option pushed the one line that mattered off the screen.
+    process.stderr.write(usage ? `sqlsvc: ${message}\n${USAGE_HINT}` : `sqlsvc: ${message}\n`);
     process.exit(usage ? 2 : 1);
   },
 );

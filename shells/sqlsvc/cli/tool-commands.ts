@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SecurityFinding, SqlToolkit } from "../../../core/sql/results.js";
 import type { Paint } from "./cli-output.js";
+import { fileErrorText } from "../file-error.js";
 
 /** The commands that run one SQL tool per file. */
 export type ToolCommand = "validate" | "scan" | "format";
@@ -72,7 +73,7 @@ export async function runToolCommand(
     try {
       sql = file === "-" ? await io.readStdin() : await readFile(resolve(run.cwd, file), "utf8");
     } catch (error) {
-      io.err(`sqlsvc: ${file}: cannot read: ${(error as Error).message}\n`);
+      io.err(`sqlsvc: ${fileErrorText(file, error)}\n`);
       failed = true;
       continue;
     }

@@ -12,6 +12,7 @@ import {
 } from "../../../core/sql/lint/index.js";
 import type { LintViolation } from "../../../core/sql/results.js";
 import { LintConfigFinder } from "./lint-config.js";
+import { fileErrorText } from "../file-error.js";
 
 /** Directories never searched for SQL files. */
 const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules", ".hg", ".svn"]);
@@ -181,7 +182,9 @@ async function runOne(file: string, options: LintFilesOptions): Promise<FileOutc
     const sql =
       file === "-"
         ? await options.readStdin()
-        : await readFile(resolvePath(options.cwd, file), "utf8");
+        : await readFile(resolvePath(options.cwd, file), "utf8").catch((error: unknown) => {
+            throw new Error(fileErrorText(file, error));
+          });
     const dialect = lintOptions.dialect ?? "generic";
     if (options.mode === "lint") {
       const found = lintWithFixes(sql, lintOptions);

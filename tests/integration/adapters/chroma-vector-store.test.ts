@@ -267,7 +267,7 @@ describe("ChromaVectorStore when the server goes away", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("reports store_unavailable with the vendor error as cause, and ping fails too", async () => {
+  it("reports store_unavailable with a cause naming the server, and ping fails too", async () => {
     const chroma = await startEmbeddedChroma({ path: dir });
     const store = new ChromaVectorStore({ url: chroma.url, collection: "gone" });
     await store.bind({ embedderId: "e", dimensions: 2 });
@@ -278,6 +278,11 @@ describe("ChromaVectorStore when the server goes away", () => {
     expect(isAgentServicesError(error, "store_unavailable")).toBe(true);
     expect((error as Error).message).toBe("vector store unavailable");
     expect((error as Error).cause).toBeInstanceOf(Error);
+    // The cause names the server (issue 24), the vendor's error under it.
+    expect(((error as Error).cause as Error).message).toBe(
+      `Chroma at ${new URL(chroma.url).origin} cannot be reached (is the server running and listening there?)`,
+    );
+    expect(((error as Error).cause as Error).cause).toBeInstanceOf(Error);
     expect(isAgentServicesError(await rejection(store.ping()), "store_unavailable")).toBe(true);
     const writes = await Promise.all([
       rejection(store.upsert([{ id: "a", vector: [1, 0], document: "a", metadata: {} }])),

@@ -2,6 +2,7 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { commandLineErrorText } from "../../../common/command-line.js";
 import { ClientError, EXIT, MemoryClient } from "./memory-client.js";
 import { age, textTable } from "./text-table.js";
 
@@ -28,7 +29,9 @@ export const CLIENT_USAGE = `Commands that talk to a running service (--url, def
   get ID                  Show one memory
   forget ID               Delete one memory
   list [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--limit N] [--all]
-  stats                   Counts by type and scope
+  stats [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--top N]
+                          Counts by type and scope (of what the filters select); --top N
+                          adds the N most frequent projects and tags
   export [--file F] [--vectors]   NDJSON to stdout (default) or a file
   import [--file F]               NDJSON from stdin (default) or a file
 
@@ -83,7 +86,13 @@ const OPTIONS: Record<ClientCommand, ParseArgsConfig["options"]> = {
     limit: { type: "string" },
     all: { type: "boolean" },
   },
-  stats: COMMON,
+  stats: {
+    ...COMMON,
+    ...FILTERS,
+    tag: { type: "string", multiple: true },
+    q: { type: "string" },
+    top: { type: "string" },
+  },
   export: { ...COMMON, file: { type: "string" }, vectors: { type: "boolean" } },
   import: { ...COMMON, file: { type: "string" } },
 };
@@ -126,7 +135,7 @@ export async function runClientCommand(
       strict: true,
     }) as { values: Values; positionals: string[] });
   } catch (error) {
-    return usage(io, (error as Error).message);
+    return usage(io, commandLineErrorText(error as Error, Object.keys(OPTIONS[command] ?? {})));
   }
   if (values["help"] === true) {
     io.stdout.write(CLIENT_USAGE);
@@ -313,12 +322,7 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
   },
 
   async list({ client, values, io }) {
-    const query = new URLSearchParams();
-    for (const name of ["project", "type", "scope", "q"]) {
-      const value = values[name];
-      if (typeof value === "string") query.set(name, value);
-    }
-    for (const tag of (values["tag"] as string[] | undefined) ?? []) query.append("tag", tag);
+    const query = filterQuery(values);
     const limit = number(values, "limit") ?? 50;
     const all = values["all"] === true;
     query.set("limit", String(all ? 1000 : limit));
@@ -356,16 +360,30 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
   },
 
   async stats({ client, values, io }) {
-    const stats = await client.json<{
-      total_memories: number;
-      by_type: Record<string, number>;
-      by_scope: Record<string, number>;
-    }>("GET", "/v1/stats");
+    const query = filterQuery(values);
+    const top = number(values, "top");
+    if (top !== undefined) query.set("top", String(top));
+    const search = query.toString();
+    const stats = await client.json<StatsView>(
+      "GET",
+      search === "" ? "/v1/stats" : `/v1/stats?${search}`,
+    );
     if (values["json"] === true) return printJson(io, stats);
+    const facet = (name: string, counts: StatsView["by_tag"]) => [
+      ...(counts?.values ?? []).map(({ value, count }) => [
+        `${name} ${value === "" ? "(none)" : value}`,
+        String(count),
+      ]),
+      ...(counts !== undefined && counts.other > 0
+        ? [[`${name} (${counts.distinct - counts.values.length} others)`, String(counts.other)]]
+        : []),
+    ];
     const rows = [
       ["total", String(stats.total_memories)],
       ...Object.entries(stats.by_type).map(([k, n]) => [`type ${k}`, String(n)]),
       ...Object.entries(stats.by_scope).map(([k, n]) => [`scope ${k}`, String(n)]),
+      ...facet("project", stats.by_project),
+      ...facet("tag", stats.by_tag),
     ];
     io.stdout.write(textTable(["", "memories"], rows, width(io)));
   },
@@ -412,3 +430,23 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
     }
   },
 };
+
+/** `GET /v1/stats` as the CLI reads it. */
+interface StatsView {
+  total_memories: number;
+  by_type: Record<string, number>;
+  by_scope: Record<string, number>;
+  by_project?: { values: { value: string; count: number }[]; other: number; distinct: number };
+  by_tag?: { values: { value: string; count: number }[]; other: number; distinct: number };
+}
+
+/** The listing's filters given as options (`--tag` repeatable), as query parameters. */
+function filterQuery(values: Values): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const name of ["project", "type", "scope", "q"]) {
+    const value = values[name];
+    if (typeof value === "string") query.set(name, value);
+  }
+  for (const tag of (values["tag"] as string[] | undefined) ?? []) query.append("tag", tag);
+  return query;
+}

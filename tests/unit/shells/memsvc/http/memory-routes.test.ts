@@ -169,7 +169,7 @@ describe("memory API routes", () => {
 
   it("logs one line per request with method, path, status and duration", async () => {
     const { app, lines } = await makeApp();
-    await app.request("/v1/stats?x=secret");
+    await app.request("/v1/stats?q=secret");
     const requests = lines.filter((l) => l.msg === "request");
     expect(requests).toHaveLength(1);
     expect(requests[0]?.fields).toMatchObject({ method: "GET", path: "/v1/stats", status: 200 });

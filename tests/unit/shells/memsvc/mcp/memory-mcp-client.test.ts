@@ -67,9 +67,9 @@ describe("memsvc over MCP, through the official SDK client (issue 22)", () => {
     const parameters = tools.flatMap((tool) =>
       kindParameters(tool.inputSchema as JsonSchema, tool.name),
     );
-    // remember, remember_batch (items), recall, search, list_memories, update_memory,
-    // delete_memories: each has both.
-    expect(parameters.length).toBe(14);
+    // remember, remember_batch (items), recall, search, memory_stats, list_memories,
+    // update_memory, delete_memories: each has both.
+    expect(parameters.length).toBe(16);
     for (const [name, schema] of parameters) {
       const values = name.endsWith(".type") ? MEMORY_TYPES : MEMORY_SCOPES;
       for (const value of values) expect(schema.description, name).toContain(`\`${value}\`:`);

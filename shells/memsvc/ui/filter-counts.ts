@@ -1,0 +1,88 @@
+import { api, type Filters, type Stats, type ValueCounts } from "./api.js";
+import { byId, h } from "./dom.js";
+import { drawBars } from "./stats-chart.js";
+
+/** Projects and tags shown as chips under the charts; the rest are summed in "+N more". */
+const CHIPS = 6;
+/** Values the project and tag pickers offer (the most frequent of the whole store). */
+const PICKER_VALUES = 1000;
+
+/** What a chip's click does: filter the listing by that project or tag. */
+export type ApplyFacet = (field: "project" | "tag", value: string) => void;
+
+/** The label of a project value: `""` is the memories without a project. */
+const projectLabel = (value: string) => (value === "" ? "(none)" : value);
+
+/**
+ * Shows the counts of the memories passing `filters` (total, by type, scope, project and tag:
+ * `GET /v1/stats` with the same filters as the listing) beside the whole store's total, and fills
+ * the project and tag pickers with the store's own values (not only those of loaded pages). One
+ * stats call without filters (store total and pickers), and one more with them when any is set.
+ *
+ * @example
+ * await refreshCounts({ project: "shop" }, (field, value) => applyFilter(field, value));
+ */
+export async function refreshCounts(filters: Filters, apply: ApplyFacet): Promise<void> {
+  const filtered = Object.values(filters).some((value) => value !== undefined && value !== "");
+  const [store, matching] = await Promise.all([
+    api.stats({}, PICKER_VALUES),
+    filtered ? api.stats(filters, CHIPS) : undefined,
+  ]);
+  const shown = matching ?? store;
+  byId("stats-total").textContent = String(shown.total_memories);
+  byId("stats-of").textContent = filtered ? ` of ${store.total_memories}` : "";
+  byId("stats-what").textContent = filtered ? "memories match the filters" : "memories";
+  drawBars(byId("chart-type") as unknown as SVGSVGElement, shown.by_type);
+  drawBars(byId("chart-scope") as unknown as SVGSVGElement, shown.by_scope);
+  drawChips(byId("facet-project"), shown.by_project, filters.project, "project", apply);
+  drawChips(byId("facet-tag"), shown.by_tag, filters.tag, "tag", apply);
+  fillPickers(store);
+}
+
+function drawChips(
+  target: HTMLElement,
+  counts: ValueCounts | undefined,
+  active: string | undefined,
+  field: "project" | "tag",
+  apply: ApplyFacet,
+): void {
+  const values = counts?.values.slice(0, CHIPS) ?? [];
+  const hidden = (counts?.distinct ?? 0) - values.length;
+  target.replaceChildren(
+    ...values.map(({ value, count }) => {
+      const label = field === "project" ? projectLabel(value) : value;
+      const number = h("span", { class: "chip-count" }, String(count));
+      // The filter form cannot ask for "no project" (an empty field is no filter): not a button.
+      if (value === "" && field === "project")
+        return h("span", { class: "chip" }, label, " ", number);
+      const chip = h(
+        "button",
+        {
+          type: "button",
+          class: "chip",
+          "aria-pressed": String(value === active),
+          title: `Show only ${field} ${label}`,
+          "data-value": value,
+        },
+        label,
+        " ",
+        number,
+      );
+      chip.addEventListener("click", () => apply(field, value));
+      return chip;
+    }),
+  );
+  if (values.length === 0) target.append(h("span", { class: "muted" }, "none"));
+  if (hidden > 0) target.append(h("span", { class: "muted" }, ` +${hidden} more`));
+}
+
+/** Fills the `<datalist>`s of the project and tag inputs, each option labelled with its count. */
+function fillPickers(store: Stats): void {
+  const options = (counts: ValueCounts | undefined) =>
+    (counts?.values ?? [])
+      .filter(({ value }) => value !== "")
+      .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      .map(({ value, count }) => h("option", { value, label: `${count} memories` }));
+  byId("known-projects").replaceChildren(...options(store.by_project));
+  byId("known-tags").replaceChildren(...options(store.by_tag));
+}
