@@ -16,7 +16,9 @@
  *     [--dims N]
  * `--postgres URL` (or `--postgres auto`: a throwaway server, see tests/support/postgres-server.ts)
  * runs the service on PostgreSQL instead of the embedded Chroma: writes are then committed, not
- * journaled, and the "Chroma" columns are PostgreSQL's processes.
+ * journaled, and the "Chroma" columns are PostgreSQL's processes. `--pg-statements` (with
+ * `--postgres auto`) also prints, after each phase, the statements PostgreSQL ran per request or
+ * memory (pg_stat_statements: calls and planning + execution time).
  * `--dims N` sets the local embedder's dimensions (`MEMSVC_EMBEDDER_LOCAL_DIMENSIONS`; default 1024).
  * `--data DIR` keeps the data directory (and loads only what it lacks). `--cpu-prof DIR` runs
  * the service with V8's CPU profiler (profiles written to DIR at exit). Set BENCH_LOG=info to see
@@ -31,6 +33,7 @@ import { fileURLToPath } from "node:url";
 import { MEMORY_LOAD_PROJECTS, memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
 import { postgresCpuMs } from "./support/process-cpu.js";
+import { pgStatements, STATEMENT_COUNTING_SETTINGS } from "./support/pg-statements.js";
 import { startPostgresServer } from "../tests/support/postgres-server.js";
 
 /** The PostgreSQL server's main process (the oldest `postgres`), whose CPU the rows report. */
@@ -248,8 +251,11 @@ async function main(): Promise<void> {
     MEMSVC_LOG_LEVEL: process.env["BENCH_LOG"] ?? "warn",
   };
   const pgAt = process.argv.indexOf("--postgres");
+  const countStatements = process.argv.includes("--pg-statements");
   const pgServer =
-    pgAt !== -1 && process.argv[pgAt + 1] === "auto" ? await startPostgresServer() : undefined;
+    pgAt !== -1 && process.argv[pgAt + 1] === "auto"
+      ? await startPostgresServer(countStatements ? { settings: STATEMENT_COUNTING_SETTINGS } : {})
+      : undefined;
   const pgUrl = pgServer?.url ?? (pgAt === -1 ? undefined : process.argv[pgAt + 1]);
   if (pgUrl !== undefined) {
     env["MEMSVC_VECTOR_STORE_PROVIDER"] = "postgres";
@@ -258,6 +264,8 @@ async function main(): Promise<void> {
   const dimsAt = process.argv.indexOf("--dims");
   if (dimsAt !== -1) env["MEMSVC_EMBEDDER_LOCAL_DIMENSIONS"] = process.argv[dimsAt + 1];
   let service = await spawnService(dir, env, profileDir);
+  const statements =
+    countStatements && pgUrl !== undefined ? await pgStatements(pgUrl) : undefined;
   const stopAll = () => {
     if (service.child.exitCode === null) service.child.kill("SIGTERM");
   };
@@ -306,9 +314,11 @@ async function main(): Promise<void> {
       const serviceBefore = cpuMs(pid);
       const storeCpu = () => (pgUrl === undefined ? cpuMs(chroma) : postgresCpuMs());
       const chromaBefore = storeCpu();
+      await statements?.reset();
       const result = await run(count, job, concurrency);
       const cpu = { service: cpuMs(pid) - serviceBefore, chroma: storeCpu() - chromaBefore };
       row(name, count, result.seconds, result.latencies, cpu, count * perRequest);
+      await statements?.print(name, count * perRequest);
     };
 
     const stored = await stats();
@@ -415,6 +425,7 @@ async function main(): Promise<void> {
         .join(" ")}`,
     );
   } finally {
+    await statements?.close();
     agent.destroy();
     await stopService(service.child);
     if (kept === undefined) rmSync(dir, { recursive: true, force: true });

@@ -11,8 +11,19 @@ export interface PostgresLocksContext extends Pick<PostgresStoreContext, "query"
   readonly target: string;
 }
 
-const LOCK_ALL =
-  "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS u(k, n) ORDER BY n";
+/**
+ * BEGIN and the locks in one round trip (the simple protocol runs both statements of one
+ * message); the keys are our own decimal hashes (checked), so they are written as literals.
+ */
+function lockAll(keys: readonly string[]): string {
+  for (const key of keys) {
+    if (!/^-?\d{1,20}$/.test(key)) throw new Error(`advisory key is not an integer: ${key}`);
+  }
+  return (
+    "BEGIN; SELECT pg_advisory_xact_lock(k) " +
+    `FROM unnest('{${keys.join(",")}}'::bigint[]) WITH ORDINALITY AS u(k, n) ORDER BY n`
+  );
+}
 
 const CLAIM_TURN = `
   INSERT INTO memsvc_leases AS l (name, last_run) VALUES ($1, now())
@@ -29,8 +40,10 @@ const DEADLOCK_RETRIES = 20;
  * `runAll` takes a connection from its own pool (`lockPoolSize`, so tasks holding locks never
  * starve the store's writes of connections), opens a transaction and takes one
  * transaction-scoped advisory lock per key (`pg_advisory_xact_lock` on a 64-bit hash of the
- * key), sorted, in one statement; the transaction stays open while `task` runs and ends
- * (releasing every lock) when it settles, even when it throws. Sorted keys make two calls
+ * key), sorted, in the round trip of its BEGIN; the transaction stays open while `task` runs and
+ * ends (releasing every lock) once it settles, even when it throws: `runAll` settles with the task
+ * and sends the COMMIT (or ROLLBACK) behind it, so the release costs the caller no round trip,
+ * and whoever waits for a key gets it when that COMMIT arrives. Sorted keys make two calls
  * deadlock-free; a nested call (inside a task) takes a second connection and can close a cycle,
  * which PostgreSQL aborts as a deadlock (40P01) after `deadlock_timeout` (1 s by default): the
  * acquisition is retried. A nested call on a key its caller holds waits forever: don't.
@@ -57,15 +70,16 @@ export class PostgresClusterLocks implements ClusterLocks {
       return d < 0n ? -1 : d > 0n ? 1 : 0;
     });
     const client = await this.#acquire(hashed);
-    let result: T;
+    // The locks are released by the transaction's end, which is not awaited: the caller has its
+    // result one round trip sooner, and whoever waits for a key gets it when the COMMIT arrives.
     try {
-      result = await task();
+      const result = await task();
+      void this.#end(client, "COMMIT");
+      return result;
     } catch (error) {
-      await this.#end(client, "ROLLBACK");
+      void this.#end(client, "ROLLBACK");
       throw error;
     }
-    await this.#end(client, "COMMIT");
-    return result;
   }
 
   async claimTurn(name: string, intervalMs: number): Promise<boolean> {
@@ -86,8 +100,7 @@ export class PostgresClusterLocks implements ClusterLocks {
         throw postgresError(error, this.#context.target, "take a lock connection");
       }
       try {
-        await client.query("BEGIN");
-        await client.query(LOCK_ALL, [keys]);
+        await client.query(lockAll(keys));
         return client;
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);

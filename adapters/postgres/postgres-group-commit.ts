@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { mergeWrites, sizeOf, type StoreWrite } from "../../core/storage/merge-writes.js";
-import { encodeVector } from "./postgres-vectors.js";
+import { encodeVectors } from "./postgres-vectors.js";
 
 /** The channel every write transaction notifies on; the payload is the new head seq. */
 export const CHANGES_CHANNEL = "memsvc_changes";
@@ -11,10 +11,24 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** What a statement of the group commit returns: the new head and the ids it changed. */
+interface LoggedRow {
+  readonly seq: string;
+  readonly ids: string[];
+}
+
+/** Runs one statement; `client` is the transaction's, or absent: the statement commits alone. */
+type Execute = (text: string, values: unknown[]) => Promise<{ rows: LoggedRow[] }>;
+
 /** Options of {@link GroupCommit}. */
 export interface GroupCommitOptions {
   /** Runs one transaction on a pooled client (BEGIN … COMMIT, errors translated). */
   readonly transact: (work: (client: pg.ClientBase) => Promise<void>) => Promise<void>;
+  /**
+   * Runs one statement on the pool in its own transaction (autocommit: PostgreSQL commits it
+   * before answering), errors translated. A group of writes of one kind is one such statement.
+   */
+  readonly statement: (text: string, values: unknown[]) => Promise<{ rows: LoggedRow[] }>;
   /** Most ids one transaction writes (a single larger write still goes alone). Default 2,000. */
   readonly maxIds?: number;
   /** Called after each commit with the new head (0: nothing changed). */
@@ -30,11 +44,13 @@ export interface GroupCommitOptions {
  *
  * Inside a transaction the writes keep their order: consecutive writes of one kind merge into one
  * statement with `mergeWrites` (the port's semantics: upsert merges metadata keys), a delete's
- * count is what it would have been one write after another. Every id a transaction changed gets
- * one row in the change log with the next seq: the one-row `memsvc_change_head` is updated last,
- * so its row lock, held until COMMIT, serialises the writers of every replica over the shortest
- * time: seq order is commit order, without gaps. `pg_notify` in the same transaction is delivered
- * at commit.
+ * count is what it would have been one write after another. Each statement also logs every id it
+ * changed under the next seq and notifies (`LOG_WRITTEN`): the one-row `memsvc_change_head` is
+ * updated after the write, so its row lock, held until COMMIT, serialises the writers of every
+ * replica over the shortest time: seq order is commit order, without gaps. `pg_notify` is
+ * delivered at commit. A group of one kind of write (the usual case) is ONE statement sent
+ * without BEGIN and COMMIT: PostgreSQL commits it before it answers, so a group costs one round
+ * trip; mixed kinds run in one BEGIN … COMMIT.
  *
  * @example
  * const commits = new GroupCommit({ transact });
@@ -92,15 +108,19 @@ export class GroupCommit {
   async #commit(batch: Pending[]): Promise<void> {
     const deleted = new Map<Pending, number>();
     let head = 0;
+    const runs = runsOf(batch);
     try {
-      await this.#options.transact(async (client) => {
-        deleted.clear();
-        const changed = new Set<string>();
-        for (const run of runsOf(batch)) {
-          for (const id of await applyRun(client, run, deleted)) changed.add(id);
-        }
-        head = changed.size === 0 ? 0 : await logChanges(client, [...changed]);
-      });
+      if (runs.length === 1) {
+        // One kind of write: one statement that writes, logs and notifies, committed by
+        // PostgreSQL before it answers (one round trip instead of BEGIN, write, log, COMMIT).
+        head = await applyRun(this.#options.statement, runs[0] as Pending[], deleted);
+      } else {
+        await this.#options.transact(async (client) => {
+          deleted.clear();
+          const execute: Execute = (text, values) => client.query<LoggedRow>(text, values);
+          for (const run of runs) head = Math.max(head, await applyRun(execute, run, deleted));
+        });
+      }
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;
@@ -121,56 +141,96 @@ function runsOf(batch: readonly Pending[]): Pending[][] {
   return runs;
 }
 
-// The \`tenant\` column mirrors the metadata key \`tenant\` (absent: 'default'; issue 23), so
-// rows can be counted or selected by tenant in SQL; the metadata stays the record's whole truth.
+/**
+ * Logs the ids of the CTE `written` under the next seqs and notifies, at the end of every write
+ * statement: the head row is updated after the write (its lock, held until COMMIT, is the only
+ * part serialised across replicas), and not at all when nothing was written. Returns the new
+ * head and the ids written (no row: nothing changed).
+ */
+const LOG_WRITTEN = `
+  , changed AS (
+    SELECT id, row_number() OVER () AS n, count(*) OVER () AS total FROM written
+  ), head AS (
+    UPDATE memsvc_change_head SET seq = seq + (SELECT count(*) FROM written)
+    WHERE EXISTS (SELECT 1 FROM written)
+    RETURNING seq
+  ), logged AS (
+    INSERT INTO memsvc_changes (seq, id)
+    SELECT head.seq - changed.total + changed.n, changed.id FROM head, changed
+  )
+  SELECT head.seq::text AS seq, (SELECT array_agg(id) FROM written) AS ids,
+    pg_notify('${CHANGES_CHANNEL}', head.seq::text)
+  FROM head`;
+
+/**
+ * The vectors travel as one binary parameter ($4), cut by start ($5, 1-based) and length ($6).
+ * The `tenant` column mirrors the metadata key `tenant` (absent: 'default'; issue 23), so rows
+ * can be counted or selected by tenant in SQL; the metadata stays the record's whole truth.
+ */
 const UPSERT = `
-  INSERT INTO memsvc_memories AS m (id, document, metadata, vector, tenant)
-  SELECT u.id, u.document, u.metadata, u.vector, COALESCE(u.metadata->>'tenant', 'default')
-  FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::bytea[]) AS u(id, document, metadata, vector)
-  ON CONFLICT (id) DO UPDATE SET
-    document = EXCLUDED.document,
-    vector = EXCLUDED.vector,
-    metadata = m.metadata || EXCLUDED.metadata,
-    tenant = COALESCE((m.metadata || EXCLUDED.metadata)->>'tenant', 'default')`;
+  WITH written AS (
+    INSERT INTO memsvc_memories AS m (id, document, metadata, vector, tenant)
+    SELECT u.id, u.document, u.metadata, substring($4::bytea FROM u.start FOR u.length),
+      COALESCE(u.metadata->>'tenant', 'default')
+    FROM unnest($1::text[], $2::text[], $3::jsonb[], $5::int[], $6::int[])
+      AS u(id, document, metadata, start, length)
+    ON CONFLICT (id) DO UPDATE SET
+      document = EXCLUDED.document,
+      vector = EXCLUDED.vector,
+      metadata = m.metadata || EXCLUDED.metadata,
+      tenant = COALESCE((m.metadata || EXCLUDED.metadata)->>'tenant', 'default')
+    RETURNING m.id
+  )${LOG_WRITTEN}`;
 
 const UPDATE = `
-  UPDATE memsvc_memories AS m SET metadata = m.metadata || u.metadata
-  FROM unnest($1::text[], $2::jsonb[]) AS u(id, metadata)
-  WHERE m.id = u.id
-  RETURNING m.id`;
+  WITH written AS (
+    UPDATE memsvc_memories AS m SET metadata = m.metadata || u.metadata
+    FROM unnest($1::text[], $2::jsonb[]) AS u(id, metadata)
+    WHERE m.id = u.id
+    RETURNING m.id
+  )${LOG_WRITTEN}`;
 
-const DELETE = `DELETE FROM memsvc_memories WHERE id = ANY($1::text[]) RETURNING id`;
+const DELETE = `
+  WITH written AS (
+    DELETE FROM memsvc_memories WHERE id = ANY($1::text[]) RETURNING id
+  )${LOG_WRITTEN}`;
 
-/** Applies one run of writes; returns the ids it changed and records each delete's count. */
+/**
+ * Applies one run of writes in one statement (written, logged, notified); records each delete's
+ * count and returns the new head (0: nothing changed).
+ */
 async function applyRun(
-  client: pg.ClientBase,
+  execute: Execute,
   run: readonly Pending[],
   deleted: Map<Pending, number>,
-): Promise<string[]> {
+): Promise<number> {
   const [merged] = mergeWrites(run.map((p) => p.write));
-  if (merged === undefined) return [];
+  if (merged === undefined) return 0;
+  let rows: LoggedRow[];
   switch (merged.op) {
     case "upsert": {
       const { records } = merged;
-      await client.query(UPSERT, [
+      const vectors = encodeVectors(records.map((r) => r.vector));
+      ({ rows } = await execute(UPSERT, [
         records.map((r) => r.id),
         records.map((r) => r.document),
         records.map((r) => JSON.stringify(r.metadata)),
-        records.map((r) => encodeVector(r.vector)),
-      ]);
-      return records.map((r) => r.id);
+        vectors.bytes,
+        vectors.starts,
+        vectors.lengths,
+      ]));
+      break;
     }
-    case "update": {
-      const { rows } = await client.query<{ id: string }>(UPDATE, [
+    case "update":
+      ({ rows } = await execute(UPDATE, [
         merged.updates.map((u) => u.id),
         merged.updates.map((u) => JSON.stringify(u.metadata)),
-      ]);
-      return rows.map((r) => r.id);
-    }
+      ]));
+      break;
     case "delete": {
-      const { rows } = await client.query<{ id: string }>(DELETE, [merged.ids]);
+      ({ rows } = await execute(DELETE, [merged.ids]));
       // One delete after another: an id counts for the first write that names it.
-      const existed = new Set(rows.map((r) => r.id));
+      const existed = new Set(rows[0]?.ids ?? []);
       for (const pending of run) {
         if (pending.write.op !== "delete") continue;
         let count = 0;
@@ -179,23 +239,8 @@ async function applyRun(
         }
         deleted.set(pending, count);
       }
-      return rows.map((r) => r.id);
+      break;
     }
   }
-}
-
-const LOG_CHANGES = `
-  WITH head AS (
-    UPDATE memsvc_change_head SET seq = seq + cardinality($1::text[]) RETURNING seq
-  ), logged AS (
-    INSERT INTO memsvc_changes (seq, id)
-    SELECT head.seq - cardinality($1::text[]) + u.n, u.id
-    FROM head, unnest($1::text[]) WITH ORDINALITY AS u(id, n)
-  )
-  SELECT seq::text AS seq, pg_notify('${CHANGES_CHANNEL}', seq::text) FROM head`;
-
-/** Logs the changed ids under the next seqs and notifies; returns the new head. */
-async function logChanges(client: pg.ClientBase, ids: readonly string[]): Promise<number> {
-  const { rows } = await client.query<{ seq: string }>(LOG_CHANGES, [ids]);
   return Number(rows[0]?.seq ?? 0);
 }

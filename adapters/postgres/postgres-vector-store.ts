@@ -57,6 +57,7 @@ export class PostgresVectorStore implements VectorStore {
     this.#context = context;
     this.#commits = new GroupCommit({
       transact: (work) => context.transact("commit a write", work),
+      statement: (text, values) => context.query("commit a write", text, values),
       maxIds: context.maxBatchIds,
       onCommit: context.onCommit,
     });

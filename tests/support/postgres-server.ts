@@ -32,6 +32,11 @@ export interface PostgresServer {
 export interface PostgresServerOptions {
   /** How long to wait for the server to accept connections; default 60 s (the test machine is busy). */
   readonly startTimeoutMs?: number;
+  /**
+   * More server settings, each passed as `-c name=value` (benches use it, e.g.
+   * `{ shared_preload_libraries: "pg_stat_statements" }` to count statements).
+   */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 const INSTALL_HINT =
@@ -147,6 +152,10 @@ export async function startPostgresServer(
         "max_connections=200",
         "-c",
         "shared_buffers=128MB",
+        ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => [
+          "-c",
+          `${name}=${value}`,
+        ]),
       ],
       { stdio: ["ignore", log, log], ...(owner ?? {}) },
     );
