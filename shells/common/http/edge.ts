@@ -3,9 +3,16 @@ import type { Hono, MiddlewareHandler } from "hono";
 
 /**
  * Records a `POST` the fast lane answered: path (also the route label: the lane answers exact
- * paths), status, milliseconds, request id. Positional arguments: it runs once per request.
+ * paths), status, milliseconds, request id, and the caller the lane admitted (`caller-auth`), if
+ * any. Positional arguments: it runs once per request.
  */
-export type RecordAnswer = (path: string, status: number, ms: number, id: string) => void;
+export type RecordAnswer = (
+  path: string,
+  status: number,
+  ms: number,
+  id: string,
+  caller?: string,
+) => void;
 
 interface Concern<N extends string, L> {
   readonly name: N;

@@ -231,7 +231,8 @@ class Exchange implements BodySink {
     else for (const name in headers) list.push(name, headers[name] as string);
     this.res.writeHead(status, list);
     this.res.end(text);
-    this.steps.record?.(this.req.url ?? "", status, performance.now() - this.#started, this.#id);
+    const ms = performance.now() - this.#started;
+    this.steps.record?.(this.req.url ?? "", status, ms, this.#id, this.admission?.caller);
   }
 }
 

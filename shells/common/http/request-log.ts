@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { EdgeConcern, RecordAnswer } from "./edge.js";
 import { SILENT_LOGGER, type Logger } from "../logger.js";
 import { currentRequestId } from "./request-id.js";
@@ -31,6 +31,7 @@ export function requestLog(logger: Logger, metrics?: ServiceMetrics): Middleware
         route,
         status: c.res.status,
         ms: performance.now() - started,
+        caller: (c.get as (key: string) => unknown)(CALLER) as string | undefined,
       });
     }
   };
@@ -46,6 +47,21 @@ export interface AnsweredRequest {
   readonly status: number;
   /** Milliseconds from the request to its answer. */
   readonly ms: number;
+  /** Who called (a key's id, `operator`; never a credential), when the service names callers. */
+  readonly caller?: string | undefined;
+}
+
+const CALLER = "request-log.caller";
+
+/**
+ * Names the caller of the request in its `request` log line (`caller`): the service's caller
+ * check calls it once it knows (memsvc: `key:<id>` or `operator`). Never pass a credential.
+ *
+ * @example
+ * logCallerAs(c, "key:3f9c0a1b2c3d4e5f");
+ */
+export function logCallerAs(c: Context, caller: string): void {
+  (c.set as (key: string, value: unknown) => void)(CALLER, caller);
 }
 
 /**
@@ -62,13 +78,14 @@ export function logRequest(
   request: AnsweredRequest,
   id: string | undefined = currentRequestId(),
 ): void {
-  const { method, path, route, status, ms } = request;
+  const { method, path, route, status, ms, caller } = request;
   logger.info("request", {
     method,
     path,
     status,
     ms: Math.round(ms * 100) / 100,
     request_id: id,
+    ...(caller === undefined ? {} : { caller }),
   });
   metrics?.observeRequest({ method, route, status, seconds: ms / 1000 });
 }
@@ -88,8 +105,8 @@ export function requestLogConcern(
 ): EdgeConcern {
   let record: RecordAnswer;
   if (logger !== undefined) {
-    record = (path, status, ms, id) =>
-      logRequest(logger, metrics, { method: "POST", path, route: path, status, ms }, id);
+    record = (path, status, ms, id, caller) =>
+      logRequest(logger, metrics, { method: "POST", path, route: path, status, ms, caller }, id);
   } else {
     record = (path, status, ms) =>
       metrics?.observeRequest({ method: "POST", route: path, status, seconds: ms / 1000 });

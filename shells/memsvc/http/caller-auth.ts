@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import type { EdgeConcern, LaneAdmission } from "../../common/http/edge.js";
+import { logCallerAs } from "../../common/http/request-log.js";
 import type { CallerAuthenticator } from "../auth/caller-authenticator.js";
 import { TENANT_HEADER } from "../auth/caller-authenticator.js";
 import { runAs, type Principal } from "./principal.js";
@@ -28,6 +29,7 @@ export function callerAuthConcern(
     }
     const decision = await auth.decide(c.req.header("authorization"), c.req.header(header));
     if (decision.ok) {
+      logCallerAs(c, callerName(decision.principal));
       await runAs(decision.principal, next);
       return;
     }

@@ -4,6 +4,7 @@ import { InMemoryApiKeyStore } from "../../../../../core/testing/index.js";
 import { ApiKeys } from "../../../../../shells/memsvc/auth/api-keys.js";
 import { createMemoryListener } from "../../../../../shells/memsvc/http/index.js";
 import { currentPrincipal, type Principal } from "../../../../../shells/memsvc/http/principal.js";
+import { recordingLogger } from "../../../../unit/shells/memsvc/http/memory-app-fixture.js";
 import { AUTH, TOKEN, close, listen, makeMemory } from "./fast-path-fixture.js";
 
 /** The memory API, recording the principal each use case ran as. */
@@ -32,6 +33,7 @@ describe.each([
   let served: Awaited<ReturnType<typeof listen>>;
   let seen: Principal[];
   let keys: ApiKeys;
+  const { logger, lines } = recordingLogger();
   beforeAll(async () => {
     const recorded = await recordingMemory();
     seen = recorded.seen;
@@ -43,6 +45,7 @@ describe.each([
         authToken: TOKEN,
         keys,
         fastPath,
+        logger,
       }),
     );
   });
@@ -134,6 +137,19 @@ describe.each([
     const expired = await searchAs(bearer);
     expect(expired.statuses).toEqual([401, 401]);
     expect(expired.bodies[0]).toEqual({ error: expect.stringMatching(/^expired API key/) });
+  });
+
+  it("names the caller in the request log line by key id, never by the key", async () => {
+    const made = await keys.create({ tenant: "acme", readOnly: false });
+    const before = lines.length;
+    await searchAs({ Authorization: `Bearer ${made.key}` });
+    await searchAs(AUTH);
+    const callers = lines
+      .slice(before)
+      .filter((line) => line.msg === "request")
+      .map((line) => line.fields["caller"]);
+    expect(callers).toEqual([`key:${made.id}`, `key:${made.id}`, "operator", "operator"]);
+    expect(JSON.stringify(lines)).not.toContain(made.key.slice(21));
   });
 
   it("keeps GET /healthz open", async () => {
