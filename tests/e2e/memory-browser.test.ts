@@ -501,14 +501,19 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
 
   it("follows the system's dark mode, the counts' chips included (issue 24)", async () => {
     const page = await openBrowser();
-    const colours = () =>
-      page.evaluate(() => {
-        const chip = document.querySelector("#facet-project .chip");
-        return {
-          body: getComputedStyle(document.body).backgroundColor,
-          chip: chip === null ? "" : getComputedStyle(chip).color,
-        };
-      });
+    const colour = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e) => e.ownerDocument.defaultView?.getComputedStyle(e).color ?? "");
+    const background = () =>
+      page
+        .locator("body")
+        .evaluate((e) => e.ownerDocument.defaultView?.getComputedStyle(e).backgroundColor ?? "");
+    const colours = async () => ({
+      body: await background(),
+      chip: await colour("#facet-project .chip"),
+    });
     await page.emulateMedia({ colorScheme: "light" });
     expect(await colours()).toEqual({ body: "rgb(246, 247, 249)", chip: "rgb(29, 35, 48)" });
     await page.emulateMedia({ colorScheme: "dark" });
