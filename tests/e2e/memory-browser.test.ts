@@ -499,6 +499,28 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     await page.close();
   });
 
+  it("follows the system's dark mode, the counts' chips included (issue 24)", async () => {
+    const page = await openBrowser();
+    const colour = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e) => e.ownerDocument.defaultView?.getComputedStyle(e).color ?? "");
+    const background = () =>
+      page
+        .locator("body")
+        .evaluate((e) => e.ownerDocument.defaultView?.getComputedStyle(e).backgroundColor ?? "");
+    const colours = async () => ({
+      body: await background(),
+      chip: await colour("#facet-project .chip"),
+    });
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(await colours()).toEqual({ body: "rgb(246, 247, 249)", chip: "rgb(29, 35, 48)" });
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await colours()).toEqual({ body: "rgb(20, 23, 28)", chip: "rgb(228, 231, 236)" });
+    await page.close();
+  });
+
   it("counts what the filters select, by project and tag too, and picks from the store's values (issue 24)", async () => {
     // An old memory: it sorts last, so the first page (50 of 60+) does not load it.
     const res = await fetch(`${svc.baseUrl}/v1/import`, {
@@ -551,6 +573,11 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     expect(alpha).toBeGreaterThan(0);
     await page.locator("#stats-total", { hasText: new RegExp(`^${alpha}$`) }).waitFor();
     expect(await page.locator("#facet-tag .chip").allTextContents()).toEqual([`t0 ${alpha}`]);
+    expect(
+      await page
+        .locator('#facet-project button.chip[data-value="alpha"]')
+        .getAttribute("aria-pressed"),
+    ).toBe("true");
     await page.close();
   });
 });

@@ -1,6 +1,9 @@
 /**
  * The Memory model and the MemoryService's inputs and outputs. Field names are the wire names of
  * the memory REST API (snake_case), so the shells pass these objects through unchanged.
+ *
+ * Long because: every request and answer shape of the API is declared here, types only, so the
+ * wire format reads in one place (and split, the inputs would import the filters back from here).
  */
 
 /** Kinds of memory, most to least binding. */

@@ -113,12 +113,29 @@ function isClientAbort(error: unknown): boolean {
   return error.message === "aborted" && (error as NodeJS.ErrnoException).code === "ECONNRESET";
 }
 
-/** The error and its causes, one after the other, for the log. */
+/**
+ * The error and its causes, one after the other, for the log. A coded error (an expected
+ * condition: a remote down, bad input) is told by its messages alone, each cause naming what
+ * failed; anything else is a bug, told with its stacks.
+ *
+ * @example
+ * describeCause(new AgentServicesError("store_unavailable", "vector store unavailable", { cause }));
+ * // "vector store unavailable\ncaused by: Chroma at http://127.0.0.1:8000 cannot be reached (…)"
+ */
 export function describeCause(error: unknown): string {
+  const stacks = !isAgentServicesError(error);
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current !== undefined && depth < 5; depth++) {
-    parts.push(current instanceof Error ? (current.stack ?? current.message) : String(current));
+    parts.push(
+      !(current instanceof Error)
+        ? String(current)
+        : stacks
+          ? (current.stack ?? current.message)
+          : depth === 0
+            ? current.message
+            : `${current.name === "Error" ? "" : `${current.name}: `}${current.message}`,
+    );
     current = current instanceof Error ? current.cause : undefined;
   }
   return parts.join("\ncaused by: ");

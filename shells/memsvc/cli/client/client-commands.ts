@@ -1,5 +1,5 @@
-import { createWriteStream } from "node:fs";
-import { Readable } from "node:stream";
+import { createReadStream, createWriteStream } from "node:fs";
+import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { commandLineErrorText } from "../../../common/command-line.js";
@@ -416,11 +416,34 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
     if (file === undefined && (io.stdin as { isTTY?: boolean }).isTTY === true) {
       throw new UsageError("import reads NDJSON from stdin or --file F; nothing is piped in");
     }
+    const input = file === undefined ? (io.stdin as Readable) : createReadStream(file);
+    // On a terminal, the lines sent so far (the answer counts what landed once all is in),
+    // counted as the request reads them: a "data" listener would let the stream flow before
+    // fetch reads it, and drop what came first.
+    let lines = 0;
+    let last = performance.now();
+    const source =
+      io.stderr.isTTY !== true
+        ? input
+        : input.pipe(
+            new Transform({
+              transform(chunk: Buffer, _encoding, done) {
+                for (const byte of chunk) if (byte === 10) lines += 1;
+                if (performance.now() - last > 500) {
+                  last = performance.now();
+                  io.stderr.write(`\rsent ${lines} lines…`);
+                }
+                done(null, chunk);
+              },
+            }),
+          );
+    if (source !== input) input.on("error", (error: Error) => source.destroy(error));
     const answer = await client.postNdjson<{
       imported: number;
       deduplicated: number;
       rejected: { line: number; error: string }[];
-    }>("/v1/import", file ?? (io.stdin as Readable));
+    }>("/v1/import", source);
+    if (io.stderr.isTTY === true && lines > 0) io.stderr.write("\r\x1b[K");
     if (values["json"] === true) return printJson(io, answer);
     io.stdout.write(
       `imported ${answer.imported}, merged ${answer.deduplicated} duplicates, rejected ${answer.rejected.length}\n`,
