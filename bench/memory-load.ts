@@ -25,34 +25,16 @@
  * the service's log on stderr.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MEMORY_LOAD_PROJECTS, memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
-import { postgresCpuMs } from "./support/process-cpu.js";
+import { postgresCpuMs, postmasterPid } from "./support/process-cpu.js";
 import { pgStatements, STATEMENT_COUNTING_SETTINGS } from "./support/pg-statements.js";
 import { startPostgresServer } from "../tests/support/postgres-server.js";
-
-/** The PostgreSQL server's main process (the oldest `postgres`), whose CPU the rows report. */
-function postgresPid(): number | undefined {
-  let oldest: { pid: number; start: number } | undefined;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
-      const start = Number(
-        readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ")[19],
-      );
-      if (oldest === undefined || start < oldest.start) oldest = { pid: Number(entry), start };
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return oldest?.pid;
-}
 
 const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
 
@@ -274,7 +256,9 @@ async function main(): Promise<void> {
   try {
     port = service.port;
     const pid = service.child.pid as number;
-    const chroma = pgUrl === undefined ? childPid(pid) : postgresPid();
+    // On PostgreSQL, the "Chroma" columns are the server's: the postmaster of the URL's port.
+    const chroma =
+      pgUrl === undefined ? childPid(pid) : postmasterPid(Number(new URL(pgUrl).port || 5432));
     const rssIdle = rssMb(pid);
     const chromaIdle = rssMb(chroma);
     console.log(
@@ -312,7 +296,7 @@ async function main(): Promise<void> {
       concurrency = CONCURRENCY,
     ) => {
       const serviceBefore = cpuMs(pid);
-      const storeCpu = () => (pgUrl === undefined ? cpuMs(chroma) : postgresCpuMs());
+      const storeCpu = () => (pgUrl === undefined ? cpuMs(chroma) : postgresCpuMs(chroma));
       const chromaBefore = storeCpu();
       await statements?.reset();
       const result = await run(count, job, concurrency);

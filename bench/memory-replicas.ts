@@ -25,7 +25,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { memoryLoadCorpus } from "./support/memory-load-corpus.js";
 import { seededRandom } from "./support/seeded-random.js";
-import { postgresCpuMs } from "./support/process-cpu.js";
+import { postgresCpuMs, postmasterPid } from "./support/process-cpu.js";
 import { startPostgresServer } from "../tests/support/postgres-server.js";
 
 const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
@@ -159,6 +159,8 @@ async function main(): Promise<void> {
   const given = option("postgres");
   const server = given === undefined ? await startPostgresServer() : undefined;
   const url = given ?? (server as { url: string }).url;
+  // This server's processes only (other PostgreSQL servers on the machine are not counted).
+  const postmaster = postmasterPid(Number(new URL(url).port || 5432));
   const replicas: Replica[] = [];
   const load = () =>
     loadavg()
@@ -192,7 +194,7 @@ async function main(): Promise<void> {
         async (i) => (await post(at(i).port, "/v1/search", { message: queries[i] as string })).ms,
       );
       const cpuBefore = replicas.map((r) => cpuMs(r.child.pid));
-      const pgBefore = postgresCpuMs();
+      const pgBefore = postgresCpuMs(postmaster);
       const search = await pool(
         QUERIES,
         async (i) => (await post(at(i).port, "/v1/search", { message: queries[i] as string })).ms,
@@ -205,7 +207,7 @@ async function main(): Promise<void> {
         (sum, r, i) => sum + cpuMs(r.child.pid) - (cpuBefore[i] ?? 0),
         0,
       );
-      const pgCpu = postgresCpuMs() - pgBefore;
+      const pgCpu = postgresCpuMs(postmaster) - pgBefore;
       const lags = wanted === 1 ? [] : await replicationLag(replicas);
       console.log(
         `| ${wanted} | ${2 * QUERIES} | ${pct(search, 95).toFixed(1)} | ${pct(recall, 95).toFixed(1)} | ${(replicaCpu / (2 * QUERIES)).toFixed(2)} | ${(pgCpu / (2 * QUERIES)).toFixed(2)} | ${wanted === 1 ? "-" : pct(lags, 50).toFixed(1)} | ${wanted === 1 ? "-" : pct(lags, 99).toFixed(1)} | ${load()} |`,

@@ -138,8 +138,15 @@ export async function connectPostgres(
       throw postgresError(error, target, action);
     }
   };
+  // A commit while a prune is in flight leaves its head here: pruned once that one ends (commits
+  // of one round trip can all land while the first prune runs).
+  let pendingPruneHead = 0;
   const prune = (head: number) => {
-    if (pruning !== undefined || head - lastPrunedHead < retention.pruneEvery) return;
+    if (head - lastPrunedHead < retention.pruneEvery) return;
+    if (pruning !== undefined) {
+      pendingPruneHead = Math.max(pendingPruneHead, head);
+      return;
+    }
     lastPrunedHead = head;
     pruning = pool
       .query(
@@ -153,6 +160,9 @@ export async function connectPostgres(
       )
       .finally(() => {
         pruning = undefined;
+        const next = pendingPruneHead;
+        pendingPruneHead = 0;
+        if (next > 0) prune(next);
       });
   };
 
@@ -163,7 +173,7 @@ export async function connectPostgres(
       await store.idle();
       closed = true;
       await Promise.all([...listeners].map((stop) => stop()));
-      await pruning;
+      while (pruning !== undefined) await pruning;
       await Promise.all([pool.end(), lockPool.end()]);
     })();
     await closing;

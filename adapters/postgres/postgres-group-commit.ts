@@ -14,7 +14,7 @@ interface Pending {
 /** What a statement of the group commit returns: the new head and the ids it changed. */
 interface LoggedRow {
   readonly seq: string;
-  readonly ids: string[];
+  readonly ids: string[] | null;
 }
 
 /** Runs one statement; `client` is the transaction's, or absent: the statement commits alone. */
@@ -45,7 +45,7 @@ export interface GroupCommitOptions {
  * Inside a transaction the writes keep their order: consecutive writes of one kind merge into one
  * statement with `mergeWrites` (the port's semantics: upsert merges metadata keys), a delete's
  * count is what it would have been one write after another. Each statement also logs every id it
- * changed under the next seq and notifies (`LOG_WRITTEN`): the one-row `memsvc_change_head` is
+ * changed under the next seq and notifies (`logWritten`): the one-row `memsvc_change_head` is
  * updated after the write, so its row lock, held until COMMIT, serialises the writers of every
  * replica over the shortest time: seq order is commit order, without gaps. `pg_notify` is
  * delivered at commit. A group of one kind of write (the usual case) is ONE statement sent
@@ -145,9 +145,9 @@ function runsOf(batch: readonly Pending[]): Pending[][] {
  * Logs the ids of the CTE `written` under the next seqs and notifies, at the end of every write
  * statement: the head row is updated after the write (its lock, held until COMMIT, is the only
  * part serialised across replicas), and not at all when nothing was written. Returns the new
- * head and the ids written (no row: nothing changed).
+ * head (no row: nothing changed) and, with `returnIds` (deletes count them), the ids written.
  */
-const LOG_WRITTEN = `
+const logWritten = (returnIds: boolean) => `
   , changed AS (
     SELECT id, row_number() OVER () AS n, count(*) OVER () AS total FROM written
   ), head AS (
@@ -158,7 +158,7 @@ const LOG_WRITTEN = `
     INSERT INTO memsvc_changes (seq, id)
     SELECT head.seq - changed.total + changed.n, changed.id FROM head, changed
   )
-  SELECT head.seq::text AS seq, (SELECT array_agg(id) FROM written) AS ids,
+  SELECT head.seq::text AS seq, ${returnIds ? "(SELECT array_agg(id) FROM written)" : "NULL::text[]"} AS ids,
     pg_notify('${CHANGES_CHANNEL}', head.seq::text)
   FROM head`;
 
@@ -180,7 +180,7 @@ const UPSERT = `
       metadata = m.metadata || EXCLUDED.metadata,
       tenant = COALESCE((m.metadata || EXCLUDED.metadata)->>'tenant', 'default')
     RETURNING m.id
-  )${LOG_WRITTEN}`;
+  )${logWritten(false)}`;
 
 const UPDATE = `
   WITH written AS (
@@ -188,12 +188,12 @@ const UPDATE = `
     FROM unnest($1::text[], $2::jsonb[]) AS u(id, metadata)
     WHERE m.id = u.id
     RETURNING m.id
-  )${LOG_WRITTEN}`;
+  )${logWritten(false)}`;
 
 const DELETE = `
   WITH written AS (
     DELETE FROM memsvc_memories WHERE id = ANY($1::text[]) RETURNING id
-  )${LOG_WRITTEN}`;
+  )${logWritten(true)}`;
 
 /**
  * Applies one run of writes in one statement (written, logged, notified); records each delete's

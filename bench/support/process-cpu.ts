@@ -54,24 +54,54 @@ export function treeCpuSeconds(pid: number): number {
 }
 
 /**
- * CPU milliseconds used so far by every process named `postgres` (a PostgreSQL server and its
- * backends), from /proc: the store's share when a bench runs the memory service on PostgreSQL.
+ * CPU milliseconds used so far by a PostgreSQL server: its postmaster `pid` (with the CPU of the
+ * children it has reaped), and its live backends, from /proc. Without `pid`, every process named
+ * `postgres` on the machine, which counts other users' servers too.
  *
  * @example
- * const before = postgresCpuMs(); // … load … postgresCpuMs() - before
+ * const before = postgresCpuMs(postmasterPid(port)); // … load … postgresCpuMs(pid) - before
  */
-export function postgresCpuMs(): number {
+export function postgresCpuMs(pid?: number): number {
   let ticks = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  const pids =
+    pid === undefined
+      ? readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))
+      : processTree(pid).map(String);
+  for (const entry of pids) {
     try {
       if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       ticks += Number(fields[11]) + Number(fields[12]);
+      // cutime + cstime: the backends that already exited.
+      if (pid !== undefined && entry === String(pid))
+        ticks += Number(fields[13]) + Number(fields[14]);
     } catch {
       // Gone meanwhile.
     }
   }
   return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/**
+ * The postmaster of the PostgreSQL server listening on `port` (its command line says `-p port`),
+ * or undefined.
+ *
+ * @example
+ * postmasterPid(5432); // 1234
+ */
+export function postmasterPid(port: number): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const at = args.indexOf("-p");
+      if (args[0]?.endsWith("/postgres") && at !== -1 && args[at + 1] === String(port)) {
+        return Number(entry);
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
 }
