@@ -67,7 +67,8 @@ function open(port: number): Promise<Socket> {
   });
 }
 
-function request(): Buffer {
+/** A `tools/call` request; `Host` names the server's port, as its Host check requires. */
+function request(port: number): Buffer {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -75,7 +76,7 @@ function request(): Buffer {
     params: { name: TOOL, arguments: { sql: SQL } },
   });
   return Buffer.from(
-    `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
@@ -124,18 +125,18 @@ async function main(): Promise<void> {
   const sockets = await Promise.all(
     servers.map((s) => Promise.all(Array.from({ length: CLIENTS }, () => open(s.port)))),
   );
-  const req = request();
+  const reqs = servers.map((s) => request(s.port));
   try {
     // Warm-up: JIT and the WASM parsers' tier-up, in both.
     for (let round = 0; round < 3; round++) {
-      for (const clients of sockets) await drive(clients, req, 3);
+      for (const [k, clients] of sockets.entries()) await drive(clients, reqs[k] as Buffer, 3);
     }
     const perCall: [number[], number[]] = [[], []];
     for (let slice = 0; slice < SLICES; slice++) {
       for (const k of slice % 2 === 0 ? [0, 1] : [1, 0]) {
         const pid = servers[k]?.child.pid as number;
         const before = cpuSeconds(pid);
-        const calls = await drive(sockets[k] ?? [], req, SLICE_SECONDS);
+        const calls = await drive(sockets[k] ?? [], reqs[k] as Buffer, SLICE_SECONDS);
         perCall[k]?.push(((cpuSeconds(pid) - before) * 1e6) / Math.max(1, calls));
       }
     }
