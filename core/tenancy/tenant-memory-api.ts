@@ -100,9 +100,15 @@ export class TenantMemoryApi implements MemoryApi {
     return (await this.#write("delete memories")).deleteMatching(input);
   }
 
-  async *exportMemories(options?: { readonly vectors?: boolean }): AsyncIterable<ExportedMemory> {
-    const { service } = await this.#read();
-    yield* service.exportMemories(options);
+  exportMemories(options?: { readonly vectors?: boolean }): AsyncIterable<ExportedMemory> {
+    // The caller is read now, not when iteration starts: a response body may be pulled outside
+    // the request's async context.
+    const service = this.#read();
+    // Handled here too: an export never iterated must not leave an unhandled rejection.
+    service.catch(() => undefined);
+    return (async function* () {
+      yield* (await service).service.exportMemories(options);
+    })();
   }
 
   async importMemories(lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>) {

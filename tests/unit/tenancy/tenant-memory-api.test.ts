@@ -20,4 +20,14 @@ describe("TenantMemoryApi (issue 23)", () => {
     f.clock.advance(120_000);
     expect(await f.memory.sweepExpired()).toBe(2);
   });
+
+  it("binds an export to the caller when it is asked for, not when it is first read", async () => {
+    const f = await tenantFixture();
+    await f.as("acme", false, () => f.memory.remember({ content: "acme's only memory" }));
+    await f.memory.remember({ content: "the default tenant's memory" });
+    const exported = await f.as("acme", true, () => Promise.resolve(f.memory.exportMemories()));
+    const contents: string[] = [];
+    for await (const memory of exported) contents.push(memory.content);
+    expect(contents).toEqual(["acme's only memory"]);
+  });
 });
