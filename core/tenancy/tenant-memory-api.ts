@@ -13,6 +13,7 @@ import type {
   UpdateInput,
 } from "../memory/model/types.js";
 import type { ExportedMemory } from "../memory/use-cases/export-memories.js";
+import { isTenantName } from "./tenant-metadata.js";
 import type { TenantSpace } from "./tenant-space.js";
 
 /** Who a call acts as: the tenant it acts inside and whether it may write. */
@@ -99,9 +100,15 @@ export class TenantMemoryApi implements MemoryApi {
     return (await this.#write("delete memories")).deleteMatching(input);
   }
 
-  async *exportMemories(options?: { readonly vectors?: boolean }): AsyncIterable<ExportedMemory> {
-    const { service } = await this.#read();
-    yield* service.exportMemories(options);
+  exportMemories(options?: { readonly vectors?: boolean }): AsyncIterable<ExportedMemory> {
+    // The caller is read now, not when iteration starts: a response body may be pulled outside
+    // the request's async context.
+    const service = this.#read();
+    // Handled here too: an export never iterated must not leave an unhandled rejection.
+    service.catch(() => undefined);
+    return (async function* () {
+      yield* (await service).service.exportMemories(options);
+    })();
   }
 
   async importMemories(lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>) {
@@ -114,12 +121,24 @@ export class TenantMemoryApi implements MemoryApi {
   }
 
   async #read(): Promise<{ service: MemoryService; readOnly: boolean }> {
-    const { tenant, readOnly } = this.#caller();
+    const { tenant, readOnly } = this.#who();
     return { service: await this.#tenants.service(tenant), readOnly };
   }
 
+  /** The caller, its tenant's name checked (the edge checks it too; names reach labels and logs). */
+  #who(): Caller {
+    const caller = this.#caller();
+    if (!isTenantName(caller.tenant)) {
+      throw new AgentServicesError(
+        "invalid_input",
+        `X-Memsvc-Tenant: expected a tenant name (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit), got ${JSON.stringify(caller.tenant.slice(0, 80))}`,
+      );
+    }
+    return caller;
+  }
+
   async #write(action: string): Promise<MemoryService> {
-    const { tenant, readOnly } = this.#caller();
+    const { tenant, readOnly } = this.#who();
     if (readOnly) {
       throw new AgentServicesError(
         "read_only",

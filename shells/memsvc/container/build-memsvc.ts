@@ -211,9 +211,9 @@ export async function buildMemsvc(
     loaded = true;
     logger.info("memories loaded", {
       memories,
-      tenants: tenants.tenants.length,
       from: tenants.loadedFrom,
       ms: Math.round(performance.now() - started),
+      tenants: tenants.tenants.length,
       ...feedSeq(tenants),
     });
     const quota = config.tenants.memoryQuota;

@@ -93,6 +93,26 @@ describe("PostgresVectorStore on a real PostgreSQL", () => {
     expect(await postgres.store.get(["x"])).toEqual([]);
   });
 
+  it("fills the tenant column from the metadata key tenant, default when absent (issue 23)", async () => {
+    const url = await server.createDatabase();
+    const other = await connectPostgres(url);
+    await other.migrate();
+    await other.store.bind({ embedderId: "test", dimensions: 4 });
+    await other.store.upsert([record("t-acme", 1, { tenant: "acme" }), record("t-home", 2)]);
+    await other.store.updateMetadata([{ id: "t-acme", metadata: { a: 1 } }]);
+    const sql = new pg.Client(url);
+    await sql.connect();
+    const { rows } = await sql.query<{ id: string; tenant: string }>(
+      "SELECT id, tenant FROM memsvc_memories ORDER BY id",
+    );
+    await sql.end();
+    await other.close();
+    expect(rows).toEqual([
+      { id: "t-acme", tenant: "acme" },
+      { id: "t-home", tenant: "default" },
+    ]);
+  });
+
   it("rejects every write of a transaction whose COMMIT is refused, and stores none of them", async () => {
     const url = await server.createDatabase();
     const other = await connectPostgres(url);

@@ -1,6 +1,7 @@
 import { MemoryService } from "../../../core/memory/index.js";
 import type { MemoryServiceOptions } from "../../../core/memory/index.js";
 import { TenantMemoryApi, TenantSpace, type Caller } from "../../../core/tenancy/index.js";
+import type { EngineSnapshots } from "../../../core/ports/engine-snapshots.js";
 import { FakeEmbedder, InMemoryVectorStore, ManualClock } from "../../../core/testing/index.js";
 
 /** The instant tenant tests start at. */
@@ -15,6 +16,7 @@ export async function tenantFixture(
     readonly store?: InMemoryVectorStore;
     readonly memoryQuota?: number;
     readonly memory?: Partial<MemoryServiceOptions>;
+    readonly snapshots?: EngineSnapshots;
   } = {},
 ) {
   const store = options.store ?? new InMemoryVectorStore();
@@ -35,6 +37,7 @@ export async function tenantFixture(
         ...(options.memory === undefined ? {} : { options: options.memory }),
       }),
     newId,
+    snapshots: options.snapshots,
   });
   await tenants.init();
   let caller: Caller = { tenant: "default", readOnly: false };
