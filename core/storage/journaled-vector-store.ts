@@ -287,6 +287,19 @@ export class JournaledVectorStore implements VectorStore {
     return this.#pending.ids;
   }
 
+  /**
+   * How far the replay of what a crash left in the journal has come (`undefined`: nothing to
+   * replay, or done). `bind` (so the service's load) waits for it to finish.
+   *
+   * @example
+   * const r = store.replay; // { done: 12_000, total: 50_000 } (ids)
+   */
+  get replay(): { readonly done: number; readonly total: number } | undefined {
+    if (this.#recoveredThrough === 0) return undefined;
+    const total = this.#recoveredIds;
+    return { done: Math.max(0, total - this.#pending.ids), total };
+  }
+
   /** Why writes are refused now (`undefined`: they are not), in words a client may read. */
   get refusal(): WriteRefusal | undefined {
     if (this.#journalFull !== undefined) {

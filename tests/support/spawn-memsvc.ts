@@ -49,7 +49,14 @@ export interface StartMemsvcOptions {
   readonly args?: readonly string[];
   /** Node options before the entry point, e.g. `["--cpu-prof", "--cpu-prof-dir", dir]` (benches). */
   readonly nodeArgs?: readonly string[];
+  /**
+   * Resolve as soon as the port is bound (the "listening while starting" log line), before the
+   * store is loaded; `store` and `embedder` are then empty (issue 26: early listen).
+   */
+  readonly untilBound?: boolean;
 }
+
+const BOUND = /"msg":"listening while starting[^"]*".*?"address":"[^"]*:(\d+)"/;
 
 const running = new Set<ChildProcess>();
 const chromaPids = new Set<number>();
@@ -159,9 +166,15 @@ export function startMemsvc(options: StartMemsvcOptions = {}): Promise<MemsvcPro
     }
   });
   return new Promise((resolve, reject) => {
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-      const match = STARTUP.exec(stdout);
+    const found = () => {
+      if (options.untilBound === true) {
+        const bound = BOUND.exec(stderr);
+        return bound === null ? null : [bound[0], "", bound[1], "", ""];
+      }
+      return STARTUP.exec(stdout);
+    };
+    const check = () => {
+      const match = found();
       if (match === null) return;
       const port = Number(match[2]);
       resolve({
@@ -193,7 +206,12 @@ export function startMemsvc(options: StartMemsvcOptions = {}): Promise<MemsvcPro
           return ended;
         },
       });
+    };
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      check();
     });
+    child.stderr?.on("data", check);
     void ended.then((end) =>
       reject(
         new Error(`memsvc exited (${JSON.stringify(end)}) before listening:\n${stdout}\n${stderr}`),

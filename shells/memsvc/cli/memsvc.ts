@@ -2,7 +2,7 @@
 import "reflect-metadata";
 // Before the other modules load: V8 reads these flags as the heap grows (see heap-flags.ts).
 import { watchStoreSize } from "./apply-heap-flags.js";
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import {
@@ -34,6 +34,9 @@ import type { MemoryBrowserOptions } from "../http/mount-memory-browser.js";
 import { OriginPolicy } from "../../common/http/origin-check.js";
 import { DEFAULT_UI_ASSETS_DIR, loadUiAssets } from "../http/ui-assets.js";
 import { ApiKeys } from "../auth/api-keys.js";
+import { createStartingListener } from "../http/starting-listener.js";
+import { JournaledVectorStore } from "../../../core/storage/journaled-vector-store.js";
+import type { VectorStore } from "../../../core/ports/vector-store.js";
 
 import {
   CLIENT_COMMANDS,
@@ -121,9 +124,10 @@ async function build(
   config: MemsvcConfig,
   logger: Logger,
   metrics?: ServiceMetrics,
+  onStore?: (store: VectorStore) => void,
 ): Promise<MemsvcRuntime> {
   try {
-    const runtime = await buildMemsvc(config, logger, metrics);
+    const runtime = await buildMemsvc(config, logger, metrics, onStore);
     // The timer is unref'd: it never keeps the process alive, so nothing needs to stop it.
     watchStoreSize(
       () => runtime.tenants.loadedMemories,
@@ -243,7 +247,39 @@ async function serve(configPath: string | undefined): Promise<void> {
   const version = packageVersion();
   const metrics = createServiceMetrics("memsvc");
   const ui = memoryBrowser(config);
-  const runtime = await build(config, logger, metrics);
+  // Bound before the store is loaded (a crash's journal backlog can take a minute to replay):
+  // /healthz answers at once, /readyz says what the start does, the rest is 503 + Retry-After
+  // until the engine holds every acknowledged write (issue 26).
+  let store: VectorStore | undefined;
+  let handle: RequestListener = createStartingListener({
+    authToken: config.api.authToken,
+    status: () => startingStatus(store),
+  });
+  const server = createServer((req, res) => handle(req, res));
+  // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
+  // server is not the side closing an idle keep-alive socket a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  answerClientErrors(server, {
+    body: (_status, message) => ({ error: message }),
+    onRefused: (fields) => logger.debug("refused by the HTTP parser", fields),
+  });
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    fail(
+      `cannot listen on ${config.api.listenText}: ${code === "EADDRINUSE" ? "address already in use" : String(error)}`,
+      1,
+    );
+  }
+  const bound = formatHostPort(address.address, address.port);
+  logger.info("listening while starting; /readyz answers 503 until every memory is loaded", {
+    address: bound,
+  });
+  const startedAt = performance.now();
+  const runtime = await build(config, logger, metrics, (s) => (store = s));
   metrics.countMemoriesWith(async () =>
     (await runtime.tenants.counts()).reduce((sum, t) => sum + t.memories, 0),
   );
@@ -272,27 +308,8 @@ async function serve(configPath: string | undefined): Promise<void> {
     logger,
     ui,
   });
-  const server = createServer(listener);
-  // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
-  // server is not the side closing an idle keep-alive socket a client is about to reuse.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  answerClientErrors(server, {
-    body: (_status, message) => ({ error: message }),
-    onRefused: (fields) => logger.debug("refused by the HTTP parser", fields),
-  });
-  let address: AddressInfo;
-  try {
-    address = await listen(server, config);
-  } catch (error) {
-    await runtime.close();
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    fail(
-      `cannot listen on ${config.api.listenText}: ${code === "EADDRINUSE" ? "address already in use" : String(error)}`,
-      1,
-    );
-  }
   origins.boundTo(address.port);
+  handle = listener;
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
     // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
     turn: () => runtime.claimTurn("sweep-expired", Math.floor(config.sweepIntervalMs * 0.9)),
@@ -310,12 +327,12 @@ async function serve(configPath: string | undefined): Promise<void> {
     logger.info("stopped");
     process.exit(0);
   });
-  const bound = formatHostPort(address.address, address.port);
   process.stdout.write(
     `memsvc ${version} listening on http://${bound} (store: ${runtime.storeDescription}; embedder: ${runtime.embedderDescription})\n`,
   );
   logger.info("listening", {
     address: bound,
+    ready_after_ms: Math.round(performance.now() - startedAt),
     store: runtime.storeDescription,
     embedder: runtime.embedderDescription,
     ui: ui === undefined ? "off" : `http://${bound}${config.ui.path}`,
@@ -325,6 +342,15 @@ async function serve(configPath: string | undefined): Promise<void> {
       `authentication is off and the API listens on ${config.api.listenText}, reachable from other machines; set api.auth_token (MEMSVC_API_AUTH_TOKEN)`,
     );
   }
+}
+
+/** What `/readyz` says while the service starts (see createStartingListener). */
+function startingStatus(store: VectorStore | undefined): string {
+  if (store === undefined) return "opening the store";
+  const replay = store instanceof JournaledVectorStore ? store.replay : undefined;
+  if (replay === undefined) return "loading memories";
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `replaying the write journal: ${n(replay.done)} of ${n(replay.total)} ids`;
 }
 
 async function mcp(configPath: string | undefined): Promise<void> {

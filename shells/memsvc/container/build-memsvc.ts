@@ -100,6 +100,8 @@ export async function buildMemsvc(
   config: MemsvcConfig,
   logger: Logger,
   metrics?: ServiceMetrics,
+  /** Told the store before the load starts, to report a journal replay's progress early. */
+  onStore?: (store: VectorStore) => void,
 ): Promise<MemsvcRuntime> {
   const opened = await openStore(config, logger);
   // The engine snapshot lives in the embedded store's data directory (none elsewhere).
@@ -175,6 +177,7 @@ export async function buildMemsvc(
   });
 
   const store = container.resolve(TOKENS.vectorStore);
+  onStore?.(store);
   let memoryBuilt: TenantSpace | undefined;
   let loaded = false;
   let closed: Promise<void> | undefined;
