@@ -33,7 +33,7 @@ export {
   type HybridIndexOptions,
 } from "./hybrid-index.js";
 export { CosineRetrievalIndex } from "./cosine-retrieval-index.js";
-export { lexicalTerms } from "./lexical-terms.js";
+export { lexicalTerms, lexicalTermsWith } from "./lexical-terms.js";
 export { lightStem } from "./light-stem.js";
 export { STOP_WORDS } from "./stop-words.js";
 export {

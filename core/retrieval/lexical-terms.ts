@@ -25,6 +25,22 @@ const PART = /\p{Lu}+(?![\p{Ll}])|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
  * lexicalTerms("max_retries is 3"); // ["max_retries", "max", "retry", "3"]
  */
 export function lexicalTerms(text: string): string[] {
+  return termsOf(text, lightStem);
+}
+
+/**
+ * {@link lexicalTerms} with another stemmer (`(word) => word` for none): what the ranking
+ * benchmarks compare the light stemmer against.
+ *
+ * @example
+ * const unstemmed = lexicalTermsWith((word) => word);
+ * unstemmed("The deploys run on Fridays"); // ["deploys", "run", "fridays"]
+ */
+export function lexicalTermsWith(stem: (word: string) => string): (text: string) => string[] {
+  return (text) => termsOf(text, stem);
+}
+
+function termsOf(text: string, stem: (word: string) => string): string[] {
   const terms: string[] = [];
   const normalised = text.normalize("NFKC").replace(POSSESSIVE, "").replace(APOSTROPHES, "");
   for (const [raw] of normalised.matchAll(RAW_TOKEN)) {
@@ -32,7 +48,7 @@ export function lexicalTerms(text: string): string[] {
     if (parts.length > 1) terms.push(raw.toLowerCase());
     for (const part of parts) {
       const word = part.toLowerCase();
-      if (!STOP_WORDS.has(word)) terms.push(lightStem(word));
+      if (!STOP_WORDS.has(word)) terms.push(stem(word));
     }
   }
   return terms;

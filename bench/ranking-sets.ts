@@ -1,0 +1,222 @@
+/**
+ * Ranking settings side by side on several data sets, to choose settings that are good
+ * everywhere rather than best on one. Sets: the realistic store (bench/data/team-memories.json,
+ * always), LoCoMo (`--locomo path/to/locomo10.json`, each conversation its own project) and any
+ * BEIR-format directory (`--beir dir`, repeatable: `corpus.jsonl`, `queries.jsonl`,
+ * `qrels/test.tsv`; only judged queries are asked). Data stays out of the repository.
+ *
+ * For each setting and set it prints R@5 of the relevant documents (search limit 10 through the
+ * index alone) and the length ratio: the mean length in words of the top 5 hits over the mean
+ * length of the set's documents (above 1: longer documents are favoured). "BM25" is classic BM25
+ * (k1 1.2, b 0.75) over the index's terms; every gain is against it.
+ *
+ * Run:
+ *   npx tsx bench/ranking-sets.ts [--locomo path] [--beir dir]... [--grid] [--embedder word-vectors]
+ */
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  createBm25Index,
+  createHybridIndex,
+  lexicalTermsWith,
+  type HybridIndexOptions,
+} from "../core/retrieval/index.js";
+import { makeBenchEmbedder } from "./support/bench-embedder.js";
+import { loadLocomo } from "./support/locomo.js";
+import { evidenceRecall } from "./support/retrieval-metrics.js";
+
+const { values } = parseArgs({
+  options: {
+    locomo: { type: "string" },
+    beir: { type: "string", multiple: true, default: [] },
+    grid: { type: "boolean", default: false },
+    embedder: { type: "string", default: "word-vectors" },
+  },
+});
+const embedder = await makeBenchEmbedder(values.embedder);
+
+interface Doc {
+  readonly id: string;
+  readonly text: string;
+  /** The documents a query of the same group may see (a project); "" for all. */
+  readonly group: string;
+}
+interface Query {
+  readonly text: string;
+  readonly relevant: readonly string[];
+  readonly group: string;
+}
+interface DataSet {
+  readonly name: string;
+  readonly docs: readonly Doc[];
+  readonly queries: readonly Query[];
+}
+
+function teamSet(): DataSet {
+  const data = JSON.parse(
+    readFileSync(new URL("./data/team-memories.json", import.meta.url), "utf8"),
+  ) as {
+    memories: { id: string; content: string; scope: string; project: string }[];
+    questions: { question: string; project: string; relevant: string[] }[];
+  };
+  return {
+    name: "realistic store",
+    docs: data.memories.map((m) => ({
+      id: m.id,
+      text: m.content,
+      group: m.scope === "permanent" ? "" : m.project,
+    })),
+    queries: data.questions
+      .filter((q) => q.relevant.length > 0)
+      .map((q) => ({ text: q.question, relevant: q.relevant, group: q.project })),
+  };
+}
+
+function locomoSet(path: string): DataSet {
+  const data = loadLocomo(path);
+  return {
+    name: "LoCoMo",
+    docs: data.samples.flatMap((s) =>
+      s.turns.map((t) => ({ id: `${s.sampleId}/${t.diaId}`, text: t.content, group: s.sampleId })),
+    ),
+    queries: data.samples.flatMap((s) =>
+      s.questions.map((q) => ({
+        text: q.question,
+        relevant: q.evidence.map((e) => `${s.sampleId}/${e}`),
+        group: s.sampleId,
+      })),
+    ),
+  };
+}
+
+function beirSet(dir: string): DataSet {
+  const lines = (file: string) =>
+    readFileSync(`${dir}/${file}`, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+  const docs = lines("corpus.jsonl").map((l) => {
+    const d = JSON.parse(l) as { _id: string; title?: string; text: string };
+    return { id: d._id, text: d.title ? `${d.title}. ${d.text}` : d.text, group: "" };
+  });
+  const relevant = new Map<string, string[]>();
+  for (const l of lines("qrels/test.tsv").slice(1)) {
+    const [query, doc, score] = l.split("\t");
+    if (query === undefined || doc === undefined || Number(score) <= 0) continue;
+    relevant.set(query, [...(relevant.get(query) ?? []), doc]);
+  }
+  const queries = lines("queries.jsonl").flatMap((l) => {
+    const q = JSON.parse(l) as { _id: string; text: string };
+    const rel = relevant.get(q._id);
+    return rel === undefined ? [] : [{ text: q.text, relevant: rel, group: "" }];
+  });
+  return { name: basename(dir), docs, queries };
+}
+
+const words = (text: string) => text.split(/\s+/).filter((w) => w !== "").length;
+const plainWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+interface Figures {
+  readonly recallAt5: number;
+  readonly lengthRatio: number;
+}
+
+type Make = () => ReturnType<typeof createHybridIndex>;
+
+async function evaluate(
+  set: DataSet,
+  make: Make,
+  vectors: Map<string, number[]>,
+): Promise<Figures> {
+  const index = make();
+  const lengthOf = new Map(set.docs.map((d) => [d.id, words(d.text)]));
+  const groupOf = new Map(set.docs.map((d) => [d.id, d.group]));
+  for (const d of set.docs)
+    index.add({ id: d.id, text: d.text, vector: vectors.get(`d:${d.id}`) ?? [] });
+  const meanLength = set.docs.reduce((s, d) => s + (lengthOf.get(d.id) ?? 0), 0) / set.docs.length;
+  let recall = 0;
+  let ratio = 0;
+  for (const [i, q] of set.queries.entries()) {
+    const hits = index.query({
+      text: q.text,
+      vector: vectors.get(`q:${i}`) ?? [],
+      topK: 10,
+      ...(q.group === ""
+        ? {}
+        : { accept: (id: string) => ["", q.group].includes(groupOf.get(id) ?? "") }),
+    });
+    recall += evidenceRecall(
+      hits.map((h) => [h.id]),
+      q.relevant,
+      5,
+    );
+    const top = hits.slice(0, 5);
+    ratio +=
+      top.length === 0
+        ? 1
+        : top.reduce((s, h) => s + (lengthOf.get(h.id) ?? 0), 0) / top.length / meanLength;
+  }
+  return { recallAt5: recall / set.queries.length, lengthRatio: ratio / set.queries.length };
+}
+
+const sets: DataSet[] = [teamSet()];
+if (values.locomo !== undefined) sets.push(locomoSet(values.locomo));
+for (const dir of values.beir) sets.push(beirSet(dir));
+
+const vectorsOf = new Map<DataSet, Map<string, number[]>>();
+for (const set of sets) {
+  const vectors = new Map<string, number[]>();
+  const docVectors = await embedder.embedDocuments(set.docs.map((d) => d.text));
+  set.docs.forEach((d, i) => vectors.set(`d:${d.id}`, docVectors[i] ?? []));
+  for (const [i, q] of set.queries.entries())
+    vectors.set(`q:${i}`, await embedder.embedQuery(q.text));
+  vectorsOf.set(set, vectors);
+}
+
+const noStem = lexicalTermsWith((w) => w);
+const variants: [string, Make][] = [
+  ["textbook BM25 (words only)", () => createBm25Index({ delta: 0, terms: plainWords })],
+  ["BM25 (k1 1.2, b 0.75)", () => createBm25Index({ delta: 0 })],
+  ["BM25+ (delta 1)", () => createBm25Index()],
+  ["search default (hybrid)", () => createHybridIndex()],
+];
+if (values.grid) {
+  const hybrid = (name: string, options: HybridIndexOptions): [string, Make] => [
+    name,
+    () => createHybridIndex(options),
+  ];
+  for (const k1 of [0.9, 1.2, 1.6]) {
+    for (const b of [0.4, 0.75, 0.9]) {
+      for (const delta of [0, 1])
+        variants.push(hybrid(`k1 ${k1} b ${b} delta ${delta}`, { k1, b, delta }));
+    }
+  }
+  variants.push(hybrid("no stemmer", { terms: noStem }));
+  variants.push(["BM25 no stemmer", () => createBm25Index({ delta: 0, terms: noStem })]);
+  for (const w of [0, 0.1, 0.3, 0.5])
+    variants.push(hybrid(`vector weight ${w}`, { vectorWeight: w }));
+  variants.push(hybrid("rrf k 60", { fusion: "rrf" }));
+}
+
+console.log(
+  `embedder ${embedder.id}; R@5 (length ratio of the top 5); gain against BM25 in points`,
+);
+console.log(
+  [
+    "setting".padEnd(30),
+    ...sets.map((s) => `${s.name} (${s.docs.length} docs, ${s.queries.length} q)`.padEnd(36)),
+  ].join(" | "),
+);
+const baseline = new Map<DataSet, number>();
+for (const [name, make] of variants) {
+  const cells: string[] = [];
+  for (const set of sets) {
+    const f = await evaluate(set, make, vectorsOf.get(set) ?? new Map());
+    if (name.startsWith("BM25 (")) baseline.set(set, f.recallAt5);
+    const base = baseline.get(set);
+    const gain =
+      base === undefined ? "" : ` ${((f.recallAt5 - base) * 100).toFixed(1).padStart(5)}`;
+    cells.push(`${f.recallAt5.toFixed(3)} (${f.lengthRatio.toFixed(2)})${gain}`.padEnd(36));
+  }
+  console.log([name.padEnd(30), ...cells].join(" | "));
+}
