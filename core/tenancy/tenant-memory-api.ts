@@ -10,6 +10,7 @@ import type {
   RememberBatchInput,
   RememberInput,
   SearchInput,
+  StatsInput,
   UpdateInput,
 } from "../memory/model/types.js";
 import type { ExportedMemory } from "../memory/use-cases/export-memories.js";
@@ -84,8 +85,8 @@ export class TenantMemoryApi implements MemoryApi {
     return (await this.#write("delete a memory")).delete(id);
   }
 
-  async stats() {
-    return (await this.#read()).service.stats();
+  async stats(input?: StatsInput) {
+    return (await this.#read()).service.stats(input);
   }
 
   async list(input?: ListInput) {

@@ -36,14 +36,20 @@ export function withTenant(record: VectorRecord, tenant: string): VectorRecord {
   return { ...record, metadata: { ...record.metadata, [TENANT_KEY]: tenant } };
 }
 
-/** Tenant names: 1-64 letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
-const TENANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A tenant name: 1-64 of a-z, 0-9, `.`, `_`, `-`, starting with a letter or a digit. */
+const TENANT_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** What a tenant name must look like, for messages. */
+export const TENANT_NAME_RULE =
+  "a tenant name: 1-64 characters of a-z, 0-9, '.', '_' and '-', starting with a letter or a digit";
 
 /**
- * Whether `name` can be a tenant's name (they appear in headers, metrics labels and logs).
+ * Whether `name` can be a tenant's name (they appear in headers, metrics labels and logs). One
+ * rule for the edge, the key endpoints, the configuration and the core.
  *
  * @example
  * isTenantName("acme-prod"); // true
+ * isTenantName("Acme Corp"); // false
  * isTenantName("../x"); // false
  */
 export function isTenantName(name: string): boolean {

@@ -141,8 +141,7 @@ describe("tenants' API keys over real HTTP (issue 23)", () => {
     }
   });
 
-  // The 403 comes from the tenant-routing MemoryApi of the tenant-data branch: enable after merging.
-  it.skip("refuses every write of a read-only key with 403 (needs the tenant-data branch)", async () => {
+  it("refuses every write of a read-only key with 403", async () => {
     const { key } = createKey("--tenant", "acme", "--read-only");
     for (const [method, path, body] of [
       ["POST", "/v1/remember", { content: "no" }],
@@ -151,6 +150,25 @@ describe("tenants' API keys over real HTTP (issue 23)", () => {
     ] as const) {
       expect((await call(method, path, key, body)).status, `${method} ${path}`).toBe(403);
     }
+  });
+
+  it("keeps two tenants' keys apart on every read and write, and answers 404 for the other's ids", async () => {
+    const a = createKey("--tenant", "iso-a").key;
+    const b = createKey("--tenant", "iso-b").key;
+    const same = { content: "The deploy window is Friday 16:00", project: "web", tags: ["ops"] };
+    const mine = String((await call("POST", "/v1/remember", a, same)).json()["id"]);
+    const theirs = String((await call("POST", "/v1/remember", b, same)).json()["id"]);
+    expect(mine).not.toBe(theirs);
+    const found = await call("POST", "/v1/search", a, { message: "deploy window" });
+    const ids = (found.json()["results"] as { memory: { id: string } }[]).map((r) => r.memory.id);
+    expect(ids).toEqual([mine]);
+    expect((await call("GET", "/v1/stats", a)).json()["total_memories"]).toBe(1);
+    expect((await call("GET", `/v1/memories/${theirs}`, a)).status).toBe(404);
+    expect((await call("PATCH", `/v1/memories/${theirs}`, a, { tags: ["x"] })).status).toBe(404);
+    expect((await call("DELETE", `/v1/memories/${theirs}`, a)).status).toBe(404);
+    await call("POST", "/v1/memories/delete", a, { project: "web" });
+    expect((await call("GET", `/v1/memories/${theirs}`, b)).status).toBe(200);
+    expect((await call("GET", "/v1/export", b)).text).toContain(theirs);
   });
 
   it("serves MCP over HTTP with a tenant key (SDK client), and refuses it once revoked", async () => {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { DEFAULT_TENANT } from "../../../core/tenancy/tenant-metadata.js";
 
 /**
  * Who a request acts as (issue 23). The auth concern decides it from the credential, never from
@@ -17,7 +18,7 @@ export interface Principal {
 }
 
 /** The tenant of the operator's requests that name none: a single-user service's only tenant. */
-export const DEFAULT_TENANT = "default";
+export { DEFAULT_TENANT };
 
 /** The operator on the default tenant: what a request is when nothing says otherwise. */
 export const OPERATOR: Principal = Object.freeze({
