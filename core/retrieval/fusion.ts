@@ -16,8 +16,8 @@ export function minMax(score: number, min: number, max: number): number {
 }
 
 /**
- * The calibrated convex combination of a lexical and a vector score, both already min-max
- * normalised to [0, 1]: `(1 - w) · lexical + w · vector`.
+ * The convex combination of a lexical and a vector score, both already in [0, 1] (the
+ * calibrated evidences of `calibration.ts`): `(1 - w) · lexical + w · vector`.
  *
  * @example
  * convexFusion(1, 0.5, 0.4); // 0.8
