@@ -246,8 +246,7 @@ async function main(): Promise<void> {
   const dimsAt = process.argv.indexOf("--dims");
   if (dimsAt !== -1) env["MEMSVC_EMBEDDER_LOCAL_DIMENSIONS"] = process.argv[dimsAt + 1];
   let service = await spawnService(dir, env, profileDir);
-  const statements =
-    countStatements && pgUrl !== undefined ? await pgStatements(pgUrl) : undefined;
+  const statements = countStatements && pgUrl !== undefined ? await pgStatements(pgUrl) : undefined;
   const stopAll = () => {
     if (service.child.exitCode === null) service.child.kill("SIGTERM");
   };
