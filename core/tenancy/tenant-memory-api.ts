@@ -14,7 +14,7 @@ import type {
   UpdateInput,
 } from "../memory/model/types.js";
 import type { ExportedMemory } from "../memory/use-cases/export-memories.js";
-import { isTenantName } from "./tenant-metadata.js";
+import { isTenantName, TENANT_NAME_RULE } from "./tenant-metadata.js";
 import type { TenantSpace } from "./tenant-space.js";
 
 /** Who a call acts as: the tenant it acts inside and whether it may write. */
@@ -132,7 +132,7 @@ export class TenantMemoryApi implements MemoryApi {
     if (!isTenantName(caller.tenant)) {
       throw new AgentServicesError(
         "invalid_input",
-        `X-Memsvc-Tenant: expected a tenant name (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit), got ${JSON.stringify(caller.tenant.slice(0, 80))}`,
+        `X-Memsvc-Tenant: expected ${TENANT_NAME_RULE}, got ${JSON.stringify(caller.tenant.slice(0, 80))}`,
       );
     }
     return caller;

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { isTenantName } from "../../../core/tenancy/tenant-metadata.js";
+import { isTenantName, TENANT_NAME_RULE } from "../../../core/tenancy/tenant-metadata.js";
 import { DEFAULT_RECALL_WEIGHTS, MAX_RECALL_CANDIDATES } from "../../../core/memory/index.js";
 import { parseListenAddress } from "../../common/listen-address.js";
 
@@ -213,10 +213,7 @@ export const RawConfigSchema = v.strictObject(
       tenant: v.optional(
         v.pipe(
           v.string("expected a tenant name"),
-          v.check(
-            isTenantName,
-            "expected a tenant name: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
-          ),
+          v.check(isTenantName, `expected ${TENANT_NAME_RULE}`),
         ),
       ),
     }),

@@ -1,27 +1,43 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TenantMemoryApi } from "../../../../../core/tenancy/index.js";
 import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
-import {
-  currentPrincipal,
-  runAs,
-  type Principal,
-} from "../../../../../shells/memsvc/http/principal.js";
+import { currentPrincipal, type Principal } from "../../../../../shells/memsvc/http/principal.js";
+import { ApiKeys } from "../../../../../shells/memsvc/auth/api-keys.js";
+import { InMemoryApiKeyStore } from "../../../../../core/testing/index.js";
 import { tenantFixture } from "../../../../unit/tenancy/tenant-fixture.js";
 import { post } from "./memory-app-fixture.js";
 
+const OPERATOR_TOKEN = "operator-token";
 const OPERATOR: Principal = { tenant: "default", readOnly: false, operator: true };
 const ACME: Principal = { tenant: "acme", readOnly: false, operator: false, keyId: "k-acme" };
 const ACME_READER: Principal = { ...ACME, readOnly: true, keyId: "k-acme-ro" };
 const GLOBEX: Principal = { tenant: "globex", readOnly: false, operator: false, keyId: "k-globex" };
 
-/** The app over a tenant space, every call routed by the request's principal (as `memsvc` runs it). */
+/**
+ * The app over a tenant space with the operator token and real API keys, every call routed by
+ * the principal the app's edge finds for the credential (as `memsvc` runs it).
+ */
 async function tenantApp(memoryQuota?: number) {
   const fixture = await tenantFixture({ ...(memoryQuota === undefined ? {} : { memoryQuota }) });
   const memory = new TenantMemoryApi(fixture.tenants, { caller: currentPrincipal, memoryQuota });
-  const app = createMemoryApp({ memory, tenants: fixture.tenants, version: "9.9.9" });
-  /** One request as `who` (what the key helper's edge does around every request). */
+  const keys = new ApiKeys({ store: new InMemoryApiKeyStore() });
+  const app = createMemoryApp({
+    memory,
+    tenants: fixture.tenants,
+    version: "9.9.9",
+    authToken: OPERATOR_TOKEN,
+    keys,
+  });
+  const credentials = new Map<Principal, string>([[OPERATOR, OPERATOR_TOKEN]]);
+  for (const who of [ACME, ACME_READER, GLOBEX]) {
+    const made = await keys.create({ tenant: who.tenant, readOnly: who.readOnly });
+    credentials.set(who, made.key);
+  }
+  /** One request with `who`'s credential. */
   const call = async (who: Principal, path: string, init?: RequestInit) => {
-    const res = await runAs(who, () => app.request(path, init));
+    const headers = new Headers(init?.headers);
+    headers.set("Authorization", `Bearer ${credentials.get(who) ?? ""}`);
+    const res = await app.request(path, { ...init, headers });
     return { status: res.status, body: (await res.text()) || "{}" };
   };
   const json = async (who: Principal, path: string, init?: RequestInit) => {
