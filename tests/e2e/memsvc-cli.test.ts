@@ -67,7 +67,9 @@ describe("memsvc command line", () => {
       const run = runMemsvc(["serve"], { MEMSVC_API_LISTEN_ADDR: `127.0.0.1:${port}` });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`cannot listen on 127.0.0.1:${port}: address already in use`);
-      expect(run.stderr).toContain('"msg":"embedded Chroma stopped"');
+      // The port is bound before the store opens (issue 26): no Chroma was ever started.
+      expect(run.stderr).not.toContain("embedded Chroma started");
+      expect(run.stderr).not.toContain("memories loaded");
     } finally {
       blocker.close();
     }
