@@ -11,6 +11,8 @@
  *
  * Run:
  *   npx tsx bench/locomo-recall.ts /path/to/locomo10.json [--budget 2000] [--min-score 0.3]
+ *     [--floor 0.02] [--relative-floor 0.5]   (the configured floors: recall.min_score and
+ *     recall.relative_floor; `--min-score` is a request's floor, which replaces both)
  *     [--embedder word-vectors|hashing]
  */
 import { parseArgs } from "node:util";
@@ -18,6 +20,7 @@ import { MemoryService } from "../core/memory/index.js";
 import { InMemoryVectorStore, ManualClock } from "../core/testing/index.js";
 import { makeBenchEmbedder } from "./support/bench-embedder.js";
 import { loadLocomo } from "./support/locomo.js";
+import { configuredFloors } from "./support/recall-floors.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -25,6 +28,8 @@ const { values, positionals } = parseArgs({
     embedder: { type: "string", default: "word-vectors" },
     budget: { type: "string" },
     "min-score": { type: "string" },
+    floor: { type: "string" },
+    "relative-floor": { type: "string" },
   },
 });
 const dataPath = positionals[0];
@@ -39,6 +44,7 @@ const memory = new MemoryService({
   store: new InMemoryVectorStore(),
   embedder,
   clock: new ManualClock(new Date("2026-11-23T00:00:00Z")),
+  options: configuredFloors(values),
 });
 await memory.init();
 for (const sample of data.samples) {
@@ -87,7 +93,8 @@ const median = (xs: number[]) => {
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(
   `LoCoMo recall: ${questions} questions, embedder ${embedder.id}, budget ${values.budget ?? "default"}, ` +
-    `min_score ${values["min-score"] ?? "default"}`,
+    `min_score ${values["min-score"] ?? "default"}, floor ${values.floor ?? "default"}, ` +
+    `relative_floor ${values["relative-floor"] ?? "default"}`,
 );
 console.log(`context holds an evidence turn: ${(anyEvidence / questions).toFixed(3)}`);
 console.log(`mean share of evidence turns held: ${(evidenceShare / questions).toFixed(3)}`);

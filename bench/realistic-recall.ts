@@ -12,6 +12,8 @@
  *
  * Run:
  *   npx tsx bench/realistic-recall.ts [--min-score 0.3] [--budget 2000] [--sweep]
+ *     [--floor 0.02] [--relative-floor 0.5]   (the configured floors: recall.min_score and
+ *     recall.relative_floor; `--min-score` is a request's floor, which replaces both)
  *     [--embedder word-vectors|hashing]
  *
  * `--sweep` prints recall for floors 0 to 0.6, to choose the default floor.
@@ -23,6 +25,7 @@ import { createBm25Index } from "../core/retrieval/index.js";
 import { InMemoryVectorStore, ManualClock } from "../core/testing/index.js";
 import type { MemoryScope, MemoryType } from "../core/memory/model/types.js";
 import { makeBenchEmbedder } from "./support/bench-embedder.js";
+import { configuredFloors } from "./support/recall-floors.js";
 import { reciprocalRankOf, ScoreTable } from "./support/retrieval-metrics.js";
 
 interface TeamMemory {
@@ -48,6 +51,8 @@ const { values } = parseArgs({
   options: {
     embedder: { type: "string", default: "word-vectors" },
     "min-score": { type: "string" },
+    floor: { type: "string" },
+    "relative-floor": { type: "string" },
     budget: { type: "string" },
     sweep: { type: "boolean", default: false },
   },
@@ -62,7 +67,12 @@ const DAY = 86_400_000;
 async function load(): Promise<{ memory: MemoryService; keyOf: Map<string, string> }> {
   const nowMs = Date.parse(data.now);
   const clock = new ManualClock(new Date(nowMs));
-  const memory = new MemoryService({ store: new InMemoryVectorStore(), embedder, clock });
+  const memory = new MemoryService({
+    store: new InMemoryVectorStore(),
+    embedder,
+    clock,
+    options: configuredFloors(values),
+  });
   await memory.init();
   const keyOf = new Map<string, string>();
   const oldestFirst = [...data.memories].sort((a, b) => b.age_days - a.age_days);
@@ -182,7 +192,8 @@ function line(label: string, f: RecallFigures): string {
 }
 
 console.log(
-  `realistic store: ${data.memories.length} memories, ${data.questions.length} questions; embedder ${embedder.id}`,
+  `realistic store: ${data.memories.length} memories, ${data.questions.length} questions; embedder ${embedder.id}; ` +
+    `floor ${values.floor ?? "default"}, relative_floor ${values["relative-floor"] ?? "default"}`,
 );
 const floor = values["min-score"] === undefined ? undefined : Number(values["min-score"]);
 console.log(
