@@ -1,8 +1,7 @@
-import { open, readFile, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import { AgentServicesError } from "../../core/errors.js";
 import type { ApiKeyStore, StoredApiKey } from "../../core/ports/api-key-store.js";
-import { syncDirectory } from "./sync-directory.js";
+import { replaceFileDurably } from "./sync-directory.js";
 
 /** The file's shape: a version, then every key. */
 interface KeyFile {
@@ -95,22 +94,10 @@ export class FileApiKeyStore implements ApiKeyStore {
   }
 
   async #write(keys: StoredApiKey[]): Promise<void> {
-    const temporary = `${this.#path}.${process.pid}.tmp`;
     const file: KeyFile = { version: 1, keys };
-    const handle = await open(temporary, "w", 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(file, null, 1)}\n`, "utf8");
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, this.#path);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
-    await syncDirectory(dirname(this.#path));
+    await replaceFileDurably(this.#path, (handle) =>
+      handle.writeFile(`${JSON.stringify(file, null, 1)}\n`, "utf8"),
+    );
   }
 
   #unusable(error: unknown): AgentServicesError {

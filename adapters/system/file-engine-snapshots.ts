@@ -1,7 +1,6 @@
-import { open, readFile, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
-import { syncDirectory } from "./sync-directory.js";
+import { replaceFileDurably } from "./sync-directory.js";
 import type { EngineSnapshot, EngineSnapshots, Metadata, VectorRecord } from "../../core/index.js";
 
 const MAGIC = Buffer.from("MEMSNAP1", "latin1");
@@ -102,21 +101,9 @@ export class FileEngineSnapshots implements EngineSnapshots {
     const length = Buffer.alloc(LENGTH_BYTES);
     length.writeUInt32LE(headerBytes.length);
 
-    const temporary = `${this.#path}.${process.pid}.tmp`;
-    const handle = await open(temporary, "w", 0o600);
-    try {
-      await handle.writev([MAGIC, length, headerBytes, body, vectorBytes]);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, this.#path);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
-    await syncDirectory(dirname(this.#path));
+    await replaceFileDurably(this.#path, (handle) =>
+      handle.writev([MAGIC, length, headerBytes, body, vectorBytes]),
+    );
   }
 }
 
