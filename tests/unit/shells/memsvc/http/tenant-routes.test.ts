@@ -71,6 +71,11 @@ describe("the memory API with tenants (issue 23)", () => {
     expect(JSON.stringify(search.body)).toContain(mine);
     expect(JSON.stringify(search.body)).not.toContain(theirs);
     expect((await json(ACME, "/v1/stats")).body["total_memories"]).toBe(1);
+    // The stats filters reach the tenant's service: a project and top counts of the caller only.
+    const filtered = await json(ACME, "/v1/stats?project=web&top=5");
+    expect(filtered.body["total_memories"]).toBe(1);
+    expect(filtered.body["by_project"]).toMatchObject({ values: [{ value: "web", count: 1 }] });
+    expect((await json(ACME, "/v1/stats?project=api")).body["total_memories"]).toBe(0);
     expect((await call(ACME, "/v1/export")).body).not.toContain(theirs);
 
     for (const [method, init] of [
