@@ -77,6 +77,29 @@ export function statementVerb(statement: StatementShape): Token | undefined {
   return statement.top.find((t) => t.kind === "keyword" && VERBS.has(t.upper));
 }
 
+/**
+ * The verb tokens of the statements led by the keyword `verb` that have none of the `limits`
+ * keywords after it at their own level (a WHERE inside a subquery does not count): the
+ * DELETEs and UPDATEs that touch every row.
+ *
+ * @example
+ * unlimitedVerbs(createLintContext("DELETE FROM t"), "DELETE", new Set(["WHERE"])); // [DELETE]
+ */
+export function unlimitedVerbs(
+  ctx: LintContext,
+  verb: string,
+  limits: ReadonlySet<string>,
+): Token[] {
+  const found: Token[] = [];
+  for (const statement of queryShape(ctx).statements) {
+    const head = statementVerb(statement);
+    if (head?.upper !== verb || head.kind !== "keyword") continue;
+    const after = statement.top.slice(statement.top.indexOf(head) + 1);
+    if (!after.some((t) => t.kind === "keyword" && limits.has(t.upper))) found.push(head);
+  }
+  return found;
+}
+
 /** Every SELECT of a text and its statements. */
 export interface QueryShape {
   readonly scopes: readonly QueryScope[];

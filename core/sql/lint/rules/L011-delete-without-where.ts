@@ -1,5 +1,5 @@
 import type { LintRule } from "../lint-rule.js";
-import { queryShape, statementVerb } from "../query-shape.js";
+import { unlimitedVerbs } from "../query-shape.js";
 
 /** Words that limit which rows a DELETE touches, besides WHERE (`USING`, a join). */
 const LIMITS: ReadonlySet<string> = new Set(["WHERE", "USING", "JOIN", "LIMIT", "TOP"]);
@@ -23,12 +23,7 @@ export const deleteWithoutWhere: LintRule = {
   good: "DELETE FROM sessions\nWHERE expires_at < CURRENT_TIMESTAMP",
   fixable: false,
   check(ctx, report) {
-    for (const statement of queryShape(ctx).statements) {
-      const verb = statementVerb(statement);
-      if (verb?.upper !== "DELETE" || verb.kind !== "keyword") continue;
-      const at = statement.top.indexOf(verb);
-      if (statement.top.slice(at + 1).some((t) => t.kind === "keyword" && LIMITS.has(t.upper)))
-        continue;
+    for (const verb of unlimitedVerbs(ctx, "DELETE", LIMITS)) {
       report({
         line: verb.line,
         column: verb.column,

@@ -1,5 +1,5 @@
 import type { LintRule } from "../lint-rule.js";
-import { queryShape, statementVerb } from "../query-shape.js";
+import { unlimitedVerbs } from "../query-shape.js";
 
 /** Words that limit which rows an UPDATE touches, besides WHERE (a join, a LIMIT). */
 const LIMITS: ReadonlySet<string> = new Set(["WHERE", "JOIN", "LIMIT", "TOP"]);
@@ -22,12 +22,7 @@ export const updateWithoutWhere: LintRule = {
   good: "UPDATE accounts SET balance = 0\nWHERE id = 42",
   fixable: false,
   check(ctx, report) {
-    for (const statement of queryShape(ctx).statements) {
-      const verb = statementVerb(statement);
-      if (verb?.upper !== "UPDATE" || verb.kind !== "keyword") continue;
-      const at = statement.top.indexOf(verb);
-      if (statement.top.slice(at + 1).some((t) => t.kind === "keyword" && LIMITS.has(t.upper)))
-        continue;
+    for (const verb of unlimitedVerbs(ctx, "UPDATE", LIMITS)) {
       report({
         line: verb.line,
         column: verb.column,
