@@ -24,18 +24,10 @@ import type { VectorRecord } from "../core/ports/vector-store.js";
 import { formatScanRows, measureScanVariants } from "./support/chroma-scan-variants.js";
 import { formatWriteRows, measureWriteVariants } from "./support/chroma-write-variants.js";
 import { seededRandom } from "./support/seeded-random.js";
+import { intOption } from "./support/int-option.js";
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at === -1) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} expects a positive integer`);
-  return value;
-}
-
-const DIMS = option("dims", 1024);
-const REPS = option("reps", 40);
+const DIMS = intOption("dims", 1024);
+const REPS = intOption("reps", 40);
 const PROJECTS = 20;
 const NOW = Date.now();
 const FOREVER = 8_640_000_000_000_000;
@@ -226,5 +218,5 @@ async function main(): Promise<void> {
 await (process.argv.includes("--writes")
   ? writes()
   : process.argv.includes("--scan")
-    ? scans(option("scan", 100_000))
+    ? scans(intOption("scan", 100_000))
     : main());

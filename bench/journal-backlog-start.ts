@@ -19,18 +19,10 @@ import { FileWriteJournal } from "../adapters/system/file-write-journal.js";
 import { JournaledVectorStore } from "../core/storage/journaled-vector-store.js";
 import type { JournalEntry } from "../core/ports/write-journal.js";
 import { seededRandom } from "./support/seeded-random.js";
+import { intOption } from "./support/int-option.js";
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at === -1) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} expects a positive integer`);
-  return value;
-}
-
-const IDS = option("ids", 50_000);
-const TAIL = option("tail", 2_000);
+const IDS = intOption("ids", 50_000);
+const TAIL = intOption("tail", 2_000);
 const DIMS = 100;
 const SPACE = { embedderId: "bench", dimensions: DIMS };
 const random = seededRandom(11);

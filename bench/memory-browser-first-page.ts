@@ -40,21 +40,16 @@ import { chromium, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/support/headless-chromium.js";
 import { cleanupMemsvc, startMemsvc } from "../tests/support/spawn-memsvc.js";
 import { seededRandom } from "./support/seeded-random.js";
+import { intOption } from "./support/int-option.js";
 
 const TOKEN = "bench-token";
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at === -1 ? fallback : Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} expects an integer ≥ 1`);
-  return value;
-}
 function stringOption(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? undefined : process.argv[at + 1];
 }
-const N = option("n", 10_000);
-const RUNS = option("runs", 10);
+const N = intOption("n", 10_000);
+const RUNS = intOption("runs", 10);
 const keep = stringOption("data");
 const cpuProfDir = stringOption("cpu-prof");
 

@@ -35,26 +35,18 @@ import { seededRandom } from "./support/seeded-random.js";
 import { postgresCpuMs, postmasterPid } from "./support/process-cpu.js";
 import { pgStatements, STATEMENT_COUNTING_SETTINGS } from "./support/pg-statements.js";
 import { startPostgresServer } from "../tests/support/postgres-server.js";
+import { intOption } from "./support/int-option.js";
 
 const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at === -1 ? undefined : Number(process.argv[at + 1]);
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} expects a positive integer`);
-  return value;
-}
-
-const N = option("n", 10_000);
-const QUERIES = option("queries", 1_000);
-const RECALL_QUERIES = option("recall-queries", Math.min(QUERIES, 500));
-const STATS_QUERIES = option("stats-queries", 200);
+const N = intOption("n", 10_000);
+const QUERIES = intOption("queries", 1_000);
+const RECALL_QUERIES = intOption("recall-queries", Math.min(QUERIES, 500));
+const STATS_QUERIES = intOption("stats-queries", 200);
 /** Memories remembered one per request; the rest of N goes through the batch endpoint. */
-const PER_REQUEST = option("per-request", 2_000);
+const PER_REQUEST = intOption("per-request", 2_000);
 const BATCH = 1_000;
-const CONCURRENCY = option("concurrency", 8);
+const CONCURRENCY = intOption("concurrency", 8);
 const PROJECTS = MEMORY_LOAD_PROJECTS;
 
 const random = seededRandom(42);

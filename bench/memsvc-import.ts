@@ -15,15 +15,10 @@ import { readFileSync } from "node:fs";
 import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../tests/support/spawn-memsvc.js";
 import { MAX_IMPORT_LINES, MAX_IMPORT_MS } from "../shells/memsvc/http/memory-ndjson-routes.js";
 import { seededRandom } from "./support/seeded-random.js";
+import { intOption } from "./support/int-option.js";
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at === -1 ? fallback : Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} expects an integer ≥ 1`);
-  return value;
-}
-const N = option("n", 10_000);
-const BLANK_MB = option("blank-mb", 64);
+const N = intOption("n", 10_000);
+const BLANK_MB = intOption("blank-mb", 64);
 
 const random = seededRandom(26);
 const WORDS = (
