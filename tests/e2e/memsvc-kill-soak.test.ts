@@ -31,13 +31,11 @@ describe("memsvc kill -9 soak", () => {
     let n = 0;
     const started = performance.now();
     const lostSamples: string[] = [];
-
-    while (performance.now() - started < SOAK_MS) {
-      const svc = await startMemsvc({ dataDir });
-      // Every acknowledged write so far is there, as acknowledged.
+    /** Every acknowledged write so far is there, as acknowledged; counts the ones that are not. */
+    const checkAcknowledged = async (baseUrl: string): Promise<void> => {
       for (const [id, want] of expected) {
         if (uncertain.has(id)) continue;
-        const res = await fetch(`${svc.baseUrl}/v1/memories/${id}`);
+        const res = await fetch(`${baseUrl}/v1/memories/${id}`);
         const body = (await res.json()) as { content?: string };
         const ok = want === "deleted" ? res.status === 404 : body.content === want.content;
         if (!ok) {
@@ -46,6 +44,11 @@ describe("memsvc kill -9 soak", () => {
             lostSamples.push(`${id}: ${res.status} ${JSON.stringify(want)}`);
         }
       }
+    };
+
+    while (performance.now() - started < SOAK_MS) {
+      const svc = await startMemsvc({ dataDir });
+      await checkAcknowledged(svc.baseUrl);
       cycles += 1;
       const live = () => [...expected].filter(([id, w]) => w !== "deleted" && !uncertain.has(id));
       let stop = false;
@@ -137,17 +140,7 @@ describe("memsvc kill -9 soak", () => {
       await Promise.all(writers);
     }
     const last = await startMemsvc({ dataDir });
-    for (const [id, want] of expected) {
-      if (uncertain.has(id)) continue;
-      const res = await fetch(`${last.baseUrl}/v1/memories/${id}`);
-      const body = (await res.json()) as { content?: string };
-      const ok = want === "deleted" ? res.status === 404 : body.content === want.content;
-      if (!ok) {
-        lost += 1;
-        if (lostSamples.length < 5)
-          lostSamples.push(`${id}: ${res.status} ${JSON.stringify(want)}`);
-      }
-    }
+    await checkAcknowledged(last.baseUrl);
     expect(await last.stop()).toEqual({ code: 0, signal: null });
     console.log(
       `kill -9 soak: ${cycles} cycles in ${((performance.now() - started) / 1000).toFixed(0)} s, ` +
