@@ -3,7 +3,8 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { commandLineErrorText } from "../../../common/command-line.js";
-import { ClientError, EXIT, MemoryClient } from "./memory-client.js";
+import { EXIT, type MemoryClient } from "./memory-client.js";
+import { answering, clientFor, optionText, usageAnswer, UsageError } from "./client-run.js";
 import { age, textTable } from "./text-table.js";
 
 /** The commands that talk to a running service. */
@@ -153,33 +154,18 @@ export async function runClientCommand(
   if (wanted === undefined && positionals.length > 0) {
     return usage(io, `unexpected argument ${JSON.stringify(positionals[0])}`);
   }
-  const client = new MemoryClient({
-    url: text(values["url"]) ?? io.env["MEMSVC_URL"] ?? "http://localhost:8080",
-    token: text(values["token"]) ?? (io.env["MEMSVC_API_AUTH_TOKEN"] || undefined),
-  });
-  try {
+  const client = clientFor(values, io);
+  return answering(io, CLIENT_USAGE, async () => {
     await COMMANDS[command]({ client, values, arg: positionals[0] ?? "", io });
     return EXIT.ok;
-  } catch (error) {
-    if (error instanceof UsageError) return usage(io, error.message);
-    if (error instanceof ClientError) {
-      io.stderr.write(`memsvc: ${error.message}\n`);
-      return error.exitCode;
-    }
-    throw error;
-  }
+  });
 }
-
-class UsageError extends Error {}
 
 function usage(io: ClientIo, message: string): number {
-  io.stderr.write(`memsvc: ${message}\n\n${CLIENT_USAGE}`);
-  return EXIT.usage;
+  return usageAnswer(io, CLIENT_USAGE, message);
 }
 
-function text(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
+const text = optionText;
 
 function number(values: Values, name: string): number | undefined {
   const raw = text(values[name]);

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { ClientError, EXIT, MemoryClient } from "./memory-client.js";
+import { EXIT } from "./memory-client.js";
+import { answering, clientFor, optionText, usageAnswer, UsageError } from "./client-run.js";
 import { textTable } from "./text-table.js";
 import type { ClientIo } from "./client-commands.js";
 
@@ -56,12 +57,9 @@ export async function runKeyCommand(argv: readonly string[], io: ClientIo): Prom
     return EXIT.ok;
   }
   const [action, ...rest] = positionals;
-  const client = new MemoryClient({
-    url: text(values["url"]) ?? io.env["MEMSVC_URL"] ?? "http://localhost:8080",
-    token: text(values["token"]) ?? (io.env["MEMSVC_API_AUTH_TOKEN"] || undefined),
-  });
+  const client = clientFor(values, io);
   const json = values["json"] === true;
-  try {
+  return answering(io, KEYS_USAGE, async () => {
     switch (action) {
       case "create": {
         if (rest.length > 0) return usage(io, `unexpected argument ${JSON.stringify(rest[0])}`);
@@ -120,17 +118,8 @@ export async function runKeyCommand(argv: readonly string[], io: ClientIo): Prom
             : `unknown keys command ${JSON.stringify(action)}`,
         );
     }
-  } catch (error) {
-    if (error instanceof UsageError) return usage(io, error.message);
-    if (error instanceof ClientError) {
-      io.stderr.write(`memsvc: ${error.message}\n`);
-      return error.exitCode;
-    }
-    throw error;
-  }
+  });
 }
-
-class UsageError extends Error {}
 
 /**
  * `--expires` as an ISO 8601 instant: a duration from now (`30d`, `12h`, `90m`), a day
@@ -159,10 +148,7 @@ function access(key: KeyView): string {
 }
 
 function usage(io: ClientIo, message: string): number {
-  io.stderr.write(`memsvc: ${message}\n\n${KEYS_USAGE}`);
-  return EXIT.usage;
+  return usageAnswer(io, KEYS_USAGE, message);
 }
 
-function text(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
+const text = optionText;
