@@ -236,3 +236,6 @@ export const OPENAI_KEY_ENV_FALLBACK = "OPENAI_API_KEY";
 
 /** The environment variable naming the config file when `--config` is not given. */
 export const CONFIG_PATH_ENV = "MEMSVC_CONFIG";
+
+/** The client commands' service address (`memsvc search …`): not a server setting, never warned about. */
+export const CLIENT_URL_ENV = "MEMSVC_URL";

@@ -1,5 +1,5 @@
 import { suggestField } from "../../../core/memory/model/suggest-field.js";
-import { CONFIG_KEYS, CONFIG_PATH_ENV, type ConfigKey } from "./config-keys.js";
+import { CLIENT_URL_ENV, CONFIG_KEYS, CONFIG_PATH_ENV, type ConfigKey } from "./config-keys.js";
 
 /** What {@link applyEnvOverrides} did: the merged object, where each value came from, warnings. */
 export interface EnvOverrideResult {
@@ -10,6 +10,19 @@ export interface EnvOverrideResult {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Names people reach for from other servers that no spelling distance leads from: the listen
+ * address is one setting, host and port together.
+ */
+const WELL_KNOWN_MISTAKES: Readonly<Record<string, string>> = {
+  MEMSVC_PORT: "MEMSVC_API_LISTEN_ADDR (host:port, e.g. 127.0.0.1:8080)",
+  MEMSVC_HOST: "MEMSVC_API_LISTEN_ADDR (host:port, e.g. 127.0.0.1:8080)",
+  MEMSVC_API_PORT: "MEMSVC_API_LISTEN_ADDR (host:port, e.g. 127.0.0.1:8080)",
+  MEMSVC_API_HOST: "MEMSVC_API_LISTEN_ADDR (host:port, e.g. 127.0.0.1:8080)",
+  MEMSVC_TOKEN: "MEMSVC_API_AUTH_TOKEN",
+  MEMSVC_AUTH_TOKEN: "MEMSVC_API_AUTH_TOKEN",
+};
 
 function coerce(key: ConfigKey, value: string): unknown {
   if (key.kind === "string") return value;
@@ -47,7 +60,8 @@ function setPath(
  * Overlays `MEMSVC_<SECTION>_<KEY>` environment variables on the parsed YAML file. Empty values
  * count as unset. Numeric keys are converted when the text is a number; other text is kept so
  * validation can report it. `MEMSVC_*` names that match no setting produce a warning (a typo
- * must not pass silently); `MEMSVC_CONFIG` names the file and is not a setting.
+ * must not pass silently); `MEMSVC_CONFIG` names the file and `MEMSVC_URL` the client commands'
+ * service, neither is a setting.
  *
  * @example
  * applyEnvOverrides({ api: { listen_addr: ":8080" } }, { MEMSVC_API_LISTEN_ADDR: "127.0.0.1:0" })
@@ -62,10 +76,10 @@ export function applyEnvOverrides(file: Record<string, unknown>, env: Env): EnvO
     if (value === undefined || value === "") continue;
     if (setPath(merged, key.path.split("."), coerce(key, value))) sources.set(key.path, key.env);
   }
-  const known = new Set([CONFIG_PATH_ENV, ...CONFIG_KEYS.map((k) => k.env)]);
+  const known = new Set([CONFIG_PATH_ENV, CLIENT_URL_ENV, ...CONFIG_KEYS.map((k) => k.env)]);
   for (const name of Object.keys(env).sort()) {
     if (name.startsWith("MEMSVC_") && !known.has(name)) {
-      const near = suggestField(name, [...known]);
+      const near = WELL_KNOWN_MISTAKES[name] ?? suggestField(name, [...known]);
       warnings.push(
         `environment variable ${name} matches no setting and is ignored${near === undefined ? "" : `; did you mean ${near}?`}`,
       );

@@ -1,3 +1,4 @@
+import { CLIENT_URL_ENV } from "../../config/config-keys.js";
 import { ClientError, EXIT, MemoryClient } from "./memory-client.js";
 
 /** What these helpers use of a command's `ClientIo`: stderr and the environment. */
@@ -29,7 +30,7 @@ export function optionText(value: unknown): string | undefined {
  */
 export function clientFor(values: Readonly<Record<string, unknown>>, io: RunIo): MemoryClient {
   return new MemoryClient({
-    url: optionText(values["url"]) ?? io.env["MEMSVC_URL"] ?? "http://localhost:8080",
+    url: optionText(values["url"]) ?? io.env[CLIENT_URL_ENV] ?? "http://localhost:8080",
     token: optionText(values["token"]) ?? (io.env["MEMSVC_API_AUTH_TOKEN"] || undefined),
   });
 }

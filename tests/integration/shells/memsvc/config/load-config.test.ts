@@ -276,6 +276,18 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("points the port and host names of other servers to the listen address", () => {
+    const result = ok(loadConfig({ env: { MEMSVC_API_PORT: "9000" }, cwd: dir }));
+    expect(result.warnings).toEqual([
+      "environment variable MEMSVC_API_PORT matches no setting and is ignored; did you mean MEMSVC_API_LISTEN_ADDR (host:port, e.g. 127.0.0.1:8080)?",
+    ]);
+  });
+
+  it("does not warn about the client commands' MEMSVC_URL", () => {
+    const result = ok(loadConfig({ env: { MEMSVC_URL: "http://127.0.0.1:8080" }, cwd: dir }));
+    expect(result.warnings).toEqual([]);
+  });
+
   it("suggests the key a misspelt one most likely meant", () => {
     const path = write("memsvc.yaml", "api:\n  listen_adr: ':9000'\nrecal:\n  candidates: 5\n");
     expect(problems(loadConfig({ configPath: path, env: {}, cwd: dir }))).toEqual([
