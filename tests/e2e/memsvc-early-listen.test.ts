@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { DRAIN_DEADLINE_MS } from "../../shells/common/drain-server.js";
 import {
@@ -144,8 +145,21 @@ async function replayUnderWay(svc: MemsvcProcess): Promise<[number, number]> {
   throw new Error(`the replay never showed in /readyz:\n${svc.stderr()}`);
 }
 
+/** One request with a given Host and Origin (fetch may not set Host). */
+function statusOf(url: string, path: string, headers: Record<string, string>): Promise<number> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, headers, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 describe("memsvc stopped during the replay of a crash's write journal (issue 26)", () => {
-  it("stops the replay at SIGTERM within the drain deadline, and the next start has every acknowledged write", async () => {
+  it("refuses foreign Hosts and Origins while starting, stops the replay at SIGTERM within the drain deadline, and the next start has every acknowledged write", async () => {
     const { dataDir, acknowledged } = await crashWithBacklog(STOP_BACKLOG_IDS);
     expect(acknowledged.size).toBe(STOP_BACKLOG_IDS);
 
@@ -153,6 +167,17 @@ describe("memsvc stopped during the replay of a crash's write journal (issue 26)
     const [done, total] = await replayUnderWay(second);
     expect(total).toBe(STOP_BACKLOG_IDS);
     expect(done).toBeLessThan(total);
+    // The starting answers apply the Host and Origin checks of the started service.
+    const port = new URL(second.baseUrl).port;
+    expect(await statusOf(second.baseUrl, "/readyz", { Host: `evil.example:${port}` })).toBe(421);
+    expect(
+      await statusOf(second.baseUrl, "/v1/export", {
+        Host: `127.0.0.1:${port}`,
+        Origin: "https://evil.example",
+      }),
+    ).toBe(403);
+    expect(await statusOf(second.baseUrl, "/healthz", { Host: `localhost:${port}` })).toBe(200);
+
     const signalled = performance.now();
     expect(await second.stop("SIGTERM")).toEqual({ code: 0, signal: null });
     const exitMs = performance.now() - signalled;

@@ -275,9 +275,17 @@ async function serve(configPath: string | undefined): Promise<void> {
   // /healthz answers at once, /readyz says what the start does, the rest is 503 + Retry-After
   // until the engine holds every acknowledged write (issue 26).
   let store: VectorStore | undefined;
+  // Host and Origin checks (DNS rebinding, cross-site calls; issue 26), from the first answer.
+  const origins = new OriginPolicy({
+    listenHost: config.api.listen.host,
+    port: config.api.listen.port,
+    allowedHosts: config.api.allowedHosts,
+    allowedOrigins: config.api.allowedOrigins,
+  });
   let handle: RequestListener = createStartingListener({
     authToken: config.api.authToken,
     status: () => startingStatus(store),
+    origins,
   });
   const server = createServer((req, res) => handle(req, res));
   // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
@@ -298,6 +306,7 @@ async function serve(configPath: string | undefined): Promise<void> {
       1,
     );
   }
+  origins.boundTo(address.port);
   const bound = formatHostPort(address.address, address.port);
   logger.info("listening while starting; /readyz answers 503 until every memory is loaded", {
     address: bound,
@@ -334,13 +343,6 @@ async function serve(configPath: string | undefined): Promise<void> {
   metrics.countWriteRefusalWith(() => runtime.writeRefusal()?.code);
   await abortIfSignalled(signals, runtime, logger);
   // The hot JSON routes answered in front of the Hono app (see createMemoryListener).
-  // Host and Origin checks (DNS rebinding, cross-site calls; issue 26).
-  const origins = new OriginPolicy({
-    listenHost: config.api.listen.host,
-    port: config.api.listen.port,
-    allowedHosts: config.api.allowedHosts,
-    allowedOrigins: config.api.allowedOrigins,
-  });
   const listener = createMemoryListener({
     origins,
     metrics,
@@ -354,7 +356,6 @@ async function serve(configPath: string | undefined): Promise<void> {
     logger,
     ui,
   });
-  origins.boundTo(address.port);
   handle = listener;
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
     // Ticks drift: a turn is due a little before the next tick of the replica that last swept.
