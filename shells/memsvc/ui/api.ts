@@ -25,6 +25,7 @@ export interface SearchHit {
 
 /** The list filters, as the list endpoint's query parameters and the bulk delete's fields. */
 export interface Filters {
+  /** Exactly this project; `""`: the memories without a project (absent: any project). */
   project?: string;
   type?: string;
   scope?: string;
@@ -106,10 +107,12 @@ function errorOf(text: string, status: number): string {
   return `HTTP ${status}`;
 }
 
+/** The filters set, trimmed; `project: ""` (no project) is kept, other empty values dropped. */
 function filterFields(filters: Filters): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(filters)) {
-    if (typeof value === "string" && value.trim() !== "") out[key] = value.trim();
+    if (typeof value === "string" && (value.trim() !== "" || key === "project"))
+      out[key] = value.trim();
   }
   return out;
 }
@@ -137,15 +140,21 @@ export const api = {
       `/v1/memories?${params.toString()}`,
     );
   },
-  /** The service's ranked search, narrowed by the same filters as the list (`q` aside). */
-  search(message: string, filters: Filters, limit: number) {
+  /**
+   * The service's ranked search, narrowed by the same filters as the list (`q` aside). Search
+   * has no "without a project" filter (its `project` adds the permanent memories and `""` is
+   * none): with `project: ""` the hits without a project are kept here.
+   */
+  async search(message: string, filters: Filters, limit: number) {
     const { project, type, scope, tag } = filterFields(filters);
     const body: Record<string, unknown> = { message, limit, include: ["tags", "project"] };
-    if (project !== undefined) body["project"] = project;
+    if (project !== undefined && project !== "") body["project"] = project;
     if (type !== undefined) body["type"] = type;
     if (scope !== undefined) body["scope"] = scope;
     if (tag !== undefined) body["tags"] = [tag];
-    return call<{ results: SearchHit[] }>("POST", "/v1/search", body);
+    const answer = await call<{ results: SearchHit[] }>("POST", "/v1/search", body);
+    if (project !== "") return answer;
+    return { results: answer.results.filter((hit) => hit.memory.project === "") };
   },
   recall(message: string, budget: number, project: string) {
     const body: Record<string, unknown> = { message, budget };
