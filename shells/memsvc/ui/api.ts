@@ -49,11 +49,42 @@ export interface Stats {
   by_tag?: ValueCounts;
 }
 
-/** What recall would put in the prompt (`POST /v1/recall`). */
+/** Why recall ranked a memory where it did (`explain: true`), each in [0, 1]. */
+export interface RecallFactors {
+  lexical: number;
+  semantic: number;
+  relevance: number;
+  recency: number;
+  frequency: number;
+  type: number;
+  scope: number;
+  confidence: number;
+}
+
+/** A memory recall chose (`items`), or one the budget cut (`explain.cut_by_budget`). */
+export interface RecallItem {
+  id: string;
+  type: string;
+  scope: string;
+  created_at: string;
+  score: number;
+  factors?: RecallFactors;
+  /** Estimated tokens of its context line (cut items only). */
+  tokens?: number;
+}
+
+/** What recall would put in the prompt (`POST /v1/recall`), and why with `explain: true`. */
 export interface RecallAnswer {
   context: string;
   memory_count: number;
   tokens_used: number;
+  items?: RecallItem[];
+  explain?: {
+    min_score: number;
+    candidates: number;
+    below_min_score: number;
+    cut_by_budget: RecallItem[];
+  };
 }
 
 /** A non-2xx answer, with the service's `{error}` message. */
@@ -156,8 +187,9 @@ export const api = {
     if (project !== "") return answer;
     return { results: answer.results.filter((hit) => hit.memory.project === "") };
   },
+  /** A real recall, with `explain` (each item's factors, what the floor and the budget cut). */
   recall(message: string, budget: number, project: string) {
-    const body: Record<string, unknown> = { message, budget };
+    const body: Record<string, unknown> = { message, budget, explain: true };
     if (project.trim() !== "") body["project"] = project.trim();
     return call<RecallAnswer>("POST", "/v1/recall", body);
   },
