@@ -255,16 +255,21 @@ export class JournaledVectorStore implements VectorStore {
   /**
    * Lands what the journal holds, until `drainDeadline` (unless the store fails: then the next
    * start does), reports what is left (`backlog_kept`), closes the journal and the store.
-   * Idempotent.
+   * With `drain: false` it lands nothing more (a stop during the start's replay: nobody waits
+   * for it, and the journal keeps the rest for the next start); the batch the store is taking
+   * finishes. Idempotent: the first call decides.
+   *
+   * @example
+   * await store.close({ drain: false }); // SIGTERM while a crash's backlog is replayed
    */
-  close(): Promise<void> {
+  close(options?: { readonly drain?: boolean }): Promise<void> {
     this.#closing ??= (async () => {
       this.#hurry?.();
       const opened = await this.#opened.then(
         () => true,
         () => false,
       );
-      if (opened && this.#failure === undefined) {
+      if (opened && this.#failure === undefined && options?.drain !== false) {
         await this.#settledWithinDeadline().catch(() => undefined);
       }
       this.#closed = true;

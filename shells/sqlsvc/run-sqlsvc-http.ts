@@ -6,7 +6,7 @@ import { answerClientErrors } from "../common/http/answer-client-errors.js";
 import { OriginPolicy } from "../common/http/origin-check.js";
 import { createBatchedWriter } from "../common/batched-writer.js";
 import { drainServer } from "../common/drain-server.js";
-import { createJsonLogger, type Logger } from "../common/logger.js";
+import { createJsonLogger, createStderrLogger, type Logger } from "../common/logger.js";
 import { createServiceMetrics } from "../common/service-metrics.js";
 import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
 import { createSqlsvcListener } from "./sqlsvc-app.js";
@@ -25,7 +25,10 @@ export interface RunSqlsvcHttpOptions {
   readonly loadToolkit: () => Promise<SqlToolkit>;
   /** Writes one line to stderr. */
   readonly log: (line: string) => void;
-  /** Where the `started` and `stopped` lines go (default: JSON lines on stderr, as the rest). */
+  /**
+   * Where the `started` and `stopped` lines go (default: stderr, text on a terminal and JSON
+   * lines otherwise, as memsvc chooses).
+   */
   readonly logger?: Logger;
 }
 
@@ -37,8 +40,8 @@ type WorkerMessage = { type: "listening"; port: number } | { type: "fatal"; mess
  * failure, parser failure). With `workers > 1` this process forks that many cluster workers that
  * share the listening socket (one Node process per core: the WASM parsers are synchronous and
  * CPU-bound) and prints the startup line once, after every worker has bound; with one worker it
- * serves in-process. The seed's text startup line is followed by a JSON `started` line, and a
- * JSON `stopped` line ends the run; a bind failure is printed once, whatever the workers. In a
+ * serves in-process. The seed's text startup line is followed by a `started` line, and a
+ * `stopped` line ends the run (text on a terminal, JSON lines otherwise); a bind failure is printed once, whatever the workers. In a
  * cluster worker (this same entry point re-run by `cluster.fork`) it serves and reports to the
  * primary instead of printing.
  *
@@ -54,7 +57,7 @@ export async function runSqlsvcHttp(options: RunSqlsvcHttpOptions): Promise<numb
   if (cluster.isWorker) {
     return serveInWorker(options, stopper);
   }
-  const logger = options.logger ?? createJsonLogger();
+  const logger = options.logger ?? createStderrLogger({ level: "info", format: undefined });
   const { config, version } = options;
   let startedAt: number | undefined;
   // The seed's startup line stays as it is (clients wait for it); the same facts follow as a

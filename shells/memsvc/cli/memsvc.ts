@@ -125,6 +125,8 @@ async function build(
   logger: Logger,
   metrics?: ServiceMetrics,
   onStore?: (store: VectorStore) => void,
+  /** A stop asked for during the start (`serve`): the build then ends it, not as a failure. */
+  stopped?: () => { readonly signal: string; readonly store: VectorStore | undefined } | undefined,
 ): Promise<MemsvcRuntime> {
   try {
     const runtime = await buildMemsvc(config, logger, metrics, onStore);
@@ -139,6 +141,12 @@ async function build(
     probeEmbedder(runtime, logger);
     return runtime;
   } catch (error) {
+    const stop = stopped?.();
+    if (stop !== undefined) {
+      // buildMemsvc released what it started (store, journal, Chroma) before it rethrew.
+      logger.info("stopped during startup", { signal: stop.signal, ...journalLeft(stop.store) });
+      process.exit(0);
+    }
     logger.error("startup failed", { cause: describeCause(error) });
     const cause =
       error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
@@ -220,7 +228,10 @@ function trapSignals() {
   return {
     /** A signal received so far, if any. */
     pending: () => pending,
-    /** Installs the shutdown routine; runs it at once if a signal already arrived. */
+    /**
+     * Installs the shutdown routine (the start's, then the serving one's); runs it at once if a
+     * signal already arrived. Once one has run, a later routine never does.
+     */
     onSignal(routine: (signal: string) => Promise<void>) {
       handler = routine;
       if (pending !== undefined) fire(pending);
@@ -228,7 +239,20 @@ function trapSignals() {
   };
 }
 
-/** Exits 0 when a signal arrived while starting up (nothing to drain yet). */
+/**
+ * What a start stopped during the write journal's replay leaves in the journal (the next start
+ * replays it), for the log line; nothing for another store.
+ */
+function journalLeft(store: VectorStore | undefined): { replayed_ids?: number; left_ids?: number } {
+  if (!(store instanceof JournaledVectorStore)) return {};
+  const replay = store.replay;
+  return { replayed_ids: replay?.done ?? 0, left_ids: store.pendingIds };
+}
+
+/**
+ * Exits 0 when a signal arrived while starting up and the start completed anyway (a store
+ * that is not journaled, or a signal just as the load ended): nothing to drain yet.
+ */
 async function abortIfSignalled(
   signals: ReturnType<typeof trapSignals>,
   runtime: MemsvcRuntime,
@@ -236,8 +260,8 @@ async function abortIfSignalled(
 ) {
   const signal = signals.pending();
   if (signal === undefined) return;
-  logger.info("shutting down during startup", { signal });
   await runtime.close();
+  logger.info("stopped during startup", { signal });
   process.exit(0);
 }
 
@@ -251,9 +275,17 @@ async function serve(configPath: string | undefined): Promise<void> {
   // /healthz answers at once, /readyz says what the start does, the rest is 503 + Retry-After
   // until the engine holds every acknowledged write (issue 26).
   let store: VectorStore | undefined;
+  // Host and Origin checks (DNS rebinding, cross-site calls; issue 26), from the first answer.
+  const origins = new OriginPolicy({
+    listenHost: config.api.listen.host,
+    port: config.api.listen.port,
+    allowedHosts: config.api.allowedHosts,
+    allowedOrigins: config.api.allowedOrigins,
+  });
   let handle: RequestListener = createStartingListener({
     authToken: config.api.authToken,
     status: () => startingStatus(store),
+    origins,
   });
   const server = createServer((req, res) => handle(req, res));
   // Longer than the usual client and load balancer idle timeouts (Node's default is 5 s), so the
@@ -274,12 +306,35 @@ async function serve(configPath: string | undefined): Promise<void> {
       1,
     );
   }
+  origins.boundTo(address.port);
   const bound = formatHostPort(address.address, address.port);
   logger.info("listening while starting; /readyz answers 503 until every memory is loaded", {
     address: bound,
   });
   const startedAt = performance.now();
-  const runtime = await build(config, logger, metrics, (s) => (store = s));
+  // SIGTERM during the start: a journaled store closes at once without replaying more (the
+  // journal keeps the rest for the next start), so the build ends well within the drain deadline
+  // instead of after the whole replay (issue 26); other stores finish starting, then stop.
+  const stopStart = () => {
+    if (store instanceof JournaledVectorStore) void store.close({ drain: false });
+  };
+  signals.onSignal(async (signal) => {
+    logger.info("shutting down during startup", { signal });
+    stopStart();
+  });
+  const runtime = await build(
+    config,
+    logger,
+    metrics,
+    (s) => {
+      store = s;
+      if (signals.pending() !== undefined) stopStart();
+    },
+    () => {
+      const signal = signals.pending();
+      return signal === undefined ? undefined : { signal, store };
+    },
+  );
   metrics.countMemoriesWith(async () =>
     (await runtime.tenants.counts()).reduce((sum, t) => sum + t.memories, 0),
   );
@@ -288,13 +343,6 @@ async function serve(configPath: string | undefined): Promise<void> {
   metrics.countWriteRefusalWith(() => runtime.writeRefusal()?.code);
   await abortIfSignalled(signals, runtime, logger);
   // The hot JSON routes answered in front of the Hono app (see createMemoryListener).
-  // Host and Origin checks (DNS rebinding, cross-site calls; issue 26).
-  const origins = new OriginPolicy({
-    listenHost: config.api.listen.host,
-    port: config.api.listen.port,
-    allowedHosts: config.api.allowedHosts,
-    allowedOrigins: config.api.allowedOrigins,
-  });
   const listener = createMemoryListener({
     origins,
     metrics,
@@ -308,7 +356,6 @@ async function serve(configPath: string | undefined): Promise<void> {
     logger,
     ui,
   });
-  origins.boundTo(address.port);
   handle = listener;
   const sweep = startPeriodicSweep(runtime.memory, config.sweepIntervalMs, logger, {
     // Ticks drift: a turn is due a little before the next tick of the replica that last swept.

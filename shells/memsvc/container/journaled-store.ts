@@ -92,7 +92,7 @@ function logJournalEvent(event: JournalEvent, logger: Logger): void {
       return;
     case "backlog_kept":
       logger.warn(
-        "the store did not take the whole backlog before the drain deadline; the write journal keeps it for the next start",
+        "the store did not take the whole backlog (drain deadline passed, or stopped during the start's replay); the write journal keeps it for the next start",
         {
           pending_ids: event.pendingIds,
           entries: event.entries,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
+import type { OriginPolicy } from "../../common/http/origin-check.js";
 
 /** Seconds a client is told to wait before it asks a starting service again. */
 export const STARTING_RETRY_AFTER_S = 5;
@@ -10,6 +11,11 @@ export interface StartingListenerOptions {
   readonly status: () => string;
   /** When set, `GET /readyz` needs `Authorization: Bearer <token>` (as once started). */
   readonly authToken?: string | undefined;
+  /**
+   * The service's Host and Origin checks, the same policy the started service applies: a foreign
+   * Host gets 421 and a foreign Origin 403 on every answer, `/healthz` included (issue 26).
+   */
+  readonly origins?: OriginPolicy | undefined;
 }
 
 /**
@@ -17,10 +23,11 @@ export interface StartingListenerOptions {
  * then what a crash left in the write journal; issue 26): `GET /healthz` 200 (the process is
  * alive), `GET /readyz` 503 with what the start is doing, every other request 503 with
  * `Retry-After`. Nothing is read or written before the engine holds every acknowledged write,
- * so no answer can miss one and no write is acknowledged twice over.
+ * so no answer can miss one and no write is acknowledged twice over. With `origins`, a foreign
+ * Host or Origin is refused first, as it is once started.
  *
  * @example
- * let handle = createStartingListener({ status: () => "loading memories" });
+ * let handle = createStartingListener({ status: () => "loading memories", origins });
  * const server = createServer((req, res) => handle(req, res));
  * // … once built:
  * handle = createMemoryListener({ memory, … });
@@ -29,6 +36,8 @@ export function createStartingListener(options: StartingListenerOptions): Reques
   return (req, res) => {
     // The body is not read: drain it so a keep-alive connection stays usable.
     req.resume();
+    const refusal = options.origins?.refusal(req.headers.host, req.headers.origin);
+    if (refusal !== undefined) return reply(res, refusal.status, { error: refusal.message });
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") {
       return reply(res, 200, { status: "ok" });

@@ -25,6 +25,7 @@ export interface SearchHit {
 
 /** The list filters, as the list endpoint's query parameters and the bulk delete's fields. */
 export interface Filters {
+  /** Exactly this project; `""`: the memories without a project (absent: any project). */
   project?: string;
   type?: string;
   scope?: string;
@@ -48,11 +49,42 @@ export interface Stats {
   by_tag?: ValueCounts;
 }
 
-/** What recall would put in the prompt (`POST /v1/recall`). */
+/** Why recall ranked a memory where it did (`explain: true`), each in [0, 1]. */
+export interface RecallFactors {
+  lexical: number;
+  semantic: number;
+  relevance: number;
+  recency: number;
+  frequency: number;
+  type: number;
+  scope: number;
+  confidence: number;
+}
+
+/** A memory recall chose (`items`), or one the budget cut (`explain.cut_by_budget`). */
+export interface RecallItem {
+  id: string;
+  type: string;
+  scope: string;
+  created_at: string;
+  score: number;
+  factors?: RecallFactors;
+  /** Estimated tokens of its context line (cut items only). */
+  tokens?: number;
+}
+
+/** What recall would put in the prompt (`POST /v1/recall`), and why with `explain: true`. */
 export interface RecallAnswer {
   context: string;
   memory_count: number;
   tokens_used: number;
+  items?: RecallItem[];
+  explain?: {
+    min_score: number;
+    candidates: number;
+    below_min_score: number;
+    cut_by_budget: RecallItem[];
+  };
 }
 
 /** A non-2xx answer, with the service's `{error}` message. */
@@ -106,10 +138,12 @@ function errorOf(text: string, status: number): string {
   return `HTTP ${status}`;
 }
 
+/** The filters set, trimmed; `project: ""` (no project) is kept, other empty values dropped. */
 function filterFields(filters: Filters): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(filters)) {
-    if (typeof value === "string" && value.trim() !== "") out[key] = value.trim();
+    if (typeof value === "string" && (value.trim() !== "" || key === "project"))
+      out[key] = value.trim();
   }
   return out;
 }
@@ -137,18 +171,25 @@ export const api = {
       `/v1/memories?${params.toString()}`,
     );
   },
-  /** The service's ranked search, narrowed by the same filters as the list (`q` aside). */
-  search(message: string, filters: Filters, limit: number) {
+  /**
+   * The service's ranked search, narrowed by the same filters as the list (`q` aside). Search
+   * has no "without a project" filter (its `project` adds the permanent memories and `""` is
+   * none): with `project: ""` the hits without a project are kept here.
+   */
+  async search(message: string, filters: Filters, limit: number) {
     const { project, type, scope, tag } = filterFields(filters);
     const body: Record<string, unknown> = { message, limit, include: ["tags", "project"] };
-    if (project !== undefined) body["project"] = project;
+    if (project !== undefined && project !== "") body["project"] = project;
     if (type !== undefined) body["type"] = type;
     if (scope !== undefined) body["scope"] = scope;
     if (tag !== undefined) body["tags"] = [tag];
-    return call<{ results: SearchHit[] }>("POST", "/v1/search", body);
+    const answer = await call<{ results: SearchHit[] }>("POST", "/v1/search", body);
+    if (project !== "") return answer;
+    return { results: answer.results.filter((hit) => hit.memory.project === "") };
   },
+  /** A real recall, with `explain` (each item's factors, what the floor and the budget cut). */
   recall(message: string, budget: number, project: string) {
-    const body: Record<string, unknown> = { message, budget };
+    const body: Record<string, unknown> = { message, budget, explain: true };
     if (project.trim() !== "") body["project"] = project.trim();
     return call<RecallAnswer>("POST", "/v1/recall", body);
   },

@@ -1,7 +1,7 @@
 import { ApiError, api, type Filters, type Memory } from "./api.js";
 import { confirmForget } from "./confirm-dialog.js";
 import { announce, byId, h } from "./dom.js";
-import { refreshCounts } from "./filter-counts.js";
+import { hasFilters, NO_PROJECT, refreshCounts } from "./filter-counts.js";
 import { openEditor } from "./memory-editor.js";
 import { renderTable, rowsFromHits, type Row } from "./memory-table.js";
 import { wireRecallPreview } from "./recall-preview.js";
@@ -30,14 +30,14 @@ function readFilters(): Filters {
   const filters: Filters = {};
   for (const key of ["project", "type", "scope", "tag", "q"] as const) {
     const value = String(data.get(key) ?? "").trim();
-    if (value !== "") filters[key] = value;
+    if (value !== "") filters[key] = key === "project" && value === NO_PROJECT ? "" : value;
   }
   return filters;
 }
 
 function describeFilters(filters: Filters): string {
   return Object.entries(filters)
-    .map(([k, v]) => `${k} = "${v}"`)
+    .map(([k, v]) => (k === "project" && v === "" ? `project = ${NO_PROJECT}` : `${k} = "${v}"`))
     .join(", ");
 }
 
@@ -59,7 +59,8 @@ async function refreshStats(): Promise<void> {
 /** A project or tag chip: filter the listing by it (again: drop that filter). */
 function applyFacet(field: "project" | "tag", value: string): void {
   const input = filtersForm.elements.namedItem(field) as HTMLInputElement;
-  input.value = view.filters[field] === value ? "" : value;
+  const typed = field === "project" && value === "" ? NO_PROJECT : value;
+  input.value = view.filters[field] === value ? "" : typed;
   filtersForm.requestSubmit();
 }
 
@@ -89,7 +90,7 @@ async function load(): Promise<void> {
   const answer = await api.list(filters, Number(pageSize.value), cursors[page]);
   if (call !== latest) return;
   cursors[page + 1] = answer.next_cursor ?? undefined;
-  const filtered = Object.keys(filters).length > 0;
+  const filtered = hasFilters(filters);
   show(
     answer.memories.map((memory) => ({ memory })),
     false,
@@ -192,7 +193,7 @@ forgetSelected.addEventListener("click", () => {
 
 byId("forget-matching").addEventListener("click", () => {
   const filters = view.kind === "list" ? view.filters : readFilters();
-  const everything = Object.keys(filters).length === 0;
+  const everything = !hasFilters(filters);
   const body = everything ? ("all" as const) : filters;
   void (async () => {
     try {

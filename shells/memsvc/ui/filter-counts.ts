@@ -10,8 +10,28 @@ const PICKER_VALUES = 1000;
 /** What a chip's click does: filter the listing by that project or tag. */
 export type ApplyFacet = (field: "project" | "tag", value: string) => void;
 
+/**
+ * What the project filter field holds to ask for the memories without a project (`project=""`
+ * to the API; an empty field is no project filter). A project literally named so cannot be
+ * picked from the page.
+ */
+export const NO_PROJECT = "(none)";
+
 /** The label of a project value: `""` is the memories without a project. */
-const projectLabel = (value: string) => (value === "" ? "(none)" : value);
+const projectLabel = (value: string) => (value === "" ? NO_PROJECT : value);
+
+/**
+ * Whether any filter is set; `project: ""` (the memories without a project) is one.
+ *
+ * @example
+ * hasFilters({ project: "" }); // true
+ * hasFilters({ q: "" }); // false
+ */
+export function hasFilters(filters: Filters): boolean {
+  return Object.entries(filters).some(
+    ([key, value]) => value !== undefined && (value !== "" || key === "project"),
+  );
+}
 
 /**
  * Shows the counts of the memories passing `filters` (total, by type, scope, project and tag:
@@ -23,7 +43,7 @@ const projectLabel = (value: string) => (value === "" ? "(none)" : value);
  * await refreshCounts({ project: "shop" }, (field, value) => applyFilter(field, value));
  */
 export async function refreshCounts(filters: Filters, apply: ApplyFacet): Promise<void> {
-  const filtered = Object.values(filters).some((value) => value !== undefined && value !== "");
+  const filtered = hasFilters(filters);
   const [store, matching] = await Promise.all([
     api.stats({}, PICKER_VALUES),
     filtered ? api.stats(filters, CHIPS) : undefined,
@@ -52,9 +72,6 @@ function drawChips(
     ...values.map(({ value, count }) => {
       const label = field === "project" ? projectLabel(value) : value;
       const number = h("span", { class: "chip-count" }, String(count));
-      // The filter form cannot ask for "no project" (an empty field is no filter): not a button.
-      if (value === "" && field === "project")
-        return h("span", { class: "chip" }, label, " ", number);
       const chip = h(
         "button",
         {
@@ -76,13 +93,23 @@ function drawChips(
   if (hidden > 0) target.append(h("span", { class: "muted" }, ` +${hidden} more`));
 }
 
-/** Fills the `<datalist>`s of the project and tag inputs, each option labelled with its count. */
+/**
+ * Fills the `<datalist>`s of the project and tag inputs, each option labelled with its count;
+ * the project filter's list starts with {@link NO_PROJECT} when some memories have no project.
+ */
 function fillPickers(store: Stats): void {
   const options = (counts: ValueCounts | undefined) =>
     (counts?.values ?? [])
       .filter(({ value }) => value !== "")
       .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
       .map(({ value, count }) => h("option", { value, label: `${count} memories` }));
+  const none = store.by_project?.values.find(({ value }) => value === "");
   byId("known-projects").replaceChildren(...options(store.by_project));
+  byId("filter-projects").replaceChildren(
+    ...(none === undefined
+      ? []
+      : [h("option", { value: NO_PROJECT, label: `${none.count} memories without a project` })]),
+    ...options(store.by_project),
+  );
   byId("known-tags").replaceChildren(...options(store.by_tag));
 }

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { HELP_AND_VERSION, isCommandLineError } from "../../common/command-line.js";
 import { packageVersion } from "../../common/package-version.js";
-import { createJsonLogger } from "../../common/logger.js";
+import { createJsonLogger, createStderrLogger } from "../../common/logger.js";
 import { loadSqlsvcConfig, type SqlsvcConfig } from "../sqlsvc-config.js";
 import { unknownSqlsvcEnv } from "../unknown-env.js";
 
@@ -62,8 +62,8 @@ async function main(argv: readonly string[]): Promise<number> {
       log(`sqlsvc-mcp: configuration error: ${problem}`);
     return 1;
   }
-  // A misspelt variable leaves its setting at the default: say so, as a JSON line like the rest.
-  const warn = createJsonLogger();
+  // A misspelt variable leaves its setting at the default: say so, in the startup lines' format.
+  const warn = createStderrLogger({ level: "info", format: undefined });
   for (const warning of unknownSqlsvcEnv(process.env)) warn.warn(warning);
   const version = packageVersion();
   // Loaded only now, so --help, --version and configuration errors answer at once.

@@ -378,6 +378,34 @@ describe("JournaledVectorStore", () => {
     await again.store.close();
   });
 
+  it("closed with drain: false during the start's replay, lands nothing more and the next start replays the rest (issue 26)", async () => {
+    const inner = new ControlledStore();
+    const first = journaled(inner, undefined, { maxBatchIds: 1 });
+    await first.store.bind(SPACE);
+    inner.held = gate(); // acknowledged, never in the store; then the process "crashes"
+    for (const id of ["a", "b", "c", "d"]) await first.store.upsert([record(id)]);
+    const callsBefore = inner.writeCalls;
+
+    inner.held = gate(); // the replay's first batch waits in the store
+    const second = journaled(inner, first.journal.reopen(), { maxBatchIds: 1 });
+    const bound = second.store.bind(SPACE).catch((e: unknown) => e);
+    await expect.poll(() => inner.writeCalls).toBeGreaterThan(callsBefore);
+    const closed = second.store.close({ drain: false });
+    expect(await bound).toMatchObject({ code: "store_unavailable" });
+    inner.held.release(); // the batch under way finishes; no other starts
+    inner.held = undefined;
+    await closed;
+    expect(await inner.count()).toBeLessThanOrEqual(1);
+    const kept = second.events.find((e) => e.kind === "backlog_kept");
+    expect(kept).toMatchObject({ pendingIds: expect.any(Number) as number });
+    expect((kept as { pendingIds: number }).pendingIds).toBeGreaterThanOrEqual(3);
+
+    const third = journaled(inner, second.journal.reopen());
+    await third.store.bind(SPACE);
+    expect(await third.store.count()).toBe(4);
+    await third.store.close();
+  });
+
   it("bounds the wait of the snapshot mark at shutdown by drainDeadline", async () => {
     const inner = new ControlledStore();
     const deadline = gate();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SqlToolkit } from "../../../../../core/sql/results.js";
 import { OriginPolicy } from "../../../../../shells/common/http/origin-check.js";
 import { createMemoryListener } from "../../../../../shells/memsvc/http/index.js";
+import { createStartingListener } from "../../../../../shells/memsvc/http/starting-listener.js";
 import { createSqlsvcListener } from "../../../../../shells/sqlsvc/sqlsvc-app.js";
 import { close, listen, makeMemory } from "../../memsvc/http/fast-path-fixture.js";
 
@@ -202,5 +203,74 @@ describe.each([
         result: { tools: expect.any(Array) as unknown },
       });
     }
+  });
+});
+
+describe("memsvc's Host and Origin checks while it starts, before the store is loaded (issue 26)", () => {
+  let server: Awaited<ReturnType<typeof listen>>;
+  let port: string;
+  beforeAll(async () => {
+    const origins = new OriginPolicy({ listenHost: "127.0.0.1", port: 0 });
+    server = await listen(
+      createStartingListener({ status: () => "replaying the write journal", origins }),
+    );
+    port = new URL(server.url).port;
+    origins.boundTo(Number(port));
+  });
+  afterAll(() => close(server));
+
+  const starting: typeof memoryRoutes = [...memoryRoutes, ["GET", "/readyz", undefined]];
+
+  it.each(starting)(
+    "refuses %s %s under a rebound name with 421 {error}",
+    async (method, path, body) => {
+      const answer = await send(
+        server.url,
+        method,
+        path,
+        { ...JSON_TYPE, Host: `evil.example:${port}` },
+        body,
+      );
+      expect(answer).toEqual({
+        status: 421,
+        body: {
+          error: expect.stringMatching(/^host 'evil\.example' is not served here/) as unknown,
+        },
+      });
+    },
+  );
+
+  it.each(starting)(
+    "refuses %s %s from a foreign Origin with 403 {error}",
+    async (method, path, body) => {
+      const answer = await send(
+        server.url,
+        method,
+        path,
+        { ...JSON_TYPE, Host: `127.0.0.1:${port}`, Origin: "https://evil.example" },
+        body,
+      );
+      expect(answer).toEqual({
+        status: 403,
+        body: {
+          error:
+            "origin 'https://evil.example' is not allowed to call this service (add it with the allowed-origins setting)",
+        },
+      });
+    },
+  );
+
+  it("answers its own names and origins as a starting service does", async () => {
+    const own = { Host: `localhost:${port}`, Origin: `http://localhost:${port}` };
+    expect(await send(server.url, "GET", "/healthz", own)).toEqual({
+      status: 200,
+      body: { status: "ok" },
+    });
+    expect(await send(server.url, "GET", "/readyz", { Host: `127.0.0.1:${port}` })).toEqual({
+      status: 503,
+      body: { error: "starting: replaying the write journal" },
+    });
+    const remember = await send(server.url, "POST", "/v1/remember", { ...JSON_TYPE, ...own }, "{}");
+    expect(remember.status).toBe(503);
   });
 });
