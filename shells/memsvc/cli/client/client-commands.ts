@@ -1,11 +1,12 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { commandLineErrorText } from "../../../common/command-line.js";
-import { EXIT, type MemoryClient } from "./memory-client.js";
+import { EXIT } from "./memory-client.js";
 import { answering, clientFor, optionText, usageAnswer, UsageError } from "./client-run.js";
+import { printJson, type ClientIo, type Run, type Values } from "./client-io.js";
+import { exportMemories, importMemories } from "./transfer-commands.js";
 import { age, textTable } from "./text-table.js";
+
+export type { ClientIo } from "./client-io.js";
 
 /** The commands that talk to a running service. */
 export const CLIENT_COMMANDS = [
@@ -39,14 +40,6 @@ export const CLIENT_USAGE = `Commands that talk to a running service (--url, def
 Exit codes: 0 ok, 1 service failed or unreachable, 2 usage error, 3 request refused as invalid,
 4 memory not found, 5 missing or wrong token.
 `;
-
-/** Where the CLI writes; injectable for tests of the formatting. */
-export interface ClientIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stdin: NodeJS.ReadableStream;
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
 
 const COMMON = {
   url: { type: "string" },
@@ -110,8 +103,6 @@ const POSITIONAL: Record<ClientCommand, string | undefined> = {
   export: undefined,
   import: undefined,
 };
-
-type Values = Record<string, string | boolean | string[] | undefined>;
 
 /**
  * Runs one client command (`memsvc remember "text"`, `memsvc search "query"`, …) against a
@@ -190,13 +181,6 @@ function body(entries: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
 }
 
-interface Run {
-  readonly client: MemoryClient;
-  readonly values: Values;
-  readonly arg: string;
-  readonly io: ClientIo;
-}
-
 interface MemoryView {
   id: string;
   content: string;
@@ -209,10 +193,6 @@ interface MemoryView {
 }
 
 const width = (io: ClientIo) => io.stdout.columns ?? 100;
-
-function printJson(io: ClientIo, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, io.stdout.isTTY === true ? 2 : undefined)}\n`);
-}
 
 const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
   async remember({ client, values, arg, io }) {
@@ -374,70 +354,8 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
     io.stdout.write(textTable(["", "memories"], rows, width(io)));
   },
 
-  async export({ client, values, io }) {
-    const stream = await client.stream(
-      values["vectors"] === true ? "/v1/export?vectors=true" : "/v1/export",
-    );
-    const file = text(values["file"]);
-    let lines = 0;
-    let last = performance.now();
-    const counted = Readable.fromWeb(stream as never).on("data", (chunk: Buffer) => {
-      for (const byte of chunk) if (byte === 10) lines += 1;
-      if (file !== undefined && io.stderr.isTTY === true && performance.now() - last > 500) {
-        last = performance.now();
-        io.stderr.write(`\rexported ${lines} memories…`);
-      }
-    });
-    await pipeline(counted, file === undefined ? io.stdout : createWriteStream(file), {
-      end: file !== undefined,
-    });
-    if (file !== undefined)
-      io.stderr.write(
-        `${io.stderr.isTTY === true ? "\r" : ""}exported ${lines} memories to ${file}\n`,
-      );
-  },
-
-  async import({ client, values, io }) {
-    const file = text(values["file"]);
-    if (file === undefined && (io.stdin as { isTTY?: boolean }).isTTY === true) {
-      throw new UsageError("import reads NDJSON from stdin or --file F; nothing is piped in");
-    }
-    const input = file === undefined ? (io.stdin as Readable) : createReadStream(file);
-    // On a terminal, the lines sent so far (the answer counts what landed once all is in),
-    // counted as the request reads them: a "data" listener would let the stream flow before
-    // fetch reads it, and drop what came first.
-    let lines = 0;
-    let last = performance.now();
-    const source =
-      io.stderr.isTTY !== true
-        ? input
-        : input.pipe(
-            new Transform({
-              transform(chunk: Buffer, _encoding, done) {
-                for (const byte of chunk) if (byte === 10) lines += 1;
-                if (performance.now() - last > 500) {
-                  last = performance.now();
-                  io.stderr.write(`\rsent ${lines} lines…`);
-                }
-                done(null, chunk);
-              },
-            }),
-          );
-    if (source !== input) input.on("error", (error: Error) => source.destroy(error));
-    const answer = await client.postNdjson<{
-      imported: number;
-      deduplicated: number;
-      rejected: { line: number; error: string }[];
-    }>("/v1/import", source);
-    if (io.stderr.isTTY === true && lines > 0) io.stderr.write("\r\x1b[K");
-    if (values["json"] === true) return printJson(io, answer);
-    io.stdout.write(
-      `imported ${answer.imported}, merged ${answer.deduplicated} duplicates, rejected ${answer.rejected.length}\n`,
-    );
-    for (const { line, error } of answer.rejected.slice(0, 20)) {
-      io.stderr.write(`line ${line}: ${error}\n`);
-    }
-  },
+  export: exportMemories,
+  import: importMemories,
 };
 
 /** `GET /v1/stats` as the CLI reads it. */
