@@ -146,7 +146,7 @@ async function measureRecall(minScore: number | undefined): Promise<RecallFigure
 
 async function measureSearch(): Promise<void> {
   const { memory, keyOf } = await load();
-  const bm25 = createBm25Index({ delta: 0 });
+  const bm25 = createBm25Index({ delta: 0, queryText: (text) => text }); // classic BM25
   const projectOf = new Map(data.memories.map((m) => [m.id, m]));
   for (const m of data.memories) {
     bm25.add({ id: m.id, text: m.content, vector: await embedder.embedQuery(m.content) });
