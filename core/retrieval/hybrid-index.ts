@@ -48,7 +48,7 @@ export interface HybridIndexOptions {
    * of the two rankings (k = 60); relevance is still the calibrated evidence.
    */
   readonly fusion?: FusionMethod;
-  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.5. */
+  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.2. */
   readonly vectorWeight?: number;
   /** BM25 term-frequency saturation. Default 1.2. */
   readonly k1?: number;
