@@ -11,8 +11,9 @@
  *
  * Run:
  *   npx tsx bench/locomo-recall.ts /path/to/locomo10.json [--budget 2000] [--min-score 0.3]
- *     [--floor 0.02] [--relative-floor 0.5]   (the configured floors: recall.min_score and
- *     recall.relative_floor; `--min-score` is a request's floor, which replaces both)
+ *     [--floor 0.02] [--relative-floor 0.5] [--knee-gap 0.7]   (the configured cut:
+ *     recall.min_score, recall.relative_floor and the knee, see core/memory/model/recall-cut.ts;
+ *     `--knee-gap Infinity` is no knee; `--min-score` is a request's floor, which replaces them)
  *     [--embedder word-vectors|hashing]
  */
 import { parseArgs } from "node:util";
@@ -30,6 +31,7 @@ const { values, positionals } = parseArgs({
     "min-score": { type: "string" },
     floor: { type: "string" },
     "relative-floor": { type: "string" },
+    "knee-gap": { type: "string" },
   },
 });
 const dataPath = positionals[0];
@@ -94,7 +96,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(
   `LoCoMo recall: ${questions} questions, embedder ${embedder.id}, budget ${values.budget ?? "default"}, ` +
     `min_score ${values["min-score"] ?? "default"}, floor ${values.floor ?? "default"}, ` +
-    `relative_floor ${values["relative-floor"] ?? "default"}`,
+    `relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}`,
 );
 console.log(`context holds an evidence turn: ${(anyEvidence / questions).toFixed(3)}`);
 console.log(`mean share of evidence turns held: ${(evidenceShare / questions).toFixed(3)}`);

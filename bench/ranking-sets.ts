@@ -8,7 +8,8 @@
  * For each setting and set it prints R@5 of the relevant documents (search limit 10 through the
  * index alone) and the length ratio: the mean length in words of the top 5 hits over the mean
  * length of the set's documents (above 1: longer documents are favoured). "BM25" is classic BM25
- * (k1 1.2, b 0.75) over the index's terms; every gain is against it.
+ * (k1 1.2, b 0.75) over the index's terms of the whole query (excluded spans too, see
+ * core/retrieval/excluded-spans.ts); every gain is against it.
  *
  * Run:
  *   npx tsx bench/ranking-sets.ts [--locomo path] [--beir dir]... [--grid] [--embedder word-vectors]
@@ -174,11 +175,18 @@ for (const set of sets) {
 }
 
 const noStem = lexicalTermsWith((w) => w);
+/** The whole query text, excluded spans too: classic BM25's query. */
+const wholeQuery = (text: string) => text;
 const variants: [string, Make][] = [
-  ["textbook BM25 (words only)", () => createBm25Index({ delta: 0, terms: plainWords })],
-  ["BM25 (k1 1.2, b 0.75)", () => createBm25Index({ delta: 0 })],
+  [
+    "textbook BM25 (words only)",
+    () => createBm25Index({ delta: 0, terms: plainWords, queryText: wholeQuery }),
+  ],
+  ["BM25 (k1 1.2, b 0.75)", () => createBm25Index({ delta: 0, queryText: wholeQuery })],
+  ["BM25 without excluded spans", () => createBm25Index({ delta: 0 })],
   ["BM25+ (delta 1)", () => createBm25Index()],
   ["search default (hybrid)", () => createHybridIndex()],
+  ["search, excluded spans kept", () => createHybridIndex({ queryText: wholeQuery })],
 ];
 if (values.grid) {
   const hybrid = (name: string, options: HybridIndexOptions): [string, Make] => [
@@ -192,7 +200,10 @@ if (values.grid) {
     }
   }
   variants.push(hybrid("no stemmer", { terms: noStem }));
-  variants.push(["BM25 no stemmer", () => createBm25Index({ delta: 0, terms: noStem })]);
+  variants.push([
+    "BM25 no stemmer",
+    () => createBm25Index({ delta: 0, terms: noStem, queryText: wholeQuery }),
+  ]);
   for (const w of [0, 0.1, 0.3, 0.5])
     variants.push(hybrid(`vector weight ${w}`, { vectorWeight: w }));
   variants.push(hybrid("rrf k 60", { fusion: "rrf" }));

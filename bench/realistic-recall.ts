@@ -12,8 +12,9 @@
  *
  * Run:
  *   npx tsx bench/realistic-recall.ts [--min-score 0.3] [--budget 2000] [--sweep]
- *     [--floor 0.02] [--relative-floor 0.5]   (the configured floors: recall.min_score and
- *     recall.relative_floor; `--min-score` is a request's floor, which replaces both)
+ *     [--floor 0.02] [--relative-floor 0.5] [--knee-gap 0.7]   (the configured cut:
+ *     recall.min_score, recall.relative_floor and the knee, see core/memory/model/recall-cut.ts;
+ *     `--knee-gap Infinity` is no knee; `--min-score` is a request's floor, which replaces them)
  *     [--embedder word-vectors|hashing]
  *
  * `--sweep` prints recall for floors 0 to 0.6, to choose the default floor.
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     "min-score": { type: "string" },
     floor: { type: "string" },
     "relative-floor": { type: "string" },
+    "knee-gap": { type: "string" },
     budget: { type: "string" },
     sweep: { type: "boolean", default: false },
   },
@@ -144,7 +146,7 @@ async function measureRecall(minScore: number | undefined): Promise<RecallFigure
 
 async function measureSearch(): Promise<void> {
   const { memory, keyOf } = await load();
-  const bm25 = createBm25Index({ delta: 0 });
+  const bm25 = createBm25Index({ delta: 0, queryText: (text) => text }); // classic BM25
   const projectOf = new Map(data.memories.map((m) => [m.id, m]));
   for (const m of data.memories) {
     bm25.add({ id: m.id, text: m.content, vector: await embedder.embedQuery(m.content) });
@@ -193,7 +195,7 @@ function line(label: string, f: RecallFigures): string {
 
 console.log(
   `realistic store: ${data.memories.length} memories, ${data.questions.length} questions; embedder ${embedder.id}; ` +
-    `floor ${values.floor ?? "default"}, relative_floor ${values["relative-floor"] ?? "default"}`,
+    `floor ${values.floor ?? "default"}, relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}`,
 );
 const floor = values["min-score"] === undefined ? undefined : Number(values["min-score"]);
 console.log(

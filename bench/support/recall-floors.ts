@@ -2,8 +2,9 @@ import type { MemoryServiceOptions } from "../../core/memory/index.js";
 
 /**
  * The configured recall floors a bench was asked for (`--floor`, `--relative-floor`: what
- * `recall.min_score` and `recall.relative_floor` set in memsvc.yaml), as service options; none
- * given keeps the defaults. A request's `--min-score` replaces both, so sweep these instead to
+ * `recall.min_score` and `recall.relative_floor` set in memsvc.yaml; `--knee-gap`: the service
+ * option `recallKneeGap`, `Infinity` for no knee), as service options; none given keeps the
+ * defaults. A request's `--min-score` replaces both, so sweep these instead to
  * compare default floors.
  *
  * @example
@@ -13,8 +14,10 @@ import type { MemoryServiceOptions } from "../../core/memory/index.js";
 export function configuredFloors(values: {
   readonly floor?: string | undefined;
   readonly "relative-floor"?: string | undefined;
+  readonly "knee-gap"?: string | undefined;
 }): Partial<MemoryServiceOptions> {
   return {
+    ...(values["knee-gap"] === undefined ? {} : { recallKneeGap: Number(values["knee-gap"]) }),
     ...(values.floor === undefined ? {} : { recallMinScore: Number(values.floor) }),
     ...(values["relative-floor"] === undefined
       ? {}

@@ -122,10 +122,16 @@ export {
   DEFAULT_RECALL_MIN_SCORE,
   DEFAULT_RECALL_RELATIVE_FLOOR,
   MAX_RECALL_CANDIDATES,
+  recallKneeGapOf,
   recallMinScoreOf,
   recallRelativeFloorOf,
   validateMemoryServiceOptions,
 } from "./model/memory-service-options.js";
+export {
+  DEFAULT_RECALL_KNEE_GAP,
+  recallCutFloor,
+  type RecallCutOptions,
+} from "./model/recall-cut.js";
 export {
   DEFAULT_RECALL_WEIGHTS,
   RECALL_FACTORS,

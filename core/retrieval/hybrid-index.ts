@@ -6,6 +6,7 @@
  */
 import { BM25_B, BM25_DELTA, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
 import { calibratedRelevance, fusedEvidence, semanticEvidence } from "./calibration.js";
+import { withoutExcludedSpans } from "./excluded-spans.js";
 import { reciprocalRank, RRF_K } from "./fusion.js";
 import { lexicalTerms } from "./lexical-terms.js";
 import { LexicalPostings } from "./lexical-postings.js";
@@ -47,7 +48,7 @@ export interface HybridIndexOptions {
    * of the two rankings (k = 60); relevance is still the calibrated evidence.
    */
   readonly fusion?: FusionMethod;
-  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.5. */
+  /** `w` of the convex fusion, in [0, 1]. 0 ranks by BM25 alone, 1 by cosine alone. Default 0.2. */
   readonly vectorWeight?: number;
   /** BM25 term-frequency saturation. Default 1.2. */
   readonly k1?: number;
@@ -61,6 +62,12 @@ export interface HybridIndexOptions {
   readonly rrfDepth?: number;
   /** The BM25 terms of a text (documents and queries alike). Default {@link lexicalTerms}. */
   readonly terms?: (text: string) => readonly string[];
+  /**
+   * The part of a query's text BM25 matches. Default {@link withoutExcludedSpans} (what the query
+   * explicitly excludes is left out; the whole text when nothing else is left); `(text) => text`
+   * is classic BM25.
+   */
+  readonly queryText?: (text: string) => string;
 }
 
 /**
@@ -107,6 +114,7 @@ class HybridIndex implements RetrievalIndex {
   readonly #rrfK: number;
   readonly #rrfDepth: number;
   readonly #terms: (text: string) => readonly string[];
+  readonly #queryText: (text: string) => string;
   readonly #postings = new LexicalPostings();
   readonly #vectors = new VectorMatrix();
   readonly #slotOf = new Map<string, number>();
@@ -128,6 +136,7 @@ class HybridIndex implements RetrievalIndex {
   constructor(options: HybridIndexOptions) {
     this.#fusion = options.fusion ?? "convex";
     this.#terms = options.terms ?? lexicalTerms;
+    this.#queryText = options.queryText ?? withoutExcludedSpans;
     this.#vectorWeight = checkRange(
       "vectorWeight",
       options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
@@ -193,7 +202,7 @@ class HybridIndex implements RetrievalIndex {
     this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
     const accepted = this.#acceptedMask(slotCount, query);
-    const queryTerms = this.#terms(query.text);
+    const queryTerms = this.#queryTerms(query.text);
     const lexical = this.#postings.score(queryTerms, this.#bm25, accepted);
     const lexicalMax = this.#postings.maxScore(queryTerms, this.#bm25);
     const mu = this.baselineSimilarity(query.vector);
@@ -228,6 +237,12 @@ class HybridIndex implements RetrievalIndex {
     } finally {
       this.#postings.clear();
     }
+  }
+
+  /** The BM25 terms of a query: of its matched part, or of all of it when that part has none. */
+  #queryTerms(text: string): readonly string[] {
+    const terms = this.#terms(this.#queryText(text));
+    return terms.length > 0 ? terms : this.#terms(text);
   }
 
   /**

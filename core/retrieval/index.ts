@@ -7,6 +7,7 @@
  * - `hybrid-index.ts`: the default index (`createHybridIndex`, `createBm25Index`): BM25 and
  *   cosine over the same slots, fused (`fusion.ts`: convex or reciprocal rank).
  * - lexical side: `lexical-terms.ts` (tokenizer), `light-stem.ts`, `stop-words.ts`,
+ *   `excluded-spans.ts` (what a query leaves out),
  *   `lexical-postings.ts` (typed-array postings), `bm25-scoring.ts`.
  * - vector side: `vector-matrix.ts` (rows in WebAssembly memory, int8 codes from
  *   `vector-codes.ts` for a bounded first pass), `vector-kernel.wat` and its compiled bytes
@@ -34,6 +35,7 @@ export {
 } from "./hybrid-index.js";
 export { CosineRetrievalIndex } from "./cosine-retrieval-index.js";
 export { lexicalTerms, lexicalTermsWith } from "./lexical-terms.js";
+export { withoutExcludedSpans } from "./excluded-spans.js";
 export { lightStem } from "./light-stem.js";
 export { STOP_WORDS } from "./stop-words.js";
 export {

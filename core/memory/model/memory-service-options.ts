@@ -1,4 +1,5 @@
 import { DEFAULT_RECALL_WEIGHTS, validateRecallWeights } from "./recall-weights.js";
+import { DEFAULT_RECALL_KNEE_GAP } from "./recall-cut.js";
 import type { MemoryServiceOptions } from "./types.js";
 
 /**
@@ -27,8 +28,9 @@ export const DEFAULT_MEMORY_SERVICE_OPTIONS: MemoryServiceOptions = Object.freez
 export const DEFAULT_RECALL_MIN_SCORE = 0.02;
 
 /**
- * Recall's default relative floor: candidates below half the best candidate's relevance stay
- * out (on the realistic store: context precision 0.52 without it, 0.84 with it, answers kept).
+ * Recall's default relative floor: when the candidates show a knee (a clear fall in relevance,
+ * see `recall-cut.ts`), those above it and those of at least half the best candidate's relevance
+ * are kept (on the realistic store: context precision 0.52 without a cut, 0.82 with it).
  */
 export const DEFAULT_RECALL_RELATIVE_FLOOR = 0.5;
 
@@ -40,6 +42,16 @@ export const DEFAULT_RECALL_RELATIVE_FLOOR = 0.5;
  */
 export function recallRelativeFloorOf(options: MemoryServiceOptions): number {
   return options.recallRelativeFloor ?? DEFAULT_RECALL_RELATIVE_FLOOR;
+}
+
+/**
+ * The knee gap recall's default cut uses (see {@link DEFAULT_RECALL_KNEE_GAP}).
+ *
+ * @example
+ * recallKneeGapOf(DEFAULT_MEMORY_SERVICE_OPTIONS); // 0.7
+ */
+export function recallKneeGapOf(options: MemoryServiceOptions): number {
+  return options.recallKneeGap ?? DEFAULT_RECALL_KNEE_GAP;
 }
 
 /**
@@ -92,6 +104,11 @@ export function validateMemoryServiceOptions(options: MemoryServiceOptions): str
   };
   unitInterval("recall.min_score", options.recallMinScore);
   unitInterval("recall.relative_floor", options.recallRelativeFloor);
+  const kneeGap: unknown = options.recallKneeGap;
+  if (kneeGap !== undefined && (typeof kneeGap !== "number" || !(kneeGap >= 0))) {
+    // A library option only (no memsvc.yaml key yet): named as the option is spelled.
+    problems.push(`recallKneeGap: expected a number of at least 0, got ${String(kneeGap)}`);
+  }
   if (typeof options.weights !== "object" || options.weights === null) {
     problems.push(
       `recall.weights: expected an object of six weights, got ${String(options.weights)}`,

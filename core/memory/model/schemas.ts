@@ -159,7 +159,7 @@ const rankedFilterEntries = {
       v.minValue(0, E.min_score),
       v.maxValue(1, E.min_score),
       v.description(
-        "Drop memories whose calibrated relevance (search's `score`) is below this. Recall's default is the larger of `recall.min_score` (0.02) and `recall.relative_floor` (0.5) times the best candidate's relevance; search has none.",
+        "Drop memories whose calibrated relevance (search's `score`) is below this. Recall's default is `recall.min_score` (0.02) raised to the clearest drop in relevance among the candidates (keeping those within `recall.relative_floor`, 0.5, of the best); search has none.",
       ),
     ),
   ),

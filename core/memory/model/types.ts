@@ -80,7 +80,8 @@ export interface RankedFilters {
   /**
    * Drop memories whose calibrated relevance (search's `score`) is below this, in [0, 1].
    * Recall's default is the configured floor ({@link MemoryServiceOptions.recallMinScore}) raised
-   * by the relative floor ({@link MemoryServiceOptions.recallRelativeFloor}); a request's own
+   * to the candidates' knee when they have one, lowered to the relative floor
+   * ({@link MemoryServiceOptions.recallRelativeFloor}) times the best; a request's own
    * `min_score` replaces both.
    */
   readonly min_score?: number | undefined;
@@ -310,11 +311,18 @@ export interface MemoryServiceOptions {
    */
   readonly recallMinScore?: number;
   /**
-   * Recall also drops candidates below this share of the best candidate's relevance, in [0, 1]
-   * (default 0.5; 0 turns it off): a memory far less likely to answer than the best one stays
-   * out. Applies when a request names no `min_score`. Optional like {@link recallMinScore}.
+   * When recall's candidates show a knee (a clear fall in relevance, see {@link recallKneeGap}),
+   * those below it still stay if their relevance is at least this share of the best one, in
+   * [0, 1] (default 0.5; 1 keeps only those above the knee, 0 turns the knee off). Applies when a request names no
+   * `min_score`. Optional like {@link recallMinScore}.
    */
   readonly recallRelativeFloor?: number;
+  /**
+   * The smallest fall in log-odds between neighbouring candidates that recall's default cut takes
+   * as a knee (default 0.7, see `recall-cut.ts`; `Infinity` turns the knee off, which keeps every
+   * candidate at or above `recallMinScore`). Optional like {@link recallMinScore}.
+   */
+  readonly recallKneeGap?: number;
   /**
    * Told about problems that must not fail the request, e.g. an access-metadata update that
    * failed after a recall had already answered, or a stored record that cannot be decoded.

@@ -4,9 +4,14 @@
  */
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import { formatContextLine, packContext } from "../../tokens/pack-context.js";
-import { recallMinScoreOf, recallRelativeFloorOf } from "../model/memory-service-options.js";
+import {
+  recallKneeGapOf,
+  recallMinScoreOf,
+  recallRelativeFloorOf,
+} from "../model/memory-service-options.js";
 import { parseInput } from "../model/parse-input.js";
 import { recallInputSchema } from "../model/schemas.js";
+import { recallCutFloor } from "../model/recall-cut.js";
 import { scoreMemory } from "../model/scoring.js";
 import type { ServiceContext } from "../service-context.js";
 import type { Memory, RecallFactors, RecallItem, RecallResult } from "../model/types.js";
@@ -35,8 +40,8 @@ interface Candidate {
 
 /**
  * Embeds the message, takes the engine's `recallCandidates` best hits of at least the relevance
- * floor (the request's `min_score`, else the configured `recall.min_score` raised to
- * `recall.relative_floor` times the best hit's relevance when that is higher), scores them (`scoreMemory`:
+ * floor (the request's `min_score`, else `recallCutFloor`: the configured `recall.min_score`
+ * raised to the hits' knee, a clear fall in relevance, when they have one), scores them (`scoreMemory`:
  * relevance, with recency, frequency, type, scope and confidence gated by it), packs the best
  * into `budget` tokens and counts an access for each one returned: exact in the engine at once,
  * written to the store behind the answer (the access write-behind). `items: true` adds the
@@ -63,10 +68,17 @@ export async function recall(
       nowMs,
     })
   ).filter((hit) => hit.relevance > 0);
-  const best = all.reduce((max, hit) => Math.max(max, hit.relevance), 0);
-  // A request's own floor is taken as it is; the default floor also rises with the best hit.
+  // A request's own floor is taken as it is; the default one rises to the candidates' knee.
   const minScore =
-    body.min_score ?? Math.max(recallMinScoreOf(options), recallRelativeFloorOf(options) * best);
+    body.min_score ??
+    recallCutFloor(
+      all.map((hit) => hit.relevance),
+      {
+        minScore: recallMinScoreOf(options),
+        relativeFloor: recallRelativeFloorOf(options),
+        kneeGap: recallKneeGapOf(options),
+      },
+    );
   const hits = all.filter((hit) => hit.relevance >= minScore);
   const scoring = {
     nowMs,

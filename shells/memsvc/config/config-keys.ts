@@ -182,7 +182,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "recall.relative_floor",
     "number",
     MEMORY.recallRelativeFloor,
-    "Without a request `min_score`, recall also drops candidates below this share of the best one's relevance (0: off)",
+    "Without a request `min_score`, recall cuts below the clearest drop in relevance among the candidates but keeps those of at least this share of the best one's relevance (1: only those above the drop, 0: no drop cut)",
   ),
   key(
     "recall.weights.similarity",

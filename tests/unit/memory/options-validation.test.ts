@@ -68,6 +68,14 @@ describe("memory service options", () => {
     expect(validateMemoryServiceOptions(DEFAULT_MEMORY_SERVICE_OPTIONS)).toEqual([]);
   });
 
+  it("rejects a negative or non-numeric knee gap and accepts an infinite one (issue 22)", () => {
+    const base = DEFAULT_MEMORY_SERVICE_OPTIONS;
+    expect(validateMemoryServiceOptions({ ...base, recallKneeGap: -1 })).toEqual([
+      "recallKneeGap: expected a number of at least 0, got -1",
+    ]);
+    expect(validateMemoryServiceOptions({ ...base, recallKneeGap: Infinity })).toEqual([]);
+  });
+
   it("names recall.min_score when the floor is out of range (issue 22)", () => {
     expect(
       validateMemoryServiceOptions({ ...DEFAULT_MEMORY_SERVICE_OPTIONS, recallMinScore: 1.5 }),
