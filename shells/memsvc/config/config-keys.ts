@@ -1,4 +1,7 @@
-import { DEFAULT_MEMORY_SERVICE_OPTIONS as MEMORY } from "../../../core/memory/index.js";
+import {
+  DEFAULT_MEMORY_SERVICE_OPTIONS as MEMORY,
+  recallKneeGapOf,
+} from "../../../core/memory/index.js";
 
 /** How an environment value is read before validation. */
 export type ConfigKeyKind = "string" | "integer" | "number" | "boolean";
@@ -183,6 +186,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "number",
     MEMORY.recallRelativeFloor,
     "Without a request `min_score`, recall cuts below the clearest drop in relevance among the candidates but keeps those of at least this share of the best one's relevance (1: only those above the drop, 0: no drop cut)",
+  ),
+  key(
+    "recall.knee_gap",
+    "number",
+    recallKneeGapOf(MEMORY),
+    "How clear a drop in relevance (in log-odds between neighbouring candidates) must be for recall to cut there; larger keeps more (docs/memory-model.md \"Ranking\")",
   ),
   key(
     "recall.weights.similarity",

@@ -169,6 +169,13 @@ export const RawConfigSchema = v.strictObject(
       half_life_hours: v.optional(positive()),
       min_score: weight(),
       relative_floor: weight(),
+      knee_gap: v.optional(
+        v.pipe(
+          v.number("expected a number >= 0"),
+          v.finite("expected a number >= 0"),
+          v.minValue(0, "expected a number >= 0"),
+        ),
+      ),
       weights: v.optional(
         v.pipe(
           v.strictObject(

@@ -11,6 +11,7 @@ import {
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   recallMinScoreOf,
+  recallKneeGapOf,
   recallRelativeFloorOf,
 } from "../../../core/memory/index.js";
 import { suggestField } from "../../../core/memory/model/suggest-field.js";
@@ -147,6 +148,7 @@ function resolveConfig(
       recallMinScore: raw.recall.min_score ?? recallMinScoreOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
       recallRelativeFloor:
         raw.recall.relative_floor ?? recallRelativeFloorOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
+      recallKneeGap: raw.recall.knee_gap ?? recallKneeGapOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
     ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },

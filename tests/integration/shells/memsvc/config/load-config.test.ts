@@ -56,6 +56,7 @@ describe("loadConfig", () => {
       halfLifeHours: 168,
       recallMinScore: 0.02,
       recallRelativeFloor: 0.5,
+      recallKneeGap: 0.7,
       weights: {
         similarity: 0.5,
         recency: 0.15,
@@ -228,6 +229,14 @@ describe("loadConfig", () => {
     expect(problems(loadConfig({ configPath: bad, env: {}, cwd: dir }))).toContain(
       "recall.weights.scope: expected a number in [0, 1], got -0.05",
     );
+  });
+
+  it("takes recall's knee gap from the environment and refuses a negative one", () => {
+    const { config } = ok(loadConfig({ env: { MEMSVC_RECALL_KNEE_GAP: "1.5" }, cwd: dir }));
+    expect(config.memory.recallKneeGap).toBe(1.5);
+    expect(problems(loadConfig({ env: { MEMSVC_RECALL_KNEE_GAP: "-1" }, cwd: dir }))).toEqual([
+      "recall.knee_gap (from MEMSVC_RECALL_KNEE_GAP): expected a number >= 0, got -1",
+    ]);
   });
 
   it("caps recall.candidates at the core's limit of 1000", () => {
