@@ -1,4 +1,4 @@
-import type { RequestListener } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import { Hono } from "hono";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { bearerAuthConcern } from "../common/http/bearer-auth.js";
@@ -18,6 +18,7 @@ import { currentRequestId, requestIdConcern } from "../common/http/request-id.js
 import { requestLogConcern } from "../common/http/request-log.js";
 import { metricsHandler, type ServiceMetrics } from "../common/service-metrics.js";
 import { createSqlTools } from "./sql-tools.js";
+import { attachMcpFrontEnd } from "./http-front/mcp-front-end.js";
 
 /**
  * Options of {@link createSqlsvcApp}.
@@ -101,7 +102,34 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
  * const server = createServer(createSqlsvcListener({ toolkit, version: "0.1.0", authToken: "" }));
  */
 export function createSqlsvcListener(options: SqlsvcAppOptions): RequestListener {
-  const { app, catalog, edge } = buildSqlsvcApp(options);
+  return listenerOf(options, buildSqlsvcApp(options));
+}
+
+/**
+ * The `node:http` server the service runs: {@link createSqlsvcListener}'s listener, and in front
+ * of it (unless `fastPath` is false) the lean `node:net` front end of `attachMcpFrontEnd`, which
+ * answers plain keep-alive `tools/call`, `tools/list` and `ping` POSTs itself and hands every
+ * other connection to the server unchanged. Not listening yet.
+ *
+ * @example
+ * const server = createSqlsvcServer({ toolkit, version: "0.1.0", authToken: "" });
+ * server.listen(8080, "127.0.0.1");
+ */
+export function createSqlsvcServer(options: SqlsvcAppOptions): Server {
+  const parts = buildSqlsvcApp(options);
+  const server = createServer(listenerOf(options, parts));
+  if (options.fastPath !== false) {
+    attachMcpFrontEnd(server, {
+      edge: parts.edge,
+      route: mcpLaneRoute(parts.catalog),
+      maxBodyBytes: DEFAULT_MCP_MAX_BODY_BYTES,
+    });
+  }
+  return server;
+}
+
+function listenerOf(options: SqlsvcAppOptions, parts: SqlsvcParts): RequestListener {
+  const { app, catalog, edge } = parts;
   const fallback = toNodeListener(app.fetch, (_status, message) => ({
     jsonrpc: "2.0",
     error: { code: -32000, message },
