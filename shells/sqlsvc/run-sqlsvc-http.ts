@@ -168,6 +168,7 @@ async function serve(
     version: options.version,
     authToken: config.authToken,
     logger: createJsonLogger({ write: logLines.write }),
+    toolCallLog: logLines.write,
     metrics: createServiceMetrics("sqlsvc"),
   });
   // Parser-level refusals in the JSON-RPC error shape the app uses (see jsonRpcErrorResponse).

@@ -18,6 +18,7 @@ import { currentRequestId, requestIdConcern } from "../common/http/request-id.js
 import { requestLogConcern } from "../common/http/request-log.js";
 import { metricsHandler, type ServiceMetrics } from "../common/service-metrics.js";
 import { createSqlTools } from "./sql-tools.js";
+import { toolCallLine } from "./tool-call-line.js";
 import { attachMcpFrontEnd } from "./http-front/mcp-front-end.js";
 
 /**
@@ -38,6 +39,11 @@ export interface SqlsvcAppOptions {
   readonly fastPath?: boolean;
   /** One `tool call` line per call (tool, outcome, ms, request id; never the SQL). Default silent. */
   readonly logger?: Logger;
+  /**
+   * Where the `tool call` lines go as JSON text instead of `logger` (the same bytes as
+   * `createJsonLogger`'s, built without a log object: the server writes one per call).
+   */
+  readonly toolCallLog?: (line: string) => void;
   /** Prometheus metrics: requests and tool calls, served on `GET /metrics` (behind the token). */
   readonly metrics?: ServiceMetrics;
   /**
@@ -155,7 +161,7 @@ interface SqlsvcParts {
 function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
   const app = new Hono();
   const logger = options.logger ?? SILENT_LOGGER;
-  const { metrics } = options;
+  const { metrics, toolCallLog } = options;
   const edge = new Edge([
     requestIdConcern(),
     // Metrics only: the log has one line per tool call instead of one per request.
@@ -189,7 +195,9 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
     (call) => {
       // Named fields, not `...call`: spreading into a fresh literal cost ~2 µs a call, measured.
       const { tool, outcome, ms } = call;
-      logger.info("tool call", { tool, outcome, ms, request_id: currentRequestId() });
+      if (toolCallLog !== undefined)
+        toolCallLog(toolCallLine(call, currentRequestId(), Date.now()));
+      else logger.info("tool call", { tool, outcome, ms, request_id: currentRequestId() });
       metrics?.observeToolCall({ tool: call.tool, outcome: call.outcome, seconds: call.ms / 1000 });
     },
   );
