@@ -180,6 +180,12 @@ describe("the sqlsvc-mcp front end over real TCP", () => {
     ["a leading blank line", `\r\n${post("")}`, 1],
     ["no Host", post("").replace("Host: 127.0.0.1\r\n", ""), 1],
     ["two Hosts", post("Host: evil.example\r\n"), 1],
+    [
+      "a Host with spaces and tabs around it",
+      post("").replace("Host: 127.0.0.1", "Host:\t 127.0.0.1 \t"),
+      1,
+    ],
+    ["a token with a trailing space", post("").replace("Bearer tok", "Bearer tok "), 1],
     ["a foreign Origin", post("Origin: http://evil.example\r\n"), 1],
     ["no token", post("").replace("Authorization: Bearer tok\r\n", ""), 1],
     ["two Authorization headers", post("Authorization: Bearer tok\r\n"), 1],
