@@ -9,6 +9,7 @@
  *   A=… B=… TOOL=parse_sql SQL="SELECT 1" SLICES=10 SLICE_SECONDS=1.5 npx tsx bench/sql-mcp-pair.ts
  *
  * B defaults to this checkout's build (`npm run build` first); SQL to the 1-line benchmark query.
+ * `B_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` passes Node options to B's server only.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -37,8 +38,11 @@ function cpuSeconds(pid: number): number {
   return ticks / 100;
 }
 
-async function start(bin: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [bin], {
+async function start(
+  bin: string,
+  nodeArgs: readonly string[] = [],
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...nodeArgs, bin], {
     env: {
       ...process.env,
       SQLSVC_MCP_HOST: "127.0.0.1",
@@ -121,7 +125,8 @@ async function drive(sockets: readonly Socket[], req: Buffer, seconds: number): 
 async function main(): Promise<void> {
   if (A === undefined)
     throw new Error("set A to the other build's dist/shells/sqlsvc/cli/sqlsvc-mcp.js");
-  const servers = await Promise.all([start(A), start(B)]);
+  const bArgs = (process.env["B_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
+  const servers = await Promise.all([start(A), start(B, bArgs)]);
   const sockets = await Promise.all(
     servers.map((s) => Promise.all(Array.from({ length: CLIENTS }, () => open(s.port)))),
   );

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { answerClientErrors } from "../common/http/answer-client-errors.js";
@@ -9,7 +9,7 @@ import { drainServer } from "../common/drain-server.js";
 import { createJsonLogger, createStderrLogger, type Logger } from "../common/logger.js";
 import { createServiceMetrics } from "../common/service-metrics.js";
 import { BudgetedSqlRunner } from "./budgeted-sql-runner.js";
-import { createSqlsvcListener } from "./sqlsvc-app.js";
+import { createSqlsvcServer } from "./sqlsvc-app.js";
 import type { SqlsvcConfig } from "./sqlsvc-config.js";
 
 /**
@@ -164,16 +164,16 @@ async function serve(
     allowedHosts: config.allowedHosts,
     allowedOrigins: config.allowedOrigins,
   });
-  const listener = createSqlsvcListener({
+  const server = createSqlsvcServer({
     origins,
     toolkit,
     runner,
     version: options.version,
     authToken: config.authToken,
     logger: createJsonLogger({ write: logLines.write }),
+    toolCallLog: logLines.write,
     metrics: createServiceMetrics("sqlsvc"),
   });
-  const server = createServer(listener);
   // Parser-level refusals in the JSON-RPC error shape the app uses (see jsonRpcErrorResponse).
   answerClientErrors(server, {
     body: (_status, message) => ({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),

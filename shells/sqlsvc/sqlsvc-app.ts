@@ -1,4 +1,4 @@
-import type { RequestListener } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import { Hono } from "hono";
 import type { SqlToolkit } from "../../core/sql/results.js";
 import { bearerAuthConcern } from "../common/http/bearer-auth.js";
@@ -18,6 +18,8 @@ import { currentRequestId, requestIdConcern } from "../common/http/request-id.js
 import { requestLogConcern } from "../common/http/request-log.js";
 import { metricsHandler, type ServiceMetrics } from "../common/service-metrics.js";
 import { createSqlTools } from "./sql-tools.js";
+import { toolCallLine } from "./tool-call-line.js";
+import { attachMcpFrontEnd } from "./http-front/mcp-front-end.js";
 
 /**
  * Options of {@link createSqlsvcApp}.
@@ -37,6 +39,11 @@ export interface SqlsvcAppOptions {
   readonly fastPath?: boolean;
   /** One `tool call` line per call (tool, outcome, ms, request id; never the SQL). Default silent. */
   readonly logger?: Logger;
+  /**
+   * Where the `tool call` lines go as JSON text instead of `logger` (the same bytes as
+   * `createJsonLogger`'s, built without a log object: the server writes one per call).
+   */
+  readonly toolCallLog?: (line: string) => void;
   /** Prometheus metrics: requests and tool calls, served on `GET /metrics` (behind the token). */
   readonly metrics?: ServiceMetrics;
   /**
@@ -101,7 +108,34 @@ export function createSqlsvcApp(options: SqlsvcAppOptions): Hono {
  * const server = createServer(createSqlsvcListener({ toolkit, version: "0.1.0", authToken: "" }));
  */
 export function createSqlsvcListener(options: SqlsvcAppOptions): RequestListener {
-  const { app, catalog, edge } = buildSqlsvcApp(options);
+  return listenerOf(options, buildSqlsvcApp(options));
+}
+
+/**
+ * The `node:http` server the service runs: {@link createSqlsvcListener}'s listener, and in front
+ * of it (unless `fastPath` is false) the lean `node:net` front end of `attachMcpFrontEnd`, which
+ * answers plain keep-alive `tools/call`, `tools/list` and `ping` POSTs itself and hands every
+ * other connection to the server unchanged. Not listening yet.
+ *
+ * @example
+ * const server = createSqlsvcServer({ toolkit, version: "0.1.0", authToken: "" });
+ * server.listen(8080, "127.0.0.1");
+ */
+export function createSqlsvcServer(options: SqlsvcAppOptions): Server {
+  const parts = buildSqlsvcApp(options);
+  const server = createServer(listenerOf(options, parts));
+  if (options.fastPath !== false) {
+    attachMcpFrontEnd(server, {
+      edge: parts.edge,
+      route: mcpLaneRoute(parts.catalog),
+      maxBodyBytes: DEFAULT_MCP_MAX_BODY_BYTES,
+    });
+  }
+  return server;
+}
+
+function listenerOf(options: SqlsvcAppOptions, parts: SqlsvcParts): RequestListener {
+  const { app, catalog, edge } = parts;
   const fallback = toNodeListener(app.fetch, (_status, message) => ({
     jsonrpc: "2.0",
     error: { code: -32000, message },
@@ -127,7 +161,7 @@ interface SqlsvcParts {
 function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
   const app = new Hono();
   const logger = options.logger ?? SILENT_LOGGER;
-  const { metrics } = options;
+  const { metrics, toolCallLog } = options;
   const edge = new Edge([
     requestIdConcern(),
     // Metrics only: the log has one line per tool call instead of one per request.
@@ -161,7 +195,9 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
     (call) => {
       // Named fields, not `...call`: spreading into a fresh literal cost ~2 µs a call, measured.
       const { tool, outcome, ms } = call;
-      logger.info("tool call", { tool, outcome, ms, request_id: currentRequestId() });
+      if (toolCallLog !== undefined)
+        toolCallLog(toolCallLine(call, currentRequestId(), Date.now()));
+      else logger.info("tool call", { tool, outcome, ms, request_id: currentRequestId() });
       metrics?.observeToolCall({ tool: call.tool, outcome: call.outcome, seconds: call.ms / 1000 });
     },
   );
