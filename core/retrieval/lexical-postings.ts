@@ -48,8 +48,9 @@ export class LexicalPostings {
   #scores = new Float64Array(0);
   /** Number of stale postings (of removed slots) still in the lists. */
   #stale = 0;
-  /** Per-document counts by term number while adding (reused). */
-  readonly #counting = new Map<number, number>();
+  /** While adding a document: its distinct term numbers, and each term's count (else 0). */
+  readonly #distinct: number[] = [];
+  #countOf = new Int32Array(64);
 
   /** Live documents. */
   get documentCount(): number {
@@ -63,25 +64,33 @@ export class LexicalPostings {
 
   /** Indexes the terms of a document in a slot that is empty. */
   add(slot: number, terms: readonly string[]): void {
-    const counts = this.#counting;
-    counts.clear();
+    // Distinct term numbers in order of first use, counted in #countOf (zeroed again below).
+    const distinct = this.#distinct;
+    distinct.length = 0;
     const termIds = this.#termIds;
     for (const term of terms) {
       let id = termIds.get(term);
       if (id === undefined) {
         id = termIds.size;
         termIds.set(term, id);
+        if (this.#df.length <= id) {
+          this.#df = grownInt32(this.#df, id + 1);
+          this.#countOf = grownInt32(this.#countOf, this.#df.length);
+        }
       }
-      counts.set(id, (counts.get(id) ?? 0) + 1);
+      const seen = this.#countOf[id] as number;
+      if (seen === 0) distinct.push(id);
+      this.#countOf[id] = seen + 1;
     }
-    if (this.#df.length < termIds.size) this.#df = grownInt32(this.#df, termIds.size);
     if (slot >= this.#docLengths.length) this.#docLengths = grownInt32(this.#docLengths, slot + 1);
     const arena = this.#arena;
     const length = terms.length;
     const capped = Math.min(length, LONG);
-    arena.openDocument(slot, counts.size);
-    for (const [id, count] of counts) {
-      arena.push(id, slot, Math.min(count, MAX_COUNT), capped);
+    const countOf = this.#countOf;
+    arena.openDocument(slot, distinct.length);
+    for (const id of distinct) {
+      arena.push(id, slot, Math.min(countOf[id] as number, MAX_COUNT), capped);
+      countOf[id] = 0;
       arena.addDocumentTerm(slot, id);
       this.#df[id] = (this.#df[id] as number) + 1;
     }

@@ -226,12 +226,12 @@ export class PostingArena {
 
   /**
    * Room for `n` more postings at the end: the lists copied without the garbage between them,
-   * into arrays half as large again as what they and `n` need.
+   * into arrays twice as large as what they and `n` need.
    */
   #reserve(n: number): void {
     if (this.#used + n <= this.#slots.length) return;
     const live = this.#used - this.#garbage;
-    this.#copyLists(Math.max(256, Math.ceil((live + n) * 1.5)), false);
+    this.#copyLists(Math.max(256, 2 * (live + n)), false);
   }
 
   /** Every list copied with no room to spare (after a remap: most lists stop growing). */
