@@ -58,6 +58,12 @@ function rssMb(pid: number): number {
   return line ? Number(line[1]) / 1024 : Number.NaN;
 }
 
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 interface Service {
   readonly child: ChildProcess;
   readonly base: string;
@@ -211,8 +217,9 @@ async function main(): Promise<void> {
     service = await startService(env, values["cpu-prof"]);
     const pid = service.child.pid as number;
     const loadedRss = rssMb(pid);
+    const startCpu = cpuSeconds(pid);
     console.log(
-      `restart over ${N}: spawn to listening ${seconds(service.listeningMs)} s, to /readyz 200 (engine loaded) ${seconds(service.readyMs)} s; ` +
+      `restart over ${N}: spawn to listening ${seconds(service.listeningMs)} s, to /readyz 200 (engine loaded) ${seconds(service.readyMs)} s, using ${startCpu.toFixed(1)} CPU s (${(N / startCpu).toFixed(0)} memories/CPU s); ` +
         `RSS ${loadedRss.toFixed(0)} MB (idle on an empty store ${idleRss.toFixed(0)} MB: ${(((loadedRss - idleRss) * 1048576) / N).toFixed(0)} B per memory)`,
     );
     const project = (i: number) =>
