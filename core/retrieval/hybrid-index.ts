@@ -189,11 +189,15 @@ class HybridIndex implements RetrievalIndex {
     return true;
   }
 
+  settle(): void {
+    const unordered = this.#ids.length - this.#orderedUpTo;
+    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
+  }
+
   query(query: RetrievalQuery): RetrievalHit[] {
     const topK = Math.floor(query.topK);
     if (!(topK > 0) || this.#slotOf.size === 0) return [];
-    const unordered = this.#ids.length - this.#orderedUpTo;
-    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
+    this.settle();
     this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
     const accepted = this.#acceptedMask(slotCount, query);

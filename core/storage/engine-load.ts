@@ -53,6 +53,7 @@ export async function loadEngine(
   } else {
     await loadFromStore(deps, onProgress);
   }
+  deps.engine.settle?.();
   if (mark !== undefined) await store.writeSnapshotMark?.(undefined);
   return source;
 }

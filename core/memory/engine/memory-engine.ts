@@ -67,6 +67,11 @@ export class MemoryEngine implements MemoryReadModel {
     this.add(memory, typeof hash === "string" ? hash : "", record.vector);
   }
 
+  /** Does the index's deferred upkeep now (after the startup load), not in the first query. */
+  settle(): void {
+    this.#index.settle?.();
+  }
+
   /** Every held memory (expired ones not swept yet included) as the store holds it. */
   *records(): Generator<VectorRecord> {
     // In the order the index keeps its rows in, so a load from these records needs no reordering.
