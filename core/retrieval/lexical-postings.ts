@@ -16,7 +16,7 @@ const TABLE_LENGTHS = 1024;
  * and every slot's distinct term numbers live in a few shared typed arrays ({@link
  * PostingArena}), not in objects of their own: a term held by one document costs its string and
  * a few numbers, not three typed arrays (measured at 100,000 memories of the load benchmark, one
- * rare term each: 1.3 KB per memory before, see docs/performance.md). A removed slot keeps its
+ * rare term each: ~1.3 KB per memory before, ~0.4 KB after; docs/performance.md). A removed slot keeps its
  * stale postings until {@link LexicalPostings.remap} drops them; scoring skips it because the
  * caller's `accepted` mask says no. Document frequencies, lengths and the document count are
  * always those of the live slots, so scores are exact BM25 over what is indexed.

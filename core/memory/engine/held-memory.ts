@@ -3,8 +3,8 @@
  * `Memory` answer built from it when a read returns it. Instants are epoch ms (a `Memory`'s four
  * ISO strings cost ~190 bytes a memory and are rebuilt exactly from the ms, which is what the
  * store keeps too); type and scope are the model's constants, project and tags are shared with
- * every memory that has the same (see {@link Interner}). Measured at 100,000 memories: ~430
- * bytes of engine objects per memory before, ~220 after (docs/performance.md).
+ * every memory that has the same (see {@link Interner}). The decoded `Memory` alone measured
+ * 338 bytes a memory at 100,000 (docs/performance.md, "The engine alone").
  */
 import { NEVER_EXPIRES_MS } from "../model/expiry.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
