@@ -33,7 +33,9 @@ const COMPACT_AFTER = 1024;
 /**
  * Slots added since the last compaction are renumbered in group order (see
  * {@link SlotGroups.clusteredOrder}) once there are more of them than this and than an eighth of
- * the ordered ones: O(n) each time, so O(n) amortised per slot over a growing index.
+ * the ordered ones, at the next query (adds alone wait until they outnumber the ordered slots,
+ * so a bulk load of n documents reorders O(log n) times in O(n) in all, not every n/8): O(n)
+ * each time, so O(1) amortised per slot over a growing index.
  */
 const REORDER_AFTER = 1024;
 
@@ -175,7 +177,7 @@ class HybridIndex implements RetrievalIndex {
     this.#postings.add(slot, terms);
     this.#groups.add(slot, document.groups ?? []);
     const unordered = this.#ids.length - this.#orderedUpTo;
-    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
+    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo) this.#compact();
   }
 
   vectorOf(id: string): number[] | undefined {
@@ -196,9 +198,15 @@ class HybridIndex implements RetrievalIndex {
     return true;
   }
 
+  settle(): void {
+    const unordered = this.#ids.length - this.#orderedUpTo;
+    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
+  }
+
   query(query: RetrievalQuery): RetrievalHit[] {
     const topK = Math.floor(query.topK);
     if (!(topK > 0) || this.#slotOf.size === 0) return [];
+    this.settle();
     this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
     const accepted = this.#acceptedMask(slotCount, query);

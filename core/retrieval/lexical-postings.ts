@@ -1,18 +1,6 @@
 import { bm25Idf, type Bm25Parameters } from "./bm25-scoring.js";
+import { PostingArena } from "./posting-arena.js";
 
-/**
- * One term's postings: the slots holding it, its count in each and each document's length
- * (capped at {@link LONG}: longer ones read the slot's length), in typed arrays, so scoring a
- * posting reads only memory that is next to the previous one.
- */
-interface PostingList {
-  slots: Int32Array;
-  counts: Uint16Array;
-  lengths: Uint16Array;
-  length: number;
-}
-
-const INITIAL_POSTINGS = 2;
 /** A term counted more often than this in one document counts this often (saturated anyway). */
 const MAX_COUNT = 0xffff;
 /** A posting's document length at or above this is read from the slot's length instead. */
@@ -24,7 +12,11 @@ const TABLE_LENGTHS = 1024;
 
 /**
  * An inverted index of BM25 terms over numbered slots (the hybrid index's document slots).
- * Postings live in growable typed arrays (4 + 2 bytes per posting). A removed slot keeps its
+ * Terms are numbered; every term's postings (slot, count, capped document length: 8 bytes)
+ * and every slot's distinct term numbers live in a few shared typed arrays ({@link
+ * PostingArena}), not in objects of their own: a term held by one document costs its string and
+ * a few numbers, not three typed arrays (measured at 100,000 memories of the load benchmark, one
+ * rare term each: ~1.3 KB per memory before, ~0.4 KB after; docs/performance.md). A removed slot keeps its
  * stale postings until {@link LexicalPostings.remap} drops them; scoring skips it because the
  * caller's `accepted` mask says no. Document frequencies, lengths and the document count are
  * always those of the live slots, so scores are exact BM25 over what is indexed.
@@ -39,12 +31,13 @@ const TABLE_LENGTHS = 1024;
  */
 export class LexicalPostings {
   readonly #termIds = new Map<string, number>();
-  readonly #lists: PostingList[] = [];
+  readonly #arena = new PostingArena();
   /** Live documents holding each term. */
-  readonly #df: number[] = [];
-  /** Per slot: its distinct term ids (undefined when the slot is empty). */
-  #docTerms: (Int32Array | undefined)[] = [];
-  #docLengths: number[] = [];
+  #df = new Int32Array(64);
+  /** Per slot: its document's length in terms (0 when the slot is empty). */
+  #docLengths = new Int32Array(64);
+  /** Slots below this may hold a document (the score array's length). */
+  #slotCount = 0;
   /** The longest document indexed since the last remap (sizes the per-query weight tables). */
   #longest = 0;
   /** Per query term: idf × weight by document length and count (reused between calls). */
@@ -55,6 +48,9 @@ export class LexicalPostings {
   #scores = new Float64Array(0);
   /** Number of stale postings (of removed slots) still in the lists. */
   #stale = 0;
+  /** While adding a document: its distinct term numbers, and each term's count (else 0). */
+  readonly #distinct: number[] = [];
+  #countOf = new Int32Array(64);
 
   /** Live documents. */
   get documentCount(): number {
@@ -68,45 +64,56 @@ export class LexicalPostings {
 
   /** Indexes the terms of a document in a slot that is empty. */
   add(slot: number, terms: readonly string[]): void {
-    const counts = new Map<number, number>();
+    // Distinct term numbers in order of first use, counted in #countOf (zeroed again below).
+    const distinct = this.#distinct;
+    distinct.length = 0;
+    const termIds = this.#termIds;
     for (const term of terms) {
-      let id = this.#termIds.get(term);
+      let id = termIds.get(term);
       if (id === undefined) {
-        id = this.#lists.length;
-        this.#termIds.set(term, id);
-        this.#lists.push({
-          slots: new Int32Array(INITIAL_POSTINGS),
-          counts: new Uint16Array(INITIAL_POSTINGS),
-          lengths: new Uint16Array(INITIAL_POSTINGS),
-          length: 0,
-        });
-        this.#df.push(0);
+        id = termIds.size;
+        termIds.set(term, id);
+        if (this.#df.length <= id) {
+          this.#df = grownInt32(this.#df, id + 1);
+          this.#countOf = grownInt32(this.#countOf, this.#df.length);
+        }
       }
-      counts.set(id, (counts.get(id) ?? 0) + 1);
+      const seen = this.#countOf[id] as number;
+      if (seen === 0) distinct.push(id);
+      this.#countOf[id] = seen + 1;
     }
-    const distinct = new Int32Array(counts.size);
-    let i = 0;
-    for (const [id, count] of counts) {
-      distinct[i++] = id;
-      push(this.#lists[id] as PostingList, slot, Math.min(count, MAX_COUNT), terms.length);
-      this.#df[id] = (this.#df[id] ?? 0) + 1;
+    if (slot >= this.#docLengths.length) this.#docLengths = grownInt32(this.#docLengths, slot + 1);
+    const arena = this.#arena;
+    const length = terms.length;
+    const capped = Math.min(length, LONG);
+    const countOf = this.#countOf;
+    arena.openDocument(slot, distinct.length);
+    for (const id of distinct) {
+      arena.push(id, slot, Math.min(countOf[id] as number, MAX_COUNT), capped);
+      countOf[id] = 0;
+      arena.addDocumentTerm(slot, id);
+      this.#df[id] = (this.#df[id] as number) + 1;
     }
-    this.#docTerms[slot] = distinct;
-    this.#docLengths[slot] = terms.length;
-    this.#longest = Math.max(this.#longest, terms.length);
+    this.#docLengths[slot] = length;
+    this.#slotCount = Math.max(this.#slotCount, slot + 1);
+    this.#longest = Math.max(this.#longest, length);
     this.#liveDocs += 1;
-    this.#totalLength += terms.length;
+    this.#totalLength += length;
   }
 
   /** Forgets a slot's document (its postings turn stale). */
   remove(slot: number): void {
-    const distinct = this.#docTerms[slot];
-    if (distinct === undefined) return;
-    for (const id of distinct) this.#df[id] = (this.#df[id] ?? 1) - 1;
-    this.#stale += distinct.length;
+    const arena = this.#arena;
+    if (slot >= this.#slotCount || !arena.hasDocument(slot)) return;
+    const df = this.#df;
+    const count = arena.documentTermCount(slot);
+    arena.forEachDocumentTerm(slot, (id) => {
+      df[id] = (df[id] as number) - 1;
+    });
+    this.#stale += count;
     this.#liveDocs -= 1;
-    this.#totalLength -= this.#docLengths[slot] ?? 0;
-    this.#docTerms[slot] = undefined;
+    this.#totalLength -= this.#docLengths[slot] as number;
+    arena.closeDocument(slot);
     this.#docLengths[slot] = 0;
   }
 
@@ -116,67 +123,22 @@ export class LexicalPostings {
    * reordered slots), so scoring walks the score array forwards.
    */
   remap(newSlot: Int32Array, slotCount: number): void {
-    let sorted = true;
-    for (const list of this.#lists) {
-      let kept = 0;
-      for (let i = 0; i < list.length; i += 1) {
-        const to = newSlot[list.slots[i] as number] as number;
-        if (to < 0) continue;
-        if (kept > 0 && to < (list.slots[kept - 1] as number)) sorted = false;
-        list.slots[kept] = to;
-        list.counts[kept] = list.counts[i] as number;
-        list.lengths[kept] = list.lengths[i] as number;
-        kept += 1;
-      }
-      list.length = kept;
-    }
-    const docTerms: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(slotCount);
-    const docLengths: number[] = new Array<number>(slotCount).fill(0);
-    for (let old = 0; old < newSlot.length; old += 1) {
+    const sorted = this.#arena.remap(newSlot, slotCount);
+    const docLengths = new Int32Array(Math.max(64, slotCount));
+    let longest = 0;
+    for (let old = 0; old < newSlot.length && old < this.#slotCount; old += 1) {
       const to = newSlot[old] as number;
       if (to < 0) continue;
-      docTerms[to] = this.#docTerms[old];
-      docLengths[to] = this.#docLengths[old] ?? 0;
+      const length = this.#docLengths[old] as number;
+      docLengths[to] = length;
+      if (length > longest) longest = length;
     }
-    this.#docTerms = docTerms;
     this.#docLengths = docLengths;
-    this.#longest = docLengths.reduce((longest, length) => Math.max(longest, length), 0);
+    this.#slotCount = slotCount;
+    this.#longest = longest;
     this.#stale = 0;
-    if (!sorted) this.#sortLists(slotCount);
-  }
-
-  /**
-   * Puts every list in increasing slot order: a counting sort of all postings by slot (a slot
-   * has one posting per distinct term), O(postings), then each list refilled slot by slot.
-   */
-  #sortLists(slotCount: number): void {
-    const starts = new Int32Array(slotCount + 1);
-    for (let slot = 0; slot < slotCount; slot += 1) {
-      starts[slot + 1] = (starts[slot] as number) + (this.#docTerms[slot]?.length ?? 0);
-    }
-    const termOf = new Int32Array(starts[slotCount] as number);
-    const countOf = new Uint16Array(termOf.length);
-    const next = starts.slice(0, slotCount);
-    this.#lists.forEach((list, term) => {
-      for (let i = 0; i < list.length; i += 1) {
-        const slot = list.slots[i] as number;
-        const at = next[slot] as number;
-        next[slot] = at + 1;
-        termOf[at] = term;
-        countOf[at] = list.counts[i] as number;
-      }
-      list.length = 0;
-    });
-    for (let slot = 0; slot < slotCount; slot += 1) {
-      const length = Math.min(this.#docLengths[slot] ?? 0, LONG);
-      for (let at = starts[slot] as number; at < (starts[slot + 1] as number); at += 1) {
-        const list = this.#lists[termOf[at] as number] as PostingList;
-        list.slots[list.length] = slot;
-        list.counts[list.length] = countOf[at] as number;
-        list.lengths[list.length] = length;
-        list.length += 1;
-      }
-    }
+    if (!sorted)
+      this.#arena.sortLists(slotCount, (slot) => Math.min(docLengths[slot] as number, LONG));
   }
 
   /**
@@ -189,7 +151,7 @@ export class LexicalPostings {
     { k1, b, delta }: Bm25Parameters,
     accepted: Uint8Array,
   ): Float64Array {
-    const slotCount = this.#docTerms.length;
+    const slotCount = this.#slotCount;
     if (this.#scores.length < slotCount) this.#scores = new Float64Array(slotCount * 2);
     const scores = this.#scores;
     const lengths = this.#docLengths;
@@ -202,6 +164,10 @@ export class LexicalPostings {
     const tableSize = tableLengths * TABLE_COUNTS;
     if (this.#table.length < tableSize) this.#table = new Float64Array(tableSize);
     const table = this.#table;
+    const arena = this.#arena;
+    const slots = arena.slots;
+    const counts = arena.counts;
+    const postingLengths = arena.lengths;
     for (const term of new Set(terms)) {
       const id = this.#termIds.get(term);
       const df = id === undefined ? 0 : (this.#df[id] ?? 0);
@@ -214,11 +180,8 @@ export class LexicalPostings {
           table[length * TABLE_COUNTS + tf - 1] = idf * weight;
         }
       }
-      const list = this.#lists[id] as PostingList;
-      const slots = list.slots;
-      const counts = list.counts;
-      const postingLengths = list.lengths;
-      for (let i = 0; i < list.length; i += 1) {
+      const end = arena.start(id) + arena.length(id);
+      for (let i = arena.start(id); i < end; i += 1) {
         const slot = slots[i] as number;
         if (accepted[slot] !== 1) continue;
         const tf = counts[i] as number;
@@ -263,24 +226,12 @@ export class LexicalPostings {
 
   /** Zeroes the scores a {@link score} call left (call after reading them). */
   clear(): void {
-    this.#scores.fill(0, 0, this.#docTerms.length);
+    this.#scores.fill(0, 0, this.#slotCount);
   }
 }
 
-function push(list: PostingList, slot: number, count: number, length: number): void {
-  if (list.length === list.slots.length) {
-    const slots = new Int32Array(list.length * 2);
-    slots.set(list.slots);
-    const counts = new Uint16Array(list.length * 2);
-    counts.set(list.counts);
-    const lengths = new Uint16Array(list.length * 2);
-    lengths.set(list.lengths);
-    list.slots = slots;
-    list.counts = counts;
-    list.lengths = lengths;
-  }
-  list.slots[list.length] = slot;
-  list.counts[list.length] = count;
-  list.lengths[list.length] = Math.min(length, LONG);
-  list.length += 1;
+function grownInt32(array: Int32Array, atLeast: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(atLeast, array.length * 2));
+  grown.set(array);
+  return grown;
 }

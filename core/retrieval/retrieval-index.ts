@@ -82,6 +82,11 @@ export interface RetrievalIndex {
   /** Removes a document; false when the id was not indexed. */
   remove(id: string): boolean;
   /**
+   * Does now the upkeep that adds defer to the next query (e.g. reordering rows after a bulk
+   * load), so that query does not pay for it. Optional; answers are the same either way.
+   */
+  settle?(): void;
+  /**
    * The `topK` most relevant accepted documents, most relevant first; ties by id (ascending), so
    * equal inputs give equal answers. Documents with relevance 0 may be omitted.
    */

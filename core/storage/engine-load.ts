@@ -1,5 +1,5 @@
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
-import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
+import type { ScanPage, VectorRecord, VectorStore } from "../ports/vector-store.js";
 import type { MemoryReadModel } from "../memory/engine/read-model.js";
 
 /** Records read per page when the engine is loaded at startup. */
@@ -53,6 +53,7 @@ export async function loadEngine(
   } else {
     await loadFromStore(deps, onProgress);
   }
+  deps.engine.settle?.();
   if (mark !== undefined) await store.writeSnapshotMark?.(undefined);
   return source;
 }
@@ -80,14 +81,16 @@ async function loadFromStore(
 ): Promise<void> {
   const total = await deps.store.count();
   let loaded = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await deps.store.scan(cursor, LOAD_PAGE_SIZE);
+  let next: Promise<ScanPage> | undefined = deps.store.scan(undefined, LOAD_PAGE_SIZE);
+  while (next !== undefined) {
+    const page: ScanPage = await next;
+    // The next page is read while this one is decoded and indexed (the store works meanwhile).
+    next = page.next === undefined ? undefined : deps.store.scan(page.next, LOAD_PAGE_SIZE);
+    next?.catch(() => undefined);
     loadPage(deps, page.records);
     loaded += page.records.length;
-    cursor = page.next;
     onProgress?.({ loaded, total });
-  } while (cursor !== undefined);
+  }
 }
 
 function loadPage(deps: EngineLoadDeps, records: readonly VectorRecord[]): void {

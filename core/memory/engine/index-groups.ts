@@ -23,7 +23,7 @@ export function projectGroup(project: string): string {
  * @example
  * groupsOf({ ...memory, project: "billing", scope: "permanent" }); // ["project:billing", "permanent"]
  */
-export function groupsOf(memory: Memory): string[] {
+export function groupsOf(memory: Pick<Memory, "project" | "scope">): string[] {
   const groups: string[] = [];
   if (memory.project !== "") groups.push(projectGroup(memory.project));
   if (memory.scope === "permanent") groups.push(PERMANENT_GROUP);
@@ -35,12 +35,14 @@ export function groupsOf(memory: Memory): string[] {
  * group by group (by each one's first group), in the order given within a group.
  *
  * @example
- * [...inGroupOrder(entries)].map((e) => e.memory.project); // ["", "", "billing", "billing", "ops"]
+ * [...inGroupOrder(memories)].map((m) => m.project); // ["", "", "billing", "billing", "ops"]
  */
-export function inGroupOrder<T extends { readonly memory: Memory }>(entries: Iterable<T>): T[] {
+export function inGroupOrder<T extends Pick<Memory, "project" | "scope">>(
+  entries: Iterable<T>,
+): T[] {
   const byGroup = new Map<string, T[]>([["", []]]);
   for (const entry of entries) {
-    const group = groupsOf(entry.memory)[0] ?? "";
+    const group = groupsOf(entry)[0] ?? "";
     const members = byGroup.get(group);
     if (members === undefined) byGroup.set(group, [entry]);
     else members.push(entry);

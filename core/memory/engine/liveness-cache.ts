@@ -7,9 +7,8 @@ import { isLive, NEVER_EXPIRES_MS } from "../model/expiry.js";
 import type { Memory, MemoryStats } from "../model/types.js";
 import { CountTally, type MemoryCounts } from "./memory-counts.js";
 
-/** What the cache reads of one held memory. */
-export interface HeldMemory {
-  readonly memory: Memory;
+/** What the cache reads of one held memory: what it is counted by, and when it expires. */
+export interface LivenessEntry extends Pick<Memory, "type" | "scope" | "project" | "tags"> {
   /** When it expires, in epoch ms ({@link NEVER_EXPIRES_MS}: never). */
   readonly expiresAtMs: number;
 }
@@ -27,7 +26,7 @@ export interface HeldMemory {
  * cache.stats(nowMs); // one pass, then remembered
  */
 export class LivenessCache {
-  readonly #held: ReadonlyMap<string, HeldMemory>;
+  readonly #held: ReadonlyMap<string, LivenessEntry>;
   /** Bumped by every change of which memories are held or of their fields (not access data). */
   #version = 0;
   /** Every held memory is live before this instant (a lower bound; `undefined`: unknown). */
@@ -39,7 +38,7 @@ export class LivenessCache {
   /** The last counts by project and tag too, valid the same way (asked for apart: dearer). */
   #counts: Remembered<MemoryCounts> | undefined;
 
-  constructor(held: ReadonlyMap<string, HeldMemory>) {
+  constructor(held: ReadonlyMap<string, LivenessEntry>) {
     this.#held = held;
   }
 
@@ -124,7 +123,7 @@ export class LivenessCache {
     let validUntilMs = NEVER_EXPIRES_MS;
     for (const entry of this.#held.values()) {
       if (!isLive(entry.expiresAtMs, nowMs)) continue;
-      tally.add(entry.memory);
+      tally.add(entry);
       if (entry.expiresAtMs < validUntilMs) validUntilMs = entry.expiresAtMs;
     }
     return { counts: tally.counts(), validUntilMs };

@@ -82,6 +82,10 @@ export class LocallyWrittenEngine implements MemoryReadModel {
     this.#inner.load(record);
   }
 
+  settle(): void {
+    this.#inner.settle?.();
+  }
+
   add(memory: Memory, hash: string, vector: readonly number[]): void {
     this.#clock.mark(memory.id);
     this.#inner.add(memory, hash, vector);

@@ -52,7 +52,7 @@ export class CountTally {
     this.#facets = options.facets ?? true;
   }
 
-  add(memory: Memory): void {
+  add(memory: Pick<Memory, "type" | "scope" | "project" | "tags">): void {
     this.#total += 1;
     this.#byType[memory.type] += 1;
     this.#byScope[memory.scope] += 1;

@@ -1,31 +1,22 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
 import { normaliseContent } from "../model/content-key.js";
-import { isLive, NEVER_EXPIRES_MS, type ExpiryOptions } from "../model/expiry.js";
+import { isLive, type ExpiryOptions } from "../model/expiry.js";
 import { decodeMemory, encodeMemoryMetadata } from "../model/memory-metadata.js";
 import { withAccess } from "../model/metadata-updates.js";
 import type { DuplicateKey, EngineHit, EngineQuery, MemoryReadModel } from "./read-model.js";
 import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
 import type { Memory, MemoryStats } from "../model/types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
+import { HeldMemory, Interner } from "./held-memory.js";
 import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";
 import { CountTally, type MemoryCounts } from "./memory-counts.js";
 import { compileMemoryFilter } from "./memory-filter.js";
 
-interface Entry {
-  readonly id: string;
-  memory: Memory;
-  readonly hash: string;
-  expiresAtMs: number;
-  /** `created_at` as epoch ms (the listing order). */
-  readonly createdMs: number;
-  /** Set when the entry leaves the engine (the listing order skips it). */
-  gone: boolean;
-}
-
 /**
- * The in-process query engine over the memories of one store: every stored memory decoded in a
- * Map, a content-hash map for duplicate lookup, and a {@link RetrievalIndex} for ranking. Pure and
+ * The in-process query engine over the memories of one store: every stored memory held compactly
+ * in a Map ({@link HeldMemory}: numbers and shared strings, a `Memory` built per answer), a
+ * content-hash map for duplicate lookup, and a {@link RetrievalIndex} for ranking. Pure and
  * synchronous: the service loads it from the store at startup and applies each write to it after
  * the store has acknowledged the write, so it always holds exactly what the store holds (when this
  * process is the store's only writer). Access data (`access_count`, `last_accessed`) changes here
@@ -47,10 +38,12 @@ export class MemoryEngine implements MemoryReadModel {
   readonly loadsFromStore = true;
   readonly #index: RetrievalIndex;
   readonly #options: ExpiryOptions;
-  readonly #entries = new Map<string, Entry>();
-  readonly #byHash = new Map<string, Set<string>>();
+  readonly #entries = new Map<string, HeldMemory>();
+  /** By content hash: the one memory with it, or all of them (a hash is shared rarely). */
+  readonly #byHash = new Map<string, HeldMemory | HeldMemory[]>();
+  readonly #interner = new Interner();
   /** The entries by creation, for listing pages without a pass over every memory. */
-  readonly #order = new CreatedOrder<Entry>();
+  readonly #order = new CreatedOrder<HeldMemory>();
   /** The stats and "all live" answers, kept between changes. */
   readonly #liveness = new LivenessCache(this.#entries);
 
@@ -74,13 +67,19 @@ export class MemoryEngine implements MemoryReadModel {
     this.add(memory, typeof hash === "string" ? hash : "", record.vector);
   }
 
+  /** Does the index's deferred upkeep now (after the startup load), not in the first query. */
+  settle(): void {
+    this.#index.settle?.();
+  }
+
   /** Every held memory (expired ones not swept yet included) as the store holds it. */
   *records(): Generator<VectorRecord> {
     // In the order the index keeps its rows in, so a load from these records needs no reordering.
-    for (const { id, memory, hash } of inGroupOrder(this.#entries.values())) {
-      const vector = this.#index.vectorOf(id);
+    for (const held of inGroupOrder(this.#entries.values())) {
+      const vector = this.#index.vectorOf(held.id);
       if (vector === undefined) continue;
-      yield { id, vector, document: memory.content, metadata: encodeMemoryMetadata(memory, hash) };
+      const metadata = encodeMemoryMetadata(held.toMemory(), held.hash);
+      yield { id: held.id, vector, document: held.content, metadata };
     }
   }
 
@@ -88,20 +87,12 @@ export class MemoryEngine implements MemoryReadModel {
   add(memory: Memory, hash: string, vector: readonly number[]): void {
     this.remove(memory.id);
     this.#liveness.changed();
-    const expiresAtMs = expiryOf(memory);
-    this.#liveness.added(expiresAtMs);
-    const entry: Entry = {
-      id: memory.id,
-      memory,
-      hash,
-      expiresAtMs,
-      createdMs: Date.parse(memory.created_at),
-      gone: false,
-    };
-    this.#entries.set(memory.id, entry);
-    this.#order.add(entry);
-    addTo(this.#byHash, hash, memory.id);
-    this.#index.add({ id: memory.id, text: memory.content, vector, groups: groupsOf(memory) });
+    const held = HeldMemory.of(memory, hash, this.#interner);
+    this.#liveness.added(held.expiresAtMs);
+    this.#entries.set(held.id, held);
+    this.#order.add(held);
+    addTo(this.#byHash, held);
+    this.#index.add({ id: held.id, text: held.content, vector, groups: groupsOf(held) });
   }
 
   /** Forgets a memory the store has deleted; false when it was not held. */
@@ -111,7 +102,7 @@ export class MemoryEngine implements MemoryReadModel {
     this.#liveness.changed();
     this.#entries.delete(id);
     this.#order.remove(entry);
-    removeFrom(this.#byHash, entry.hash, id);
+    removeFrom(this.#byHash, entry);
     this.#index.remove(id);
     return true;
   }
@@ -119,7 +110,7 @@ export class MemoryEngine implements MemoryReadModel {
   /** The memory if it is held and live at `nowMs`. */
   get(id: string, nowMs: number): Memory | undefined {
     const entry = this.#entries.get(id);
-    return entry !== undefined && isLive(entry.expiresAtMs, nowMs) ? entry.memory : undefined;
+    return entry !== undefined && isLive(entry.expiresAtMs, nowMs) ? entry.toMemory() : undefined;
   }
 
   /**
@@ -130,23 +121,25 @@ export class MemoryEngine implements MemoryReadModel {
     let entry = this.#entries.get(memory.id);
     if (entry === undefined) return false;
     this.#liveness.changed();
-    const before = entry.memory;
-    entry.memory = { ...memory, content: before.content };
-    if (before.created_at !== memory.created_at) {
+    const { project, scope } = entry;
+    if (entry.createdMs !== Date.parse(memory.created_at)) {
       // Its place in the listing order moves: a new entry there, the old one gone.
       this.#order.remove(entry);
-      entry = { ...entry, createdMs: Date.parse(memory.created_at), gone: false };
+      removeFrom(this.#byHash, entry);
+      entry = HeldMemory.of({ ...memory, content: entry.content }, entry.hash, this.#interner);
       this.#entries.set(memory.id, entry);
       this.#order.add(entry);
+      addTo(this.#byHash, entry);
+    } else {
+      entry.assign(memory, this.#interner);
     }
-    if (before.project !== memory.project || before.scope !== memory.scope) {
+    if (project !== memory.project || scope !== memory.scope) {
       // Its groups changed: index it again (same text and vector) under the new ones.
       const vector = this.#index.vectorOf(memory.id);
       if (vector !== undefined) {
-        this.#index.add({ id: memory.id, text: before.content, vector, groups: groupsOf(memory) });
+        this.#index.add({ id: memory.id, text: entry.content, vector, groups: groupsOf(entry) });
       }
     }
-    entry.expiresAtMs = expiryOf(entry.memory);
     this.#liveness.expiriesMoved();
     return true;
   }
@@ -160,8 +153,7 @@ export class MemoryEngine implements MemoryReadModel {
     for (const id of new Set(ids)) {
       const entry = this.#entries.get(id);
       if (entry === undefined || !isLive(entry.expiresAtMs, nowMs)) continue;
-      entry.memory = withAccess(entry.memory, nowMs, this.#options);
-      entry.expiresAtMs = expiryOf(entry.memory);
+      entry.assign(withAccess(entry.toMemory(), nowMs, this.#options), this.#interner);
       counted.push(id);
     }
     return counted;
@@ -173,11 +165,11 @@ export class MemoryEngine implements MemoryReadModel {
    * when several qualify.
    */
   findDuplicate(key: DuplicateKey, nowMs: number): Memory | undefined {
-    const ids = this.#byHash.get(key.hash);
-    if (ids === undefined) return undefined;
+    const held = this.#byHash.get(key.hash);
+    if (held === undefined) return undefined;
     const normalised = normaliseContent(key.content);
     let found: Memory | undefined;
-    for (const id of ids) {
+    for (const { id } of Array.isArray(held) ? held : [held]) {
       const memory = this.get(id, nowMs);
       if (
         memory === undefined ||
@@ -217,14 +209,12 @@ export class MemoryEngine implements MemoryReadModel {
         : {
             accept: (id: string) => {
               const entry = entries.get(id);
-              return (
-                entry !== undefined && isLive(entry.expiresAtMs, nowMs) && passes(entry.memory)
-              );
+              return entry !== undefined && isLive(entry.expiresAtMs, nowMs) && passes(entry);
             },
           }),
     });
     return hits.flatMap((hit) => {
-      const memory = entries.get(hit.id)?.memory;
+      const memory = entries.get(hit.id)?.toMemory();
       return memory === undefined
         ? []
         : [
@@ -256,7 +246,9 @@ export class MemoryEngine implements MemoryReadModel {
     if (accept === undefined) return this.#liveness.counts(nowMs);
     const tally = new CountTally();
     for (const entry of this.#entries.values()) {
-      if (isLive(entry.expiresAtMs, nowMs) && accept(entry.memory)) tally.add(entry.memory);
+      if (!isLive(entry.expiresAtMs, nowMs)) continue;
+      const memory = entry.toMemory();
+      if (accept(memory)) tally.add(memory);
     }
     return tally.counts();
   }
@@ -274,7 +266,7 @@ export class MemoryEngine implements MemoryReadModel {
    */
   *live(nowMs: number): IterableIterator<Memory> {
     for (const entry of this.#entries.values()) {
-      if (isLive(entry.expiresAtMs, nowMs)) yield entry.memory;
+      if (isLive(entry.expiresAtMs, nowMs)) yield entry.toMemory();
     }
   }
 
@@ -288,30 +280,31 @@ export class MemoryEngine implements MemoryReadModel {
     after?: OrderPosition,
   ): IterableIterator<Memory> {
     for (const entry of this.#order.walk(order, after)) {
-      if (isLive(entry.expiresAtMs, nowMs)) yield entry.memory;
+      if (isLive(entry.expiresAtMs, nowMs)) yield entry.toMemory();
     }
   }
 
   /** The memory as held, live or not (for writing its current access data to the store). */
   peek(id: string): Memory | undefined {
-    return this.#entries.get(id)?.memory;
+    return this.#entries.get(id)?.toMemory();
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let ids = map.get(key);
-  if (ids === undefined) map.set(key, (ids = new Set()));
-  ids.add(id);
+function addTo(map: Map<string, HeldMemory | HeldMemory[]>, held: HeldMemory): void {
+  const known = map.get(held.hash);
+  if (known === undefined) map.set(held.hash, held);
+  else if (Array.isArray(known)) known.push(held);
+  else map.set(held.hash, [known, held]);
 }
 
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
-  const ids = map.get(key);
-  ids?.delete(id);
-  if (ids?.size === 0) map.delete(key);
-}
-
-function expiryOf(memory: Memory): number {
-  return memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at);
+function removeFrom(map: Map<string, HeldMemory | HeldMemory[]>, held: HeldMemory): void {
+  const known = map.get(held.hash);
+  if (known === held) map.delete(held.hash);
+  else if (Array.isArray(known)) {
+    const rest = known.filter((other) => other !== held);
+    if (rest.length === 0) map.delete(held.hash);
+    else map.set(held.hash, rest.length === 1 ? (rest[0] as HeldMemory) : rest);
+  }
 }
 
 function olderFirst(a: Memory, b: Memory): number {

@@ -58,6 +58,8 @@ export interface MemoryReadModel {
   readonly size: number;
   /** Adds a stored record at startup (only called when {@link loadsFromStore}). */
   load(record: VectorRecord): void;
+  /** Called once the startup load is done: work the load deferred happens now (optional). */
+  settle?(): void;
   /** A memory the store has just acknowledged. */
   add(memory: Memory, hash: string, vector: readonly number[]): void;
   /** A memory the store has just deleted; false when it was not held. */

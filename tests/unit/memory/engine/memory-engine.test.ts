@@ -331,6 +331,28 @@ describe("MemoryEngine", () => {
     expect([...copy.records()]).toEqual(records);
   });
 
+  it("gives back every field of a memory exactly as added and as loaded from its record", () => {
+    const engine = new MemoryEngine(createHybridIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
+    const memory = base(7, {
+      type: "procedure",
+      scope: "session",
+      tags: ["ops", "a,b", 'quote"d'],
+      project: "billing",
+      confidence: 0.37,
+      updated_at: new Date(T0 + 1234).toISOString(),
+      last_accessed: new Date(T0 + 5678).toISOString(),
+      access_count: 3,
+      expires_at: new Date(T0 + HOUR).toISOString(),
+    });
+    engine.add(memory, "hash-7", [1, 2, 3]);
+    expect(engine.get(memory.id, T0)).toEqual(memory);
+    expect(engine.peek(memory.id)).toEqual(memory);
+    const copy = new MemoryEngine(createHybridIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
+    for (const record of engine.records()) copy.load(record);
+    expect(copy.get(memory.id, T0)).toEqual(memory);
+    expect([...copy.records()]).toEqual([...engine.records()]);
+  });
+
   it("loads a stored record and refuses one that does not follow the layout", () => {
     const engine = new MemoryEngine(new CosineRetrievalIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
     expect(() =>

@@ -1,0 +1,130 @@
+/**
+ * How the `MemoryEngine` keeps one memory: one object of numbers and shared strings, the
+ * `Memory` answer built from it when a read returns it. Instants are epoch ms (a `Memory`'s four
+ * ISO strings cost ~190 bytes a memory and are rebuilt exactly from the ms, which is what the
+ * store keeps too); type and scope are the model's constants, project and tags are shared with
+ * every memory that has the same (see {@link Interner}). The decoded `Memory` alone measured
+ * 338 bytes a memory at 100,000 (docs/performance.md, "The engine alone").
+ */
+import { NEVER_EXPIRES_MS } from "../model/expiry.js";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
+import type { Memory, MemoryScope, MemoryType } from "../model/types.js";
+
+/**
+ * One shared instance per distinct project name and tag list: a store has few projects and
+ * few tag combinations compared to memories, so each costs its strings once.
+ *
+ * @example
+ * const interner = new Interner();
+ * interner.tags(["a", "b"]) === interner.tags(["a", "b"]); // true
+ */
+export class Interner {
+  readonly #projects = new Map<string, string>();
+  readonly #tagLists = new Map<string, readonly string[]>();
+  readonly #types = new Map<string, MemoryType>(MEMORY_TYPES.map((t) => [t, t]));
+  readonly #scopes = new Map<string, MemoryScope>(MEMORY_SCOPES.map((s) => [s, s]));
+
+  /** The shared copy of a project name. */
+  project(name: string): string {
+    const known = this.#projects.get(name);
+    if (known !== undefined) return known;
+    this.#projects.set(name, name);
+    return name;
+  }
+
+  /** The shared copy of a tag list (same tags, same order). */
+  tags(tags: readonly string[]): readonly string[] {
+    const key = tags.length === 0 ? "" : JSON.stringify(tags);
+    const known = this.#tagLists.get(key);
+    if (known !== undefined) return known;
+    const shared = Object.freeze(tags.map((tag) => this.project(tag)));
+    this.#tagLists.set(key, shared);
+    return shared;
+  }
+
+  /** The model's constant for a type (the same string, one copy). */
+  type(type: MemoryType): MemoryType {
+    return this.#types.get(type) ?? type;
+  }
+
+  /** The model's constant for a scope (the same string, one copy). */
+  scope(scope: MemoryScope): MemoryScope {
+    return this.#scopes.get(scope) ?? scope;
+  }
+}
+
+/**
+ * A memory as the engine holds it (see the file comment). Everything but `id`, `content`,
+ * `hash` and the creation instant can change in place ({@link HeldMemory.assign}); a new
+ * creation instant needs a new object (the listing order is keyed by it).
+ *
+ * @example
+ * const held = HeldMemory.of(memory, hash, interner);
+ * held.toMemory(); // deep-equal to memory
+ */
+export class HeldMemory {
+  readonly id: string;
+  readonly content: string;
+  readonly hash: string;
+  /** `created_at` as epoch ms (the listing order). */
+  readonly createdMs: number;
+  type: MemoryType = "fact";
+  scope: MemoryScope = "permanent";
+  project = "";
+  tags: readonly string[] = [];
+  confidence = 0;
+  updatedMs = 0;
+  lastAccessedMs = 0;
+  accessCount = 0;
+  /** When it expires, epoch ms ({@link NEVER_EXPIRES_MS}: never). */
+  expiresAtMs = NEVER_EXPIRES_MS;
+  /** Set when it leaves the engine (the listing order skips it). */
+  gone = false;
+
+  private constructor(id: string, content: string, hash: string, createdMs: number) {
+    this.id = id;
+    this.content = content;
+    this.hash = hash;
+    this.createdMs = createdMs;
+  }
+
+  /** Holds `memory` (its content as given, the other fields through `interner`). */
+  static of(memory: Memory, hash: string, interner: Interner): HeldMemory {
+    const held = new HeldMemory(memory.id, memory.content, hash, Date.parse(memory.created_at));
+    held.assign(memory, interner);
+    return held;
+  }
+
+  /** Takes every field of `memory` but its id, content and creation instant. */
+  assign(memory: Memory, interner: Interner): void {
+    this.type = interner.type(memory.type);
+    this.scope = interner.scope(memory.scope);
+    this.project = interner.project(memory.project);
+    this.tags = interner.tags(memory.tags);
+    this.confidence = memory.confidence;
+    this.updatedMs = Date.parse(memory.updated_at);
+    this.lastAccessedMs = Date.parse(memory.last_accessed);
+    this.accessCount = memory.access_count;
+    this.expiresAtMs =
+      memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at);
+  }
+
+  /** The memory as the API returns it (a new object each call). */
+  toMemory(): Memory {
+    return {
+      id: this.id,
+      content: this.content,
+      type: this.type,
+      scope: this.scope,
+      tags: this.tags,
+      project: this.project,
+      confidence: this.confidence,
+      created_at: new Date(this.createdMs).toISOString(),
+      updated_at: new Date(this.updatedMs).toISOString(),
+      last_accessed: new Date(this.lastAccessedMs).toISOString(),
+      access_count: this.accessCount,
+      expires_at:
+        this.expiresAtMs >= NEVER_EXPIRES_MS ? null : new Date(this.expiresAtMs).toISOString(),
+    };
+  }
+}
