@@ -185,8 +185,8 @@ export async function connectPostgres(
     checkOpen,
     close,
     maxBatchIds: options.maxBatchIds ?? 2_000,
-    onCommit: (head) => {
-      feedHolder.feed?.announce(head);
+    onCommit: (head, created) => {
+      feedHolder.feed?.announce(head, { created });
       prune(head);
     },
   });

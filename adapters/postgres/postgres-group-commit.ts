@@ -11,11 +11,21 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** What a statement of the group commit returns: the new head and the ids it changed. */
+/**
+ * What a statement of the group commit returns: the new head, the ids it deleted (deletes count
+ * them), and the ids whose rows it created with their places among the statement's changes
+ * (`created_at` null: every change created its row, in order).
+ */
 interface LoggedRow {
   readonly seq: string;
   readonly ids: string[] | null;
+  readonly created: string[] | null;
+  readonly created_at: number[] | null;
+  readonly total: string | null;
 }
+
+/** The changes of a commit that created their records (see `OwnCommit`). */
+export type CreatedChanges = { readonly seq: number; readonly id: string }[];
 
 /** Runs one statement; `client` is the transaction's, or absent: the statement commits alone. */
 type Execute = (text: string, values: unknown[]) => Promise<{ rows: LoggedRow[] }>;
@@ -31,8 +41,11 @@ export interface GroupCommitOptions {
   readonly statement: (text: string, values: unknown[]) => Promise<{ rows: LoggedRow[] }>;
   /** Most ids one transaction writes (a single larger write still goes alone). Default 2,000. */
   readonly maxIds?: number;
-  /** Called after each commit with the new head (0: nothing changed). */
-  readonly onCommit?: (head: number) => void;
+  /**
+   * Called after each commit that changed something, before its writes resolve, with the new
+   * head and the changes that created their records.
+   */
+  readonly onCommit?: (head: number, created: CreatedChanges) => void;
 }
 
 /**
@@ -108,25 +121,30 @@ export class GroupCommit {
   async #commit(batch: Pending[]): Promise<void> {
     const deleted = new Map<Pending, number>();
     let head = 0;
+    let created: CreatedChanges = [];
     const runs = runsOf(batch);
     try {
       if (runs.length === 1) {
         // One kind of write: one statement that writes, logs and notifies, committed by
         // PostgreSQL before it answers (one round trip instead of BEGIN, write, log, COMMIT).
-        head = await applyRun(this.#options.statement, runs[0] as Pending[], deleted);
+        head = await applyRun(this.#options.statement, runs[0] as Pending[], deleted, created);
       } else {
         await this.#options.transact(async (client) => {
           deleted.clear();
+          created = [];
           const execute: Execute = (text, values) => client.query<LoggedRow>(text, values);
-          for (const run of runs) head = Math.max(head, await applyRun(execute, run, deleted));
+          for (const run of runs) {
+            head = Math.max(head, await applyRun(execute, run, deleted, created));
+          }
         });
       }
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;
     }
+    // Before the writes resolve: a writer's listener learns what it created before it goes on.
+    if (head > 0) this.#options.onCommit?.(head, created);
     for (const pending of batch) pending.resolve(deleted.get(pending) ?? 0);
-    if (head > 0) this.#options.onCommit?.(head);
   }
 }
 
@@ -145,11 +163,14 @@ function runsOf(batch: readonly Pending[]): Pending[][] {
  * Logs the ids of the CTE `written` under the next seqs and notifies, at the end of every write
  * statement: the head row is updated after the write (its lock, held until COMMIT, is the only
  * part serialised across replicas), and not at all when nothing was written. Returns the new
- * head (no row: nothing changed) and, with `returnIds` (deletes count them), the ids written.
+ * head (no row: nothing changed); with `returnIds` (deletes count them), the ids written; with
+ * `returnCreated` (`written` then has a column `created`), the ids whose rows the write created,
+ * in seq order, and their places `n` unless every change created its row.
  */
-const logWritten = (returnIds: boolean) => `
+const logWritten = (returnIds: boolean, returnCreated = false) => `
   , changed AS (
-    SELECT id, row_number() OVER () AS n, count(*) OVER () AS total FROM written
+    SELECT id, ${returnCreated ? "created" : "false AS created"},
+      row_number() OVER () AS n, count(*) OVER () AS total FROM written
   ), head AS (
     UPDATE memsvc_change_head SET seq = seq + (SELECT count(*) FROM written)
     WHERE EXISTS (SELECT 1 FROM written)
@@ -159,6 +180,9 @@ const logWritten = (returnIds: boolean) => `
     SELECT head.seq - changed.total + changed.n, changed.id FROM head, changed
   )
   SELECT head.seq::text AS seq, ${returnIds ? "(SELECT array_agg(id) FROM written)" : "NULL::text[]"} AS ids,
+    ${returnCreated ? "(SELECT array_agg(id ORDER BY n) FROM changed WHERE created)" : "NULL::text[]"} AS created,
+    ${returnCreated ? "(SELECT CASE WHEN bool_and(created) THEN NULL ELSE array_agg(n ORDER BY n) FILTER (WHERE created) END FROM changed)" : "NULL::int[]"} AS created_at,
+    (SELECT count(*) FROM changed)::text AS total,
     pg_notify('${CHANGES_CHANNEL}', head.seq::text)
   FROM head`;
 
@@ -179,8 +203,8 @@ const UPSERT = `
       vector = EXCLUDED.vector,
       metadata = m.metadata || EXCLUDED.metadata,
       tenant = COALESCE((m.metadata || EXCLUDED.metadata)->>'tenant', 'default')
-    RETURNING m.id
-  )${logWritten(false)}`;
+    RETURNING m.id, m.xmax = 0 AS created
+  )${logWritten(false, true)}`;
 
 const UPDATE = `
   WITH written AS (
@@ -203,6 +227,7 @@ async function applyRun(
   execute: Execute,
   run: readonly Pending[],
   deleted: Map<Pending, number>,
+  created: CreatedChanges,
 ): Promise<number> {
   const [merged] = mergeWrites(run.map((p) => p.write));
   if (merged === undefined) return 0;
@@ -242,5 +267,19 @@ async function applyRun(
       break;
     }
   }
-  return Number(rows[0]?.seq ?? 0);
+  const head = Number(rows[0]?.seq ?? 0);
+  noteCreated(rows[0], head, created);
+  return head;
+}
+
+/** Adds the changes of a statement's answer that created their rows to `created`. */
+function noteCreated(row: LoggedRow | undefined, head: number, created: CreatedChanges): void {
+  if (row === undefined || row.created === null || row.created.length === 0) return;
+  // The statement's changes are seqs head - total + 1 … head, the n-th at head - total + n.
+  const first = head - Number(row.total);
+  const places = row.created_at;
+  row.created.forEach((id, i) => {
+    // No places: every change created its row, so the i-th created is the (i + 1)-th change.
+    created.push({ seq: first + (places === null ? i + 1 : Number(places[i])), id });
+  });
 }

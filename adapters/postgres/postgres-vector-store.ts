@@ -9,7 +9,7 @@ import type {
   VectorStore,
 } from "../../core/ports/vector-store.js";
 import type { StoreWrite } from "../../core/storage/merge-writes.js";
-import { GroupCommit } from "./postgres-group-commit.js";
+import { GroupCommit, type CreatedChanges } from "./postgres-group-commit.js";
 import { decodeVector } from "./postgres-vectors.js";
 
 /** What the store needs from its connection (see `connectPostgres`). */
@@ -29,8 +29,11 @@ export interface PostgresStoreContext {
   close(): Promise<void>;
   /** Most ids one group-commit transaction writes. */
   readonly maxBatchIds: number;
-  /** Called after each commit that changed something, with the new head. */
-  readonly onCommit: (head: number) => void;
+  /**
+   * Called after each commit that changed something, before its writes resolve, with the new
+   * head and the changes that created their records.
+   */
+  readonly onCommit: (head: number, created: CreatedChanges) => void;
 }
 
 /**

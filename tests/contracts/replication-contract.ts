@@ -94,6 +94,35 @@ export function describeReplicationContract(
       expect(heads.length).toBe(seen);
     });
 
+    it("tells its own listener, before a write resolves, the records the commit created (issue 21)", async () => {
+      const { store, feed } = subject;
+      const own: { head: number; created: { seq: number; id: string }[] }[] = [];
+      const stop = await feed.listen((head, commit) => {
+        if (commit !== undefined) own.push({ head, created: [...commit.created] });
+      });
+      await store.upsert([record("a", 1), record("b", 2)]);
+      expect(own).toEqual([
+        {
+          head: 2,
+          created: expect.arrayContaining([
+            { seq: expect.any(Number), id: "a" },
+            { seq: expect.any(Number), id: "b" },
+          ]) as unknown,
+        },
+      ]);
+      // Each created id has the seq its change is read under.
+      const seqOf = new Map((await feed.changesSince(0, 10)).map((c) => [c.id, c.seq]));
+      for (const { seq, id } of own[0]?.created ?? []) expect(seq).toBe(seqOf.get(id));
+      // An upsert over a stored record, an update and a delete create nothing.
+      await store.upsert([record("b", 3), record("c", 4)]);
+      await store.updateMetadata([{ id: "a", metadata: { n: 5 } }]);
+      await store.delete(["a"]);
+      const changes = await feed.changesSince(2, 10);
+      const c = changes.find((change) => change.id === "c");
+      expect(own.slice(1).map((o) => o.created)).toEqual([[{ seq: c?.seq, id: "c" }], [], []]);
+      await stop();
+    });
+
     it("runs tasks on one key one at a time and returns their results", async () => {
       const { locks } = subject;
       let inside = 0;
