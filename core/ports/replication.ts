@@ -74,6 +74,15 @@ export interface ChangeFeed {
   ): Promise<() => Promise<void>>;
 }
 
+/** What a {@link ClusterLocks.runAll} task learns once its keys are held. */
+export interface HeldLocks {
+  /**
+   * The feed's head as read once every key was held (every change committed before is at or
+   * below it), when the store can tell it without a round trip of its own; absent otherwise.
+   */
+  readonly head?: number;
+}
+
 /**
  * Exclusive sections across every process that shares a store.
  *
@@ -86,9 +95,10 @@ export interface ClusterLocks {
    * Runs `task` while holding every key exclusively: no other process (or call of this one)
    * holding one of the keys runs meanwhile. Two calls never deadlock whatever the order of their
    * keys (implementations retry an acquisition the backend aborted as a deadlock). The keys are
-   * released when `task` settles.
+   * released when `task` settles. The task is told the feed's head once they are held, when the
+   * store knows it ({@link HeldLocks}).
    */
-  runAll<T>(keys: readonly string[], task: () => Promise<T>): Promise<T>;
+  runAll<T>(keys: readonly string[], task: (held: HeldLocks) => Promise<T>): Promise<T>;
   /**
    * True for exactly one caller per `intervalMs` and `name` across every process on the store
    * (the first to ask once the interval has passed); false for the others. For work that must

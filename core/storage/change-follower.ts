@@ -118,9 +118,12 @@ export class ChangeFollower {
 
   /**
    * Resolves once a round that started after this call has applied every change committed
-   * before it; rejects when that round could not reach the feed.
+   * before it; rejects when that round could not reach the feed. With `head` (the feed's head,
+   * read after everything the caller needs was committed), it resolves at once when every change
+   * up to it is in the engine already, without reading the feed.
    */
-  catchUp(): Promise<void> {
+  catchUp(head?: number): Promise<void> {
+    if (head !== undefined && this.#holdsUpTo(head)) return Promise.resolve();
     if (this.#round === undefined) return this.#startRound();
     this.#next ??= this.#round.then(
       () => this.#startRound(),
@@ -144,11 +147,24 @@ export class ChangeFollower {
    */
   #wake(head = 0): void {
     if (this.#stopped) return;
-    if (head > 0 && this.#round === undefined && this.#healthy) {
-      this.#skipHeld();
-      if (head <= this.#applied) return;
-    }
+    if (head > 0 && this.#holdsUpTo(head)) return;
     this.catchUp().catch(() => this.#scheduleRetry());
+  }
+
+  /**
+   * True when every change up to `head` is in the engine: applied, or held already. Between
+   * rounds it moves the cursor past the held changes; during one (which sets the cursor when its
+   * read returns) it only looks: the changes up to the cursor are applied either way.
+   */
+  #holdsUpTo(head: number): boolean {
+    if (!this.#healthy) return false;
+    if (this.#round === undefined) {
+      this.#skipHeld();
+      return head <= this.#applied;
+    }
+    let applied = this.#applied;
+    while (applied < head && this.#deps.localWrites.holds(applied + 1)) applied += 1;
+    return head <= applied;
   }
 
   /** Moves past the next changes when the engine holds them already (see `LocalWriteClock`). */

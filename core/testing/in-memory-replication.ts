@@ -248,7 +248,7 @@ export class InMemorySharedStore {
 
   #locks(): ClusterLocks {
     return {
-      runAll: (keys, task) => this.#lock.runAll(keys, task),
+      runAll: (keys, task) => this.#lock.runAll(keys, () => task({ head: this.#head })),
       claimTurn: async (name, intervalMs) => {
         this.#check();
         const now = this.#nowMs();

@@ -123,6 +123,26 @@ export function describeReplicationContract(
       await stop();
     });
 
+    it("tells a task the head once its keys are held, if it knows it, past every earlier commit", async () => {
+      const { store, feed, locks } = subject;
+      await store.upsert([record("a", 1), record("b", 2)]);
+      const head = await locks.runAll(["k"], async (held) => held.head);
+      expect(head ?? 2).toBe(2);
+      // A commit made while another task held the key is below the next holder's head.
+      let holding!: () => void;
+      const started = new Promise<void>((resolve) => (holding = resolve));
+      const writing = locks.runAll(["k"], async () => {
+        holding();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await store.upsert([record("c", 3)]);
+      });
+      await started;
+      const next = await locks.runAll(["k"], async (held) => held.head);
+      await writing;
+      expect(next ?? 3).toBe(3);
+      expect(await feed.head()).toBe(3);
+    });
+
     it("runs tasks on one key one at a time and returns their results", async () => {
       const { locks } = subject;
       let inside = 0;

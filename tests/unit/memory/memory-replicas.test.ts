@@ -49,13 +49,14 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * A replica's ports whose feed announces commits a turn later, as PostgreSQL's NOTIFY comes after
  * the answer to the write (the writer's own announcement still comes before its write resolves),
- * and notes the ids of the records the follower reads from the feed.
+ * and notes the ids of the records the follower reads from the feed and how often it reads.
  */
-function lateNotifications(read: string[] = []) {
+function lateNotifications(read: string[] = [], calls = { reads: 0 }) {
   return (replica: InMemoryReplicaPorts): InMemoryReplicaPorts => {
     const feed: ChangeFeed = {
       head: () => replica.feed.head(),
       changesSince: async (after, limit) => {
+        calls.reads += 1;
         const changes = await replica.feed.changesSince(after, limit);
         for (const change of changes) if (change.record !== undefined) read.push(change.id);
         return changes;
@@ -203,6 +204,30 @@ describe("MemoryService replicas on one shared store", () => {
     expect(read.filter((id) => own.includes(id)).length).toBe(own.length);
     expect(read.filter((id) => id === other.id).length).toBe(1);
     expect(a.follower?.applied).toBe(b.follower?.applied);
+  });
+
+  it("a replica alone reads nothing from the feed to remember (issue 21)", async () => {
+    const calls = { reads: 0 };
+    const shared = new InMemorySharedStore();
+    const { services } = await replicas(1, shared, lateNotifications([], calls));
+    const a = services[0] as MemoryService;
+    const before = calls.reads;
+    for (let i = 0; i < 5; i += 1) await a.remember({ content: `fact ${i}`, type: "fact" });
+    await a.rememberBatch({ memories: [{ content: "x" }, { content: "y" }] });
+    await settle();
+    // The locks tell the head: nothing new but its own memories, so nothing to read.
+    expect(calls.reads).toBe(before);
+    // Another replica's write is read by the next remember's lock.
+    const b = new MemoryService({
+      ...shared.replica(),
+      embedder: new FakeEmbedder({ dimensions: 8 }),
+      clock: new ManualClock(T0),
+    });
+    await b.init();
+    const other = await b.remember({ content: "from b", type: "fact" });
+    await a.remember({ content: "fact 6", type: "fact" });
+    expect(calls.reads).toBeGreaterThan(before);
+    expect((await a.get(other.id)).content).toBe("from b");
   });
 
   it.each([
