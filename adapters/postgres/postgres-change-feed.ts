@@ -75,7 +75,12 @@ export class PostgresChangeFeed implements ChangeFeed {
       document: string | null;
       metadata: Metadata | null;
       vector: Buffer | null;
-    }>("read changes", CHANGES_SINCE, [Math.floor(after), Math.max(1, Math.floor(limit))]);
+    }>(
+      "read changes",
+      CHANGES_SINCE,
+      [Math.floor(after), Math.max(1, Math.floor(limit))],
+      "memsvc_changes_since",
+    );
     return rows.map((row) => ({
       seq: Number(row.seq),
       id: row.id,

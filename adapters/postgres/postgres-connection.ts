@@ -110,10 +110,12 @@ export async function connectPostgres(
       );
     }
   };
-  const query: PostgresStoreContext["query"] = async (action, text, values) => {
+  const query: PostgresStoreContext["query"] = async (action, text, values, name) => {
     checkOpen();
     try {
-      return await pool.query(text, values);
+      return name === undefined
+        ? await pool.query(text, values)
+        : await pool.query({ name, text, ...(values === undefined ? {} : { values }) });
     } catch (error) {
       throw postgresError(error, target, action);
     }

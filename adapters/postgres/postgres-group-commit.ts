@@ -27,7 +27,7 @@ interface LoggedRow {
 export type CreatedChanges = { readonly seq: number; readonly id: string }[];
 
 /** Runs one statement; `client` is the transaction's, or absent: the statement commits alone. */
-type Execute = (text: string, values: unknown[]) => Promise<{ rows: LoggedRow[] }>;
+type Execute = (text: string, values: unknown[], name: string) => Promise<{ rows: LoggedRow[] }>;
 
 /** Options of {@link GroupCommit}. */
 export interface GroupCommitOptions {
@@ -37,7 +37,11 @@ export interface GroupCommitOptions {
    * Runs one statement on the pool in its own transaction (autocommit: PostgreSQL commits it
    * before answering), errors translated. A group of writes of one kind is one such statement.
    */
-  readonly statement: (text: string, values: unknown[]) => Promise<{ rows: LoggedRow[] }>;
+  readonly statement: (
+    text: string,
+    values: unknown[],
+    name: string,
+  ) => Promise<{ rows: LoggedRow[] }>;
   /** Most ids one transaction writes (a single larger write still goes alone). Default 2,000. */
   readonly maxIds?: number;
   /**
@@ -131,7 +135,8 @@ export class GroupCommit {
         await this.#options.transact(async (client) => {
           deleted.clear();
           created = [];
-          const execute: Execute = (text, values) => client.query<LoggedRow>(text, values);
+          const execute: Execute = (text, values, name) =>
+            client.query<LoggedRow>({ name, text, values });
           for (const run of runs) {
             head = Math.max(head, await applyRun(execute, run, deleted, created));
           }
@@ -189,6 +194,9 @@ const logWritten = (options: { returnIds?: boolean; upsert?: boolean }) => `
   FROM head`;
 
 /**
+ * The write statements run prepared (named `memsvc_upsert`, `memsvc_update`, `memsvc_delete`):
+ * parsed once per connection, and planned once PostgreSQL keeps a generic plan.
+ *
  * The records travel as one JSON parameter ($1: [id, document, metadata, start, length] per
  * record; `JSON.stringify` is about ten times cheaper than node-postgres's escaping of text and
  * jsonb arrays), the vectors as one binary parameter ($2), cut by start (1-based) and length.
@@ -252,17 +260,19 @@ async function applyRun(
         vectors.starts[i],
         vectors.lengths[i],
       ]);
-      ({ rows } = await execute(UPSERT, [JSON.stringify(rowsOf), vectors.bytes]));
+      ({ rows } = await execute(UPSERT, [JSON.stringify(rowsOf), vectors.bytes], "memsvc_upsert"));
       noteCreated(rows[0], records, created);
       break;
     }
     case "update":
-      ({ rows } = await execute(UPDATE, [
-        JSON.stringify(merged.updates.map((u) => [u.id, u.metadata])),
-      ]));
+      ({ rows } = await execute(
+        UPDATE,
+        [JSON.stringify(merged.updates.map((u) => [u.id, u.metadata]))],
+        "memsvc_update",
+      ));
       break;
     case "delete": {
-      ({ rows } = await execute(DELETE, [merged.ids]));
+      ({ rows } = await execute(DELETE, [merged.ids], "memsvc_delete"));
       // One delete after another: an id counts for the first write that names it.
       const existed = new Set(rows[0]?.ids ?? []);
       for (const pending of run) {

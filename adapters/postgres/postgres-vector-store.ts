@@ -15,11 +15,16 @@ import { decodeVector } from "./postgres-vectors.js";
 /** What the store needs from its connection (see `connectPostgres`). */
 export interface PostgresStoreContext {
   readonly pool: pg.Pool;
-  /** Runs a query on the pool, translating failures to coded errors naming the server. */
+  /**
+   * Runs a query on the pool, translating failures to coded errors naming the server. With
+   * `name`, as a prepared statement (parsed once per connection, planned generically once
+   * PostgreSQL finds that as good): for the statements run once or more per request.
+   */
   query<R extends pg.QueryResultRow>(
     action: string,
     text: string,
     values?: unknown[],
+    name?: string,
   ): Promise<pg.QueryResult<R>>;
   /** One transaction on a pooled client (BEGIN … COMMIT), failures translated. */
   transact(action: string, work: (client: pg.ClientBase) => Promise<void>): Promise<void>;
@@ -60,7 +65,7 @@ export class PostgresVectorStore implements VectorStore {
     this.#context = context;
     this.#commits = new GroupCommit({
       transact: (work) => context.transact("commit a write", work),
-      statement: (text, values) => context.query("commit a write", text, values),
+      statement: (text, values, name) => context.query("commit a write", text, values, name),
       maxIds: context.maxBatchIds,
       onCommit: context.onCommit,
     });
