@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { ChangeFeed, StoreChange } from "../../core/ports/replication.js";
+import type { ChangeFeed, OwnCommit, StoreChange } from "../../core/ports/replication.js";
 import type { Metadata } from "../../core/ports/vector-store.js";
 import { CHANGES_CHANNEL } from "./postgres-group-commit.js";
 import { postgresError } from "./postgres-errors.js";
@@ -54,7 +54,7 @@ const CHANGES_SINCE = `
  */
 export class PostgresChangeFeed implements ChangeFeed {
   readonly #context: PostgresFeedContext;
-  readonly #local = new Set<(head: number) => void>();
+  readonly #local = new Set<(head: number, own?: OwnCommit) => void>();
 
   constructor(context: PostgresFeedContext) {
     this.#context = context;
@@ -75,7 +75,12 @@ export class PostgresChangeFeed implements ChangeFeed {
       document: string | null;
       metadata: Metadata | null;
       vector: Buffer | null;
-    }>("read changes", CHANGES_SINCE, [Math.floor(after), Math.max(1, Math.floor(limit))]);
+    }>(
+      "read changes",
+      CHANGES_SINCE,
+      [Math.floor(after), Math.max(1, Math.floor(limit))],
+      "memsvc_changes_since",
+    );
     return rows.map((row) => ({
       seq: Number(row.seq),
       id: row.id,
@@ -92,13 +97,14 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   async listen(
-    onCommit: (head: number) => void,
+    onCommit: (head: number, own?: OwnCommit) => void,
     onConnection?: (up: boolean, error?: unknown) => void,
   ): Promise<() => Promise<void>> {
     this.#context.checkOpen();
     const listener = new Listener(this.#context, onCommit, onConnection);
     await listener.start();
-    // This process's own commits are announced at once, without the NOTIFY round trip.
+    // This process's own commits are announced at once (before the writes resolve, with the
+    // records they created), besides the NOTIFY that every listener gets.
     this.#local.add(onCommit);
     const untrack = this.#context.track(() => listener.stop());
     return async () => {
@@ -109,8 +115,8 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   /** Announces a commit of this process to its listeners (called by the store). */
-  announce(head: number): void {
-    for (const onCommit of this.#local) onCommit(head);
+  announce(head: number, own: OwnCommit): void {
+    for (const onCommit of this.#local) onCommit(head, own);
   }
 }
 

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { ClusterLocks } from "../../core/ports/replication.js";
+import type { ClusterLocks, HeldLocks } from "../../core/ports/replication.js";
 import { errorCode, postgresError } from "./postgres-errors.js";
 import { advisoryKey } from "./postgres-keys.js";
 import type { PostgresStoreContext } from "./postgres-vector-store.js";
@@ -12,16 +12,19 @@ export interface PostgresLocksContext extends Pick<PostgresStoreContext, "query"
 }
 
 /**
- * BEGIN and the locks in one round trip (the simple protocol runs both statements of one
- * message); the keys are our own decimal hashes (checked), so they are written as literals.
+ * BEGIN, the locks (one row however many keys) and the change head in one round trip (the simple
+ * protocol runs the statements of one message in order; in READ COMMITTED the head's statement
+ * takes its snapshot once the locks are held, so it sees every change committed before); the
+ * keys are our own decimal hashes (checked), so they are written as literals.
  */
 function lockAll(keys: readonly string[]): string {
   for (const key of keys) {
     if (!/^-?\d{1,20}$/.test(key)) throw new Error(`advisory key is not an integer: ${key}`);
   }
   return (
-    "BEGIN; SELECT pg_advisory_xact_lock(k) " +
-    `FROM unnest('{${keys.join(",")}}'::bigint[]) WITH ORDINALITY AS u(k, n) ORDER BY n`
+    "BEGIN; SELECT count(*) FROM (SELECT pg_advisory_xact_lock(k) " +
+    `FROM unnest('{${keys.join(",")}}'::bigint[]) WITH ORDINALITY AS u(k, n) ORDER BY n) AS l; ` +
+    "SELECT seq::text AS seq FROM memsvc_change_head"
   );
 }
 
@@ -62,18 +65,18 @@ export class PostgresClusterLocks implements ClusterLocks {
     this.#context = context;
   }
 
-  async runAll<T>(keys: readonly string[], task: () => Promise<T>): Promise<T> {
+  async runAll<T>(keys: readonly string[], task: (held: HeldLocks) => Promise<T>): Promise<T> {
     this.#context.checkOpen();
-    if (keys.length === 0) return task();
+    if (keys.length === 0) return task({});
     const hashed = [...new Set(keys.map(advisoryKey))].sort((a, b) => {
       const d = BigInt(a) - BigInt(b);
       return d < 0n ? -1 : d > 0n ? 1 : 0;
     });
-    const client = await this.#acquire(hashed);
+    const { client, head } = await this.#acquire(hashed);
     // The locks are released by the transaction's end, which is not awaited: the caller has its
     // result one round trip sooner, and whoever waits for a key gets it when the COMMIT arrives.
     try {
-      const result = await task();
+      const result = await task(head === undefined ? {} : { head });
       void this.#end(client, "COMMIT");
       return result;
     } catch (error) {
@@ -90,8 +93,10 @@ export class PostgresClusterLocks implements ClusterLocks {
     return rows.length === 1;
   }
 
-  /** A client inside a transaction holding every key. */
-  async #acquire(keys: readonly string[]): Promise<pg.PoolClient> {
+  /** A client inside a transaction holding every key, and the change head read then. */
+  async #acquire(
+    keys: readonly string[],
+  ): Promise<{ client: pg.PoolClient; head: number | undefined }> {
     for (let attempt = 0; ; attempt += 1) {
       let client: pg.PoolClient;
       try {
@@ -100,8 +105,10 @@ export class PostgresClusterLocks implements ClusterLocks {
         throw postgresError(error, this.#context.target, "take a lock connection");
       }
       try {
-        await client.query(lockAll(keys));
-        return client;
+        const results = (await client.query(lockAll(keys))) as unknown as pg.QueryResult[];
+        const seq: unknown = results[results.length - 1]?.rows[0]?.seq;
+        const head = typeof seq === "string" ? Number(seq) : undefined;
+        return { client, head: Number.isSafeInteger(head) ? head : undefined };
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
         client.release(errorCode(error) === "40P01" ? undefined : true);

@@ -110,10 +110,12 @@ export async function connectPostgres(
       );
     }
   };
-  const query: PostgresStoreContext["query"] = async (action, text, values) => {
+  const query: PostgresStoreContext["query"] = async (action, text, values, name) => {
     checkOpen();
     try {
-      return await pool.query(text, values);
+      return name === undefined
+        ? await pool.query(text, values)
+        : await pool.query({ name, text, ...(values === undefined ? {} : { values }) });
     } catch (error) {
       throw postgresError(error, target, action);
     }
@@ -185,8 +187,8 @@ export async function connectPostgres(
     checkOpen,
     close,
     maxBatchIds: options.maxBatchIds ?? 2_000,
-    onCommit: (head) => {
-      feedHolder.feed?.announce(head);
+    onCommit: (head, created) => {
+      feedHolder.feed?.announce(head, { created });
       prune(head);
     },
   });

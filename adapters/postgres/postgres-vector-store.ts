@@ -9,17 +9,22 @@ import type {
   VectorStore,
 } from "../../core/ports/vector-store.js";
 import type { StoreWrite } from "../../core/storage/merge-writes.js";
-import { GroupCommit } from "./postgres-group-commit.js";
+import { GroupCommit, type CreatedChanges } from "./postgres-group-commit.js";
 import { decodeVector } from "./postgres-vectors.js";
 
 /** What the store needs from its connection (see `connectPostgres`). */
 export interface PostgresStoreContext {
   readonly pool: pg.Pool;
-  /** Runs a query on the pool, translating failures to coded errors naming the server. */
+  /**
+   * Runs a query on the pool, translating failures to coded errors naming the server. With
+   * `name`, as a prepared statement (parsed once per connection, planned generically once
+   * PostgreSQL finds that as good): for the statements run once or more per request.
+   */
   query<R extends pg.QueryResultRow>(
     action: string,
     text: string,
     values?: unknown[],
+    name?: string,
   ): Promise<pg.QueryResult<R>>;
   /** One transaction on a pooled client (BEGIN … COMMIT), failures translated. */
   transact(action: string, work: (client: pg.ClientBase) => Promise<void>): Promise<void>;
@@ -29,8 +34,11 @@ export interface PostgresStoreContext {
   close(): Promise<void>;
   /** Most ids one group-commit transaction writes. */
   readonly maxBatchIds: number;
-  /** Called after each commit that changed something, with the new head. */
-  readonly onCommit: (head: number) => void;
+  /**
+   * Called after each commit that changed something, before its writes resolve, with the new
+   * head and the changes that created their records.
+   */
+  readonly onCommit: (head: number, created: CreatedChanges) => void;
 }
 
 /**
@@ -57,7 +65,7 @@ export class PostgresVectorStore implements VectorStore {
     this.#context = context;
     this.#commits = new GroupCommit({
       transact: (work) => context.transact("commit a write", work),
-      statement: (text, values) => context.query("commit a write", text, values),
+      statement: (text, values, name) => context.query("commit a write", text, values, name),
       maxIds: context.maxBatchIds,
       onCommit: context.onCommit,
     });

@@ -68,8 +68,8 @@ export function replicate(engine: MemoryEngine, deps: ReplicaDeps): Replica {
  */
 function clusterLocks(locks: ClusterLocks, follower: ChangeFollower): ServiceLocks {
   const runAll = <T>(keys: readonly string[], task: () => Promise<T>): Promise<T> =>
-    locks.runAll(keys, async () => {
-      await follower.catchUp();
+    locks.runAll(keys, async (held) => {
+      await follower.catchUp(held.head);
       return task();
     });
   return { runAll, run: (key, task) => runAll([key], task) };

@@ -11,5 +11,5 @@ export type {
   VectorStore,
 } from "./vector-store.js";
 export type { JournalEntry, WriteJournal } from "./write-journal.js";
-export type { ChangeFeed, ClusterLocks, StoreChange } from "./replication.js";
+export type { ChangeFeed, ClusterLocks, HeldLocks, OwnCommit, StoreChange } from "./replication.js";
 export type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";

@@ -24,6 +24,19 @@ export interface StoreChange {
 }
 
 /**
+ * What a store tells its own process's feed listeners about a commit it made (see
+ * {@link ChangeFeed.listen}): the records the commit created, with their seqs.
+ */
+export interface OwnCommit {
+  /**
+   * The changes of the commit whose write created its record (the id was not stored before):
+   * the store then holds exactly the record the write sent, so a writer that adds that same
+   * record to its engine right after already holds the change and need not apply it again.
+   */
+  readonly created: readonly { readonly seq: number; readonly id: string }[];
+}
+
+/**
  * The committed changes of a shared store, in commit order.
  *
  * A replica reads {@link ChangeFeed.head}, loads the store with `VectorStore.scan`, then applies
@@ -49,14 +62,25 @@ export interface ChangeFeed {
   changesSince(after: number, limit: number): Promise<StoreChange[]>;
   /**
    * Calls `onCommit` soon after anyone commits a change (with the head it knows, or 0 when it does
-   * not know it), and `onConnection(false, error)` / `onConnection(true)` when the notification
+   * not know it). For a commit made through this process's own store (the `VectorStore` handed
+   * out with this feed), it is also called with `own`, synchronously before the write resolves,
+   * so a writer can note which changes its engine holds already. And `onConnection(false, error)` / `onConnection(true)` when the notification
    * channel drops and comes back (a listener then catches up by sequence: changes committed
    * while it was down are not announced). Resolves once listening; the returned function stops.
    */
   listen(
-    onCommit: (head: number) => void,
+    onCommit: (head: number, own?: OwnCommit) => void,
     onConnection?: (up: boolean, error?: unknown) => void,
   ): Promise<() => Promise<void>>;
+}
+
+/** What a {@link ClusterLocks.runAll} task learns once its keys are held. */
+export interface HeldLocks {
+  /**
+   * The feed's head as read once every key was held (every change committed before is at or
+   * below it), when the store can tell it without a round trip of its own; absent otherwise.
+   */
+  readonly head?: number;
 }
 
 /**
@@ -71,9 +95,10 @@ export interface ClusterLocks {
    * Runs `task` while holding every key exclusively: no other process (or call of this one)
    * holding one of the keys runs meanwhile. Two calls never deadlock whatever the order of their
    * keys (implementations retry an acquisition the backend aborted as a deadlock). The keys are
-   * released when `task` settles.
+   * released when `task` settles. The task is told the feed's head once they are held, when the
+   * store knows it ({@link HeldLocks}).
    */
-  runAll<T>(keys: readonly string[], task: () => Promise<T>): Promise<T>;
+  runAll<T>(keys: readonly string[], task: (held: HeldLocks) => Promise<T>): Promise<T>;
   /**
    * True for exactly one caller per `intervalMs` and `name` across every process on the store
    * (the first to ask once the interval has passed); false for the others. For work that must

@@ -41,6 +41,12 @@ export interface ChangeFollowerDeps {
  * one twice converges; a gap in the sequence (changes the feed no longer keeps) reloads the whole
  * store into the engine instead.
  *
+ * A change this process made itself and added to the engine exactly as stored (a record its
+ * own commit created: see `LocalWriteClock`) is neither read nor applied again: the follower
+ * moves its cursor past it, and when a notification's head is only such changes it reads
+ * nothing. Every other change (another replica's, and this one's updates and deletes) is applied
+ * from the feed as before, and gaps are still found by the seqs it reads.
+ *
  * Rounds run one at a time. {@link ChangeFollower.catchUp} resolves after a round that started
  * after the call: every change committed before it is then in the engine (a cluster lock calls it
  * after acquiring, so "find a duplicate, else insert" sees the other replicas' writes).
@@ -89,7 +95,13 @@ export class ChangeFollower {
   async start(applied: number): Promise<void> {
     this.#applied = applied;
     this.#unlisten = await this.#deps.feed.listen(
-      () => this.#wake(),
+      (head, own) => {
+        // This process's own commit, told before the write resolves: the use case is about to
+        // add what it created to the engine. The feed's notification of the same commit, which
+        // comes later, wakes the follower (by then the engine holds those records).
+        if (own !== undefined) this.#deps.localWrites.committed(own.created);
+        if (own === undefined || own.created.length === 0) this.#wake(head);
+      },
       (up, error) => {
         this.#listening = up;
         if (up) {
@@ -106,9 +118,12 @@ export class ChangeFollower {
 
   /**
    * Resolves once a round that started after this call has applied every change committed
-   * before it; rejects when that round could not reach the feed.
+   * before it; rejects when that round could not reach the feed. With `head` (the feed's head,
+   * read after everything the caller needs was committed), it resolves at once when every change
+   * up to it is in the engine already, without reading the feed.
    */
-  catchUp(): Promise<void> {
+  catchUp(head?: number): Promise<void> {
+    if (head !== undefined && this.#holdsUpTo(head)) return Promise.resolve();
     if (this.#round === undefined) return this.#startRound();
     this.#next ??= this.#round.then(
       () => this.#startRound(),
@@ -126,9 +141,38 @@ export class ChangeFollower {
     await this.#round?.catch(() => undefined);
   }
 
-  #wake(): void {
+  /**
+   * A commit was announced (`head`: the feed's head then, 0 when unknown). Nothing to read when
+   * every change up to it is one the engine holds already (this process's own creations).
+   */
+  #wake(head = 0): void {
     if (this.#stopped) return;
+    if (head > 0 && this.#holdsUpTo(head)) return;
     this.catchUp().catch(() => this.#scheduleRetry());
+  }
+
+  /**
+   * True when every change up to `head` is in the engine: applied, or held already. Between
+   * rounds it moves the cursor past the held changes; during one (which sets the cursor when its
+   * read returns) it only looks: the changes up to the cursor are applied either way.
+   */
+  #holdsUpTo(head: number): boolean {
+    if (!this.#healthy) return false;
+    if (this.#round === undefined) {
+      this.#skipHeld();
+      return head <= this.#applied;
+    }
+    let applied = this.#applied;
+    while (applied < head && this.#deps.localWrites.holds(applied + 1)) applied += 1;
+    return head <= applied;
+  }
+
+  /** Moves past the next changes when the engine holds them already (see `LocalWriteClock`). */
+  #skipHeld(): void {
+    const { localWrites } = this.#deps;
+    const from = this.#applied;
+    while (localWrites.holds(this.#applied + 1)) this.#applied += 1;
+    if (this.#applied > from) localWrites.settle(this.#applied);
   }
 
   #scheduleRetry(): void {
@@ -191,6 +235,7 @@ export class ChangeFollower {
     const { feed, localWrites } = this.#deps;
     const size = this.#deps.pageSize ?? FOLLOW_PAGE_SIZE;
     for (;;) {
+      this.#skipHeld();
       const before = localWrites.now;
       const changes = await feed.changesSince(this.#applied, size);
       if (changes.length === 0) return "done";
@@ -200,6 +245,8 @@ export class ChangeFollower {
       }
       let raced: number | undefined;
       for (const change of changes) {
+        // Written here and added to the engine as stored: nothing to apply.
+        if (localWrites.holds(change.seq)) continue;
         if (localWrites.since(change.id, before)) {
           raced ??= change.seq;
           continue;
@@ -209,6 +256,7 @@ export class ChangeFollower {
       localWrites.prune(before);
       const last = (changes[changes.length - 1] as StoreChange).seq;
       this.#applied = raced === undefined ? last : raced - 1;
+      localWrites.settle(this.#applied);
       if (raced !== undefined) return "raced";
       if (changes.length < size) return "done";
     }
@@ -248,6 +296,8 @@ export class ChangeFollower {
       if (!seen.has(id) && !localWrites.since(id, before)) gone.push(id);
     }
     for (const id of gone) engine.remove(id);
+    // The seqs this process noted may be reused (a store restored to an earlier point).
+    localWrites.settle();
     this.#applied = Math.max(this.#applied, head);
     this.#deps.onEvent?.({ kind: "resync", reason, records: seen.size });
   }

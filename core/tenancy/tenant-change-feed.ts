@@ -1,4 +1,4 @@
-import type { ChangeFeed, StoreChange } from "../ports/replication.js";
+import type { ChangeFeed, OwnCommit, StoreChange } from "../ports/replication.js";
 import { tenantOf } from "./tenant-metadata.js";
 
 /**
@@ -34,7 +34,7 @@ export function tenantChangeFeed(
 type Listen = ChangeFeed["listen"];
 
 interface Callbacks {
-  readonly onCommit: (head: number) => void;
+  readonly onCommit: (head: number, own?: OwnCommit) => void;
   readonly onConnection?: ((up: boolean, error?: unknown) => void) | undefined;
 }
 
@@ -60,8 +60,8 @@ export function sharedListen(inner: ChangeFeed): SharedListen {
       const entry: Callbacks = { onCommit, onConnection };
       callbacks.add(entry);
       started ??= inner.listen(
-        (head) => {
-          for (const c of [...callbacks]) c.onCommit(head);
+        (head, own) => {
+          for (const c of [...callbacks]) c.onCommit(head, own);
         },
         (up, error) => {
           for (const c of [...callbacks]) c.onConnection?.(up, error);

@@ -1,6 +1,6 @@
 import { AgentServicesError } from "../errors.js";
 import { KeyedLock } from "../memory/keyed-lock.js";
-import type { ChangeFeed, ClusterLocks, StoreChange } from "../ports/replication.js";
+import type { ChangeFeed, ClusterLocks, OwnCommit, StoreChange } from "../ports/replication.js";
 import type {
   Metadata,
   ScanPage,
@@ -17,6 +17,9 @@ export interface InMemoryReplicaPorts {
   readonly locks: ClusterLocks;
 }
 
+/** A replica's own-commit listeners: told synchronously, before its write resolves. */
+type OwnListeners = Set<(head: number, own: OwnCommit) => void>;
+
 interface Row {
   readonly vector: readonly number[];
   readonly document: string;
@@ -27,7 +30,8 @@ interface Row {
  * One shared store in memory with a change feed and cluster locks, handing each replica its own
  * ports ({@link InMemorySharedStore.replica}): the in-memory counterpart of the PostgreSQL
  * adapter, for unit tests of replicas and for library users. Every write appends one change per
- * id to a gapless log and wakes the listeners on the next microtask. `failWith(error)` makes every
+ * id to a gapless log and wakes the listeners on the next microtask (the writing replica's own
+ * listeners also at once, with the records the write created: see `ChangeFeed.listen`). `failWith(error)` makes every
  * call of every replica fail with `store_unavailable` and drops the listeners' channel (they are
  * told `up: false`, then `up: true` when it heals); `forgetChangesBefore(seq)` drops old changes,
  * so a replica behind them sees a gap.
@@ -96,7 +100,8 @@ export class InMemorySharedStore {
 
   /** A new replica's ports on this store. */
   replica(): InMemoryReplicaPorts {
-    return { store: this.#storeFor(), feed: this.#feed(), locks: this.#locks() };
+    const own: OwnListeners = new Set();
+    return { store: this.#storeFor(own), feed: this.#feed(own), locks: this.#locks() };
   }
 
   #check(): void {
@@ -107,16 +112,19 @@ export class InMemorySharedStore {
     }
   }
 
-  #commit(ids: Iterable<string>): void {
+  #commit(ids: Iterable<string>, own: OwnListeners, created: ReadonlySet<string>): void {
+    const createdChanges: { seq: number; id: string }[] = [];
     for (const id of ids) {
       this.#head += 1;
       this.#changes.push({ seq: this.#head, id });
+      if (created.has(id)) createdChanges.push({ seq: this.#head, id });
     }
     const head = this.#head;
+    for (const onCommit of own) onCommit(head, { created: createdChanges });
     for (const listener of this.#listeners) queueMicrotask(() => listener.onCommit(head));
   }
 
-  #storeFor(): VectorStore {
+  #storeFor(own: OwnListeners): VectorStore {
     let closed = false;
     const check = (): void => {
       if (closed) throw new AgentServicesError("store_unavailable", "store is closed");
@@ -141,15 +149,21 @@ export class InMemorySharedStore {
       },
       upsert: async (records: readonly VectorRecord[]) => {
         check();
+        const created = new Set<string>();
         for (const record of records) {
           const previous = this.#rows.get(record.id);
+          if (previous === undefined) created.add(record.id);
           this.#rows.set(record.id, {
             vector: [...record.vector],
             document: record.document,
             metadata: { ...previous?.metadata, ...record.metadata },
           });
         }
-        this.#commit(records.map((r) => r.id));
+        this.#commit(
+          records.map((r) => r.id),
+          own,
+          created,
+        );
       },
       get: async (ids: readonly string[]): Promise<StoredRecord[]> => {
         check();
@@ -169,12 +183,12 @@ export class InMemorySharedStore {
           this.#rows.set(id, { ...row, metadata: { ...row.metadata, ...metadata } });
           changed.push(id);
         }
-        if (changed.length > 0) this.#commit(changed);
+        if (changed.length > 0) this.#commit(changed, own, NONE);
       },
       delete: async (ids) => {
         check();
         const deleted = [...new Set(ids)].filter((id) => this.#rows.delete(id));
-        if (deleted.length > 0) this.#commit(deleted);
+        if (deleted.length > 0) this.#commit(deleted, own, NONE);
         return deleted.length;
       },
       scan: async (cursor, limit): Promise<ScanPage> => {
@@ -206,7 +220,7 @@ export class InMemorySharedStore {
       : { id, vector: [...row.vector], document: row.document, metadata: { ...row.metadata } };
   }
 
-  #feed(): ChangeFeed {
+  #feed(own: OwnListeners): ChangeFeed {
     return {
       head: async () => {
         this.#check();
@@ -223,8 +237,10 @@ export class InMemorySharedStore {
         this.#check();
         const listener = { onCommit, onConnection };
         this.#listeners.add(listener);
+        own.add(onCommit);
         return async () => {
           this.#listeners.delete(listener);
+          own.delete(onCommit);
         };
       },
     };
@@ -232,7 +248,7 @@ export class InMemorySharedStore {
 
   #locks(): ClusterLocks {
     return {
-      runAll: (keys, task) => this.#lock.runAll(keys, task),
+      runAll: (keys, task) => this.#lock.runAll(keys, () => task({ head: this.#head })),
       claimTurn: async (name, intervalMs) => {
         this.#check();
         const now = this.#nowMs();
@@ -244,3 +260,5 @@ export class InMemorySharedStore {
     };
   }
 }
+
+const NONE: ReadonlySet<string> = new Set();

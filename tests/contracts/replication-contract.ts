@@ -94,6 +94,55 @@ export function describeReplicationContract(
       expect(heads.length).toBe(seen);
     });
 
+    it("tells its own listener, before a write resolves, the records the commit created (issue 21)", async () => {
+      const { store, feed } = subject;
+      const own: { head: number; created: { seq: number; id: string }[] }[] = [];
+      const stop = await feed.listen((head, commit) => {
+        if (commit !== undefined) own.push({ head, created: [...commit.created] });
+      });
+      await store.upsert([record("a", 1), record("b", 2)]);
+      expect(own).toEqual([
+        {
+          head: 2,
+          created: expect.arrayContaining([
+            { seq: expect.any(Number), id: "a" },
+            { seq: expect.any(Number), id: "b" },
+          ]) as unknown,
+        },
+      ]);
+      // Each created id has the seq its change is read under.
+      const seqOf = new Map((await feed.changesSince(0, 10)).map((c) => [c.id, c.seq]));
+      for (const { seq, id } of own[0]?.created ?? []) expect(seq).toBe(seqOf.get(id));
+      // An upsert over a stored record, an update and a delete create nothing.
+      await store.upsert([record("b", 3), record("c", 4)]);
+      await store.updateMetadata([{ id: "a", metadata: { n: 5 } }]);
+      await store.delete(["a"]);
+      const changes = await feed.changesSince(2, 10);
+      const c = changes.find((change) => change.id === "c");
+      expect(own.slice(1).map((o) => o.created)).toEqual([[{ seq: c?.seq, id: "c" }], [], []]);
+      await stop();
+    });
+
+    it("tells a task the head once its keys are held, if it knows it, past every earlier commit", async () => {
+      const { store, feed, locks } = subject;
+      await store.upsert([record("a", 1), record("b", 2)]);
+      const head = await locks.runAll(["k"], async (held) => held.head);
+      expect(head ?? 2).toBe(2);
+      // A commit made while another task held the key is below the next holder's head.
+      let holding!: () => void;
+      const started = new Promise<void>((resolve) => (holding = resolve));
+      const writing = locks.runAll(["k"], async () => {
+        holding();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await store.upsert([record("c", 3)]);
+      });
+      await started;
+      const next = await locks.runAll(["k"], async (held) => held.head);
+      await writing;
+      expect(next ?? 3).toBe(3);
+      expect(await feed.head()).toBe(3);
+    });
+
     it("runs tasks on one key one at a time and returns their results", async () => {
       const { locks } = subject;
       let inside = 0;

@@ -16,24 +16,61 @@ import type {
  * state of a memory written here since (the fetched state may predate the local write; the
  * change that carries the local write comes in a later round).
  *
+ * It also knows which changes the engine holds already, exactly: the store tells it the records
+ * this process's commits created ({@link LocalWriteClock.committed}, before the write resolves);
+ * when the use case then adds such a record to an engine that did not hold the id
+ * ({@link LocalWriteClock.added}), the engine holds exactly what that change stored, and the
+ * follower need not read nor apply it ({@link LocalWriteClock.holds}). Any other local write of
+ * the id forgets it (the feed then brings the id's state as usual).
+ *
  * @example
  * const before = writes.now;
  * const changes = await feed.changesSince(applied, 1000);
- * for (const c of changes) if (!writes.since(c.id, before)) apply(c);
+ * for (const c of changes) if (!writes.holds(c.seq) && !writes.since(c.id, before)) apply(c);
  */
 export class LocalWriteClock {
   #now = 0;
   readonly #last = new Map<string, number>();
+  /** Records this process's commits created, by id: the seq, until the engine adds them. */
+  readonly #created = new Map<string, number>();
+  /** Changes the engine holds exactly: seq → id, and id → seq. */
+  readonly #heldIds = new Map<number, string>();
+  readonly #heldSeqs = new Map<string, number>();
 
   /** The clock's current reading. */
   get now(): number {
     return this.#now;
   }
 
-  /** Notes a local write of `id`. */
+  /** Notes a local write of `id` (not the add of a record created here: see {@link added}). */
   mark(id: string): void {
     this.#now += 1;
     this.#last.set(id, this.#now);
+    this.#created.delete(id);
+    this.#forgetHeld(id);
+  }
+
+  /**
+   * Notes a local add of `id` to the engine; `fresh`: the engine did not hold it before. When a
+   * commit of this process created the record and the engine did not hold it, the engine now
+   * holds exactly what that change stored (the use case adds the record it wrote).
+   */
+  added(id: string, fresh: boolean): void {
+    const seq = this.#created.get(id);
+    this.mark(id);
+    if (seq === undefined || !fresh) return;
+    this.#heldIds.set(seq, id);
+    this.#heldSeqs.set(id, seq);
+  }
+
+  /** Notes changes this process's store committed that created their records. */
+  committed(created: readonly { readonly seq: number; readonly id: string }[]): void {
+    for (const { seq, id } of created) this.#created.set(id, seq);
+  }
+
+  /** True when the engine holds exactly what change `seq` stored (see the class comment). */
+  holds(seq: number): boolean {
+    return this.#heldIds.has(seq);
   }
 
   /** True when `id` was written here after the clock read `reading`. */
@@ -46,9 +83,29 @@ export class LocalWriteClock {
     for (const [id, at] of this.#last) if (at <= reading) this.#last.delete(id);
   }
 
+  /**
+   * Forgets what it knows of changes up to `seq` (the follower is past them) or, without `seq`,
+   * of every change (the follower reloaded the store: its seqs may be reused).
+   */
+  settle(seq = Number.POSITIVE_INFINITY): void {
+    for (const [id, at] of this.#created) if (at <= seq) this.#created.delete(id);
+    for (const [at, id] of this.#heldIds) {
+      if (at > seq) continue;
+      this.#heldIds.delete(at);
+      this.#heldSeqs.delete(id);
+    }
+  }
+
   /** Ids with a write not pruned yet (for tests). */
   get size(): number {
     return this.#last.size;
+  }
+
+  #forgetHeld(id: string): void {
+    const seq = this.#heldSeqs.get(id);
+    if (seq === undefined) return;
+    this.#heldSeqs.delete(id);
+    this.#heldIds.delete(seq);
   }
 }
 
@@ -87,7 +144,7 @@ export class LocallyWrittenEngine implements MemoryReadModel {
   }
 
   add(memory: Memory, hash: string, vector: readonly number[]): void {
-    this.#clock.mark(memory.id);
+    this.#clock.added(memory.id, this.#inner.peek(memory.id) === undefined);
     this.#inner.add(memory, hash, vector);
   }
 

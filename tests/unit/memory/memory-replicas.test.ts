@@ -1,20 +1,30 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryService } from "../../../core/memory/index.js";
+import type { ChangeFeed } from "../../../core/ports/index.js";
 import type { FollowerEvent } from "../../../core/storage/change-follower.js";
-import { FakeEmbedder, InMemorySharedStore, ManualClock } from "../../../core/testing/index.js";
+import {
+  FakeEmbedder,
+  InMemorySharedStore,
+  ManualClock,
+  type InMemoryReplicaPorts,
+} from "../../../core/testing/index.js";
 import { T0 } from "./memory-fixture.js";
 
 /**
  * Replica mode over the in-memory shared store: each service keeps its own engine, fed by the
  * store's change feed, and takes cluster locks for duplicate merging and read-modify-write.
  */
-async function replicas(count: number, shared = new InMemorySharedStore()) {
+async function replicas(
+  count: number,
+  shared = new InMemorySharedStore(),
+  ports: (replica: InMemoryReplicaPorts) => InMemoryReplicaPorts = (replica) => replica,
+) {
   const clock = new ManualClock(T0);
   const events: FollowerEvent[] = [];
   const make = async () => {
     const service = new MemoryService({
-      ...shared.replica(),
+      ...ports(shared.replica()),
       embedder: new FakeEmbedder({ dimensions: 8 }),
       clock,
       onFollowerEvent: (event) => events.push(event),
@@ -35,6 +45,32 @@ async function observable(service: MemoryService) {
 }
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A replica's ports whose feed announces commits a turn later, as PostgreSQL's NOTIFY comes after
+ * the answer to the write (the writer's own announcement still comes before its write resolves),
+ * and notes the ids of the records the follower reads from the feed and how often it reads.
+ */
+function lateNotifications(read: string[] = [], calls = { reads: 0 }) {
+  return (replica: InMemoryReplicaPorts): InMemoryReplicaPorts => {
+    const feed: ChangeFeed = {
+      head: () => replica.feed.head(),
+      changesSince: async (after, limit) => {
+        calls.reads += 1;
+        const changes = await replica.feed.changesSince(after, limit);
+        for (const change of changes) if (change.record !== undefined) read.push(change.id);
+        return changes;
+      },
+      listen: (onCommit, onConnection) =>
+        replica.feed.listen(
+          (head, own) =>
+            own === undefined ? setImmediate(() => onCommit(head)) : onCommit(head, own),
+          onConnection,
+        ),
+    };
+    return { ...replica, feed };
+  };
+}
 
 describe("MemoryService replicas on one shared store", () => {
   it("a write on one replica is found by search, recall and get on the others", async () => {
@@ -148,68 +184,120 @@ describe("MemoryService replicas on one shared store", () => {
     expect(await y.locks.claimTurn("sweep", 60_000)).toBe(false);
   });
 
-  it("every replica equals a fresh load after random writes, deletes, patches and restarts", async () => {
-    type Op =
-      | { kind: "remember"; replica: number; content: number }
-      | { kind: "delete"; replica: number; pick: number }
-      | { kind: "patch"; replica: number; pick: number; confidence: number }
-      | { kind: "restart"; replica: number };
-    const op = fc.oneof(
-      fc.record({
-        kind: fc.constant("remember" as const),
-        replica: fc.nat(2),
-        content: fc.nat(6),
-      }),
-      fc.record({ kind: fc.constant("delete" as const), replica: fc.nat(2), pick: fc.nat(20) }),
-      fc.record({
-        kind: fc.constant("patch" as const),
-        replica: fc.nat(2),
-        pick: fc.nat(20),
-        confidence: fc.integer({ min: 1, max: 10 }),
-      }),
-      fc.record({ kind: fc.constant("restart" as const), replica: fc.nat(2) }),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { maxLength: 12 }),
-        async (rounds) => {
-          const cluster = await replicas(3);
-          const services = cluster.services;
-          const ids: string[] = [];
-          for (const round of rounds) {
-            // The ops of a round run concurrently, on their replicas.
-            await Promise.all(
-              round.map(async (o: Op) => {
-                const service = services[o.replica] as MemoryService;
-                if (o.kind === "remember") {
-                  const { id } = await service.remember({
-                    content: `fact number ${o.content}`,
-                    type: "fact",
-                  });
-                  ids.push(id);
-                } else if (o.kind === "delete" && ids.length > 0) {
-                  await service.delete(ids[o.pick % ids.length] as string).catch(() => undefined);
-                } else if (o.kind === "patch" && ids.length > 0) {
-                  await service
-                    .update(ids[o.pick % ids.length] as string, { confidence: o.confidence / 10 })
-                    .catch(() => undefined);
-                } else if (o.kind === "restart") {
-                  await service.follower?.stop();
-                  services[o.replica] = await cluster.make();
-                }
-              }),
-            );
-          }
-          const fresh = await cluster.make();
-          const expected = await observable(fresh);
-          expect(new Set(expected.map((m) => m.content)).size).toBe(expected.length);
-          for (const service of services) {
-            await service.follower?.catchUp();
-            expect(await observable(service)).toEqual(expected);
-          }
-        },
-      ),
-      { numRuns: 60 },
-    );
+  it("a replica does not read back from the feed the memories it created itself (issue 21)", async () => {
+    const read: string[] = [];
+    const { services } = await replicas(2, new InMemorySharedStore(), lateNotifications(read));
+    const [a, b] = services as [MemoryService, MemoryService];
+    const own: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      own.push((await a.remember({ content: `fact ${i}`, type: "fact" })).id);
+    }
+    const batch = await a.rememberBatch({ memories: [{ content: "x" }, { content: "y" }] });
+    own.push(...batch.memories.map((m) => m.id));
+    const other = await b.remember({ content: "from b", type: "fact" });
+    await settle();
+    await a.follower?.catchUp();
+    await b.follower?.catchUp();
+    expect((await a.get(other.id)).content).toBe("from b");
+    expect((await b.get(own[0] as string)).content).toBe("fact 0");
+    // b read a's memories and a read b's, but neither read its own back.
+    expect(read.filter((id) => own.includes(id)).length).toBe(own.length);
+    expect(read.filter((id) => id === other.id).length).toBe(1);
+    expect(a.follower?.applied).toBe(b.follower?.applied);
   });
+
+  it("a replica alone reads nothing from the feed to remember (issue 21)", async () => {
+    const calls = { reads: 0 };
+    const shared = new InMemorySharedStore();
+    const { services } = await replicas(1, shared, lateNotifications([], calls));
+    const a = services[0] as MemoryService;
+    const before = calls.reads;
+    for (let i = 0; i < 5; i += 1) await a.remember({ content: `fact ${i}`, type: "fact" });
+    await a.rememberBatch({ memories: [{ content: "x" }, { content: "y" }] });
+    await settle();
+    // The locks tell the head: nothing new but its own memories, so nothing to read.
+    expect(calls.reads).toBe(before);
+    // Another replica's write is read by the next remember's lock.
+    const b = new MemoryService({
+      ...shared.replica(),
+      embedder: new FakeEmbedder({ dimensions: 8 }),
+      clock: new ManualClock(T0),
+    });
+    await b.init();
+    const other = await b.remember({ content: "from b", type: "fact" });
+    await a.remember({ content: "fact 6", type: "fact" });
+    expect(calls.reads).toBeGreaterThan(before);
+    expect((await a.get(other.id)).content).toBe("from b");
+  });
+
+  it.each([
+    ["announced at once", undefined],
+    ["announced a turn later, as by PostgreSQL", lateNotifications()],
+  ])(
+    "every replica equals a fresh load after random writes, deletes, patches and restarts (%s)",
+    async (_name, ports) => {
+      type Op =
+        | { kind: "remember"; replica: number; content: number }
+        | { kind: "delete"; replica: number; pick: number }
+        | { kind: "patch"; replica: number; pick: number; confidence: number }
+        | { kind: "restart"; replica: number };
+      const op = fc.oneof(
+        fc.record({
+          kind: fc.constant("remember" as const),
+          replica: fc.nat(2),
+          content: fc.nat(6),
+        }),
+        fc.record({ kind: fc.constant("delete" as const), replica: fc.nat(2), pick: fc.nat(20) }),
+        fc.record({
+          kind: fc.constant("patch" as const),
+          replica: fc.nat(2),
+          pick: fc.nat(20),
+          confidence: fc.integer({ min: 1, max: 10 }),
+        }),
+        fc.record({ kind: fc.constant("restart" as const), replica: fc.nat(2) }),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { maxLength: 12 }),
+          async (rounds) => {
+            const cluster = await replicas(3, new InMemorySharedStore(), ports);
+            const services = cluster.services;
+            const ids: string[] = [];
+            for (const round of rounds) {
+              // The ops of a round run concurrently, on their replicas.
+              await Promise.all(
+                round.map(async (o: Op) => {
+                  const service = services[o.replica] as MemoryService;
+                  if (o.kind === "remember") {
+                    const { id } = await service.remember({
+                      content: `fact number ${o.content}`,
+                      type: "fact",
+                    });
+                    ids.push(id);
+                  } else if (o.kind === "delete" && ids.length > 0) {
+                    await service.delete(ids[o.pick % ids.length] as string).catch(() => undefined);
+                  } else if (o.kind === "patch" && ids.length > 0) {
+                    await service
+                      .update(ids[o.pick % ids.length] as string, { confidence: o.confidence / 10 })
+                      .catch(() => undefined);
+                  } else if (o.kind === "restart") {
+                    await service.follower?.stop();
+                    services[o.replica] = await cluster.make();
+                  }
+                }),
+              );
+            }
+            const fresh = await cluster.make();
+            const expected = await observable(fresh);
+            expect(new Set(expected.map((m) => m.content)).size).toBe(expected.length);
+            for (const service of services) {
+              await service.follower?.catchUp();
+              expect(await observable(service)).toEqual(expected);
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+  );
 });
