@@ -191,7 +191,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "recall.knee_gap",
     "number",
     recallKneeGapOf(MEMORY),
-    "How clear a drop in relevance (in log-odds between neighbouring candidates) must be for recall to cut there; larger keeps more (docs/memory-model.md \"Ranking\")",
+    'How clear a drop in relevance (in log-odds between neighbouring candidates) must be for recall to cut there; larger keeps more (docs/memory-model.md "Ranking")',
   ),
   key(
     "recall.weights.similarity",
