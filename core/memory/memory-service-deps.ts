@@ -4,7 +4,7 @@ import type { EngineSnapshots } from "../ports/engine-snapshots.js";
 import type { ChangeFeed, ClusterLocks } from "../ports/replication.js";
 import type { VectorStore } from "../ports/vector-store.js";
 import type { RetrievalIndex } from "../retrieval/retrieval-index.js";
-import type { FollowerEvent } from "../storage/change-follower.js";
+import type { FollowerEvent } from "../storage/change-follower-deps.js";
 import type { MemoryServiceOptions } from "./model/types.js";
 
 /**

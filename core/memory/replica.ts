@@ -8,7 +8,8 @@
 import type { ChangeFeed, ClusterLocks } from "../ports/replication.js";
 import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
 import type { AccessUpdate } from "../storage/access-write-behind.js";
-import { ChangeFollower, type FollowerEvent } from "../storage/change-follower.js";
+import { ChangeFollower } from "../storage/change-follower.js";
+import type { FollowerEvent } from "../storage/change-follower-deps.js";
 import { LocallyWrittenEngine, LocalWriteClock } from "./engine/local-writes.js";
 import type { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";

@@ -1,42 +1,13 @@
-import type { LocalWriteClock } from "../memory/engine/local-writes.js";
-import type { MemoryReadModel } from "../memory/engine/read-model.js";
-import type { ChangeFeed, StoreChange } from "../ports/replication.js";
-import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
+import type { StoreChange } from "../ports/replication.js";
+import type { VectorRecord } from "../ports/vector-store.js";
+import { FOLLOW_PAGE_SIZE, type ChangeFollowerDeps } from "./change-follower-deps.js";
 
-/** Changes read per round trip to the feed. */
-export const FOLLOW_PAGE_SIZE = 1000;
 /** Rounds a catch-up may repeat because local writes raced it, before it gives up the turn. */
 const MAX_RACED_ROUNDS = 8;
 
-/** What a replica's follower reports, for logs and readiness. */
-export type FollowerEvent =
-  | { readonly kind: "down"; readonly error: unknown }
-  | { readonly kind: "up"; readonly applied: number }
-  | { readonly kind: "resync"; readonly reason: string; readonly records: number };
-
-/** What a {@link ChangeFollower} works with. */
-export interface ChangeFollowerDeps {
-  readonly feed: ChangeFeed;
-  /** Read whole when the feed no longer holds the changes a replica missed. */
-  readonly store: VectorStore;
-  /** The engine the changes are applied to (not the wrapper the use cases write through). */
-  readonly engine: MemoryReadModel;
-  /** This process's writes to the engine (see {@link LocalWriteClock}). */
-  readonly localWrites: LocalWriteClock;
-  /** Told about a record that cannot be read (it is dropped from the engine). */
-  readonly skip: (record: VectorRecord, error: unknown) => void;
-  readonly onEvent?: (event: FollowerEvent) => void;
-  /**
-   * Awaited before the next attempt after the feed failed. Absent: no retry of its own (the next
-   * notification, reconnect or `catchUp` call tries again).
-   */
-  readonly retryDelay?: (attempt: number) => Promise<void>;
-  readonly pageSize?: number;
-}
-
 /**
  * Keeps a replica's in-process engine equal to the shared store: applies the store's committed
- * changes in order ({@link ChangeFeed}), woken by the feed's notifications, and catches up by
+ * changes in order (`ChangeFeed`), woken by the feed's notifications, and catches up by
  * sequence after any disconnect. A change is applied as the record's current state, so applying
  * one twice converges; a gap in the sequence (changes the feed no longer keeps) reloads the whole
  * store into the engine instead.

@@ -31,7 +31,7 @@ import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
 import { journaledStore } from "./journaled-store.js";
 import { API_KEYS_FILE, ENGINE_SNAPSHOT_FILE, openStore, type OpenedStore } from "./open-store.js";
-import type { FollowerEvent } from "../../../core/storage/change-follower.js";
+import type { FollowerEvent } from "../../../core/storage/change-follower-deps.js";
 
 /**
  * The typed tokens of the composition root, private to this module: tsyringe is not seen

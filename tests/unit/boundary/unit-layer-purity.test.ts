@@ -25,7 +25,11 @@ const FORBIDDEN_MODULES: Record<string, string> = {
 
 /** Code patterns, matched on the source without comments. */
 const FORBIDDEN_CODE: readonly { pattern: RegExp; reason: string }[] = [
-  { pattern: /\bcreateServer\s*\(|\.listen\s*\(/, reason: "starts a server (createServer/listen)" },
+  // `feed.listen(` is the ChangeFeed port's subscription, not a socket.
+  {
+    pattern: /\bcreateServer\s*\(|(?<!\bfeed)\.listen\s*\(/,
+    reason: "starts a server (createServer/listen)",
+  },
   { pattern: /\bmkdtemp(?:Sync)?\s*\(|\btmpdir\s*\(/, reason: "makes a temp directory" },
   {
     pattern: /\b(?:writeFile|appendFile|mkdir|createWriteStream)(?:Sync)?\s*\(/,

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryService } from "../../../core/memory/index.js";
 import type { ChangeFeed } from "../../../core/ports/index.js";
-import type { FollowerEvent } from "../../../core/storage/change-follower.js";
+import type { FollowerEvent } from "../../../core/storage/change-follower-deps.js";
 import {
   FakeEmbedder,
   InMemorySharedStore,

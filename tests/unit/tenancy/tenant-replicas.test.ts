@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isAgentServicesError } from "../../../core/errors.js";
 import { MemoryService } from "../../../core/memory/index.js";
-import type { FollowerEvent } from "../../../core/storage/change-follower.js";
+import type { FollowerEvent } from "../../../core/storage/change-follower-deps.js";
 import { TenantSpace } from "../../../core/tenancy/index.js";
 import { FakeEmbedder, InMemorySharedStore, ManualClock } from "../../../core/testing/index.js";
 import { T0 } from "./tenant-fixture.js";
