@@ -41,7 +41,7 @@ function logOdds(p: number): number {
  * @example
  * const options = { minScore: 0.02, relativeFloor: 0.5, kneeGap: 0.7 };
  * recallCutFloor([0.6, 0.55, 0.05, 0.03], options); // 0.3 (the fall to 0.05 is the knee; half the best)
- * recallCutFloor([0.9, 0.85, 0.05], options); // 0.85
+ * recallCutFloor([0.9, 0.85, 0.05], options); // 0.45 (the knee is below 0.85; half the best is lower)
  * recallCutFloor([0.2, 0.18, 0.15, 0.12], options); // 0.02 (no knee: all are kept)
  * recallCutFloor([0.01], options); // 0.02 (nothing clears the floor)
  */
