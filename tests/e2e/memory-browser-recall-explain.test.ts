@@ -1,10 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   chromiumAvailable,
   launchChromium,
   type HeadlessChromium,
 } from "../support/headless-chromium.js";
-import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+import type { RecallFactors } from "../../core/memory/model/types.js";
+import { checkPagesThenClose } from "../support/page-test-hooks.js";
+import { startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
 
 /** Memories that answer the question, and some that do not. */
 const MEMORIES = [
@@ -20,16 +22,8 @@ const MEMORIES = [
 ].map((m) => ({ ...m, scope: "permanent" }));
 const QUESTION = "how do we deploy to production?";
 
-interface Factors {
-  lexical: number;
-  semantic: number;
-  relevance: number;
-  recency: number;
-  frequency: number;
-  type: number;
-  scope: number;
-  confidence: number;
-}
+/** The factors as the service defines them (the page declares its own copy: it cannot import the core). */
+type Factors = RecallFactors;
 interface Item {
   id: string;
   type: string;
@@ -83,13 +77,7 @@ describe.skipIf(!chromiumAvailable())(
       expect(res.status).toBe(200);
       browser = await launchChromium();
     });
-    afterEach(() => {
-      expect(browser.problems).toEqual([]);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await cleanupMemsvc();
-    });
+    checkPagesThenClose(() => browser);
 
     it("shows each memory's score and factors beside its context line, and what the floor and the budget cut", async () => {
       // A budget one token short of what the whole answer needs: the budget cuts at least one.
