@@ -1,11 +1,12 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   chromiumAvailable,
   launchChromium,
   type HeadlessChromium,
 } from "../support/headless-chromium.js";
-import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+import { checkPagesThenClose } from "../support/page-test-hooks.js";
+import { startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
 
 /** Three memories without a project among four with one. */
 const UNFILED = [
@@ -50,13 +51,7 @@ describe.skipIf(!chromiumAvailable())(
       expect(res.status).toBe(200);
       browser = await launchChromium();
     });
-    afterEach(() => {
-      expect(browser.problems).toEqual([]);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await cleanupMemsvc();
-    });
+    checkPagesThenClose(() => browser);
 
     it("offers (none) in the project picker and lists, counts and forgets only the memories without a project", async () => {
       const page = await openBrowser();

@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   chromiumAvailable,
   launchChromium,
   type HeadlessChromium,
 } from "../support/headless-chromium.js";
-import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+import { checkPagesThenClose } from "../support/page-test-hooks.js";
+import { startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
 
 const TOKEN = "browser-tenants-e2e-token-0123456789";
 
@@ -22,13 +23,7 @@ describe.skipIf(!chromiumAvailable())("the memory browser's tenant picker (issue
     expect(res.status).toBe(200);
     browser = await launchChromium();
   });
-  afterEach(() => {
-    expect(browser.problems).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await cleanupMemsvc();
-  });
+  checkPagesThenClose(() => browser);
 
   it("shows the operator the tenants with their counts and sends the picked one as X-Memsvc-Tenant", async () => {
     const page = await browser.newPage();

@@ -1,11 +1,12 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   chromiumAvailable,
   launchChromium,
   type HeadlessChromium,
 } from "../support/headless-chromium.js";
-import { cleanupMemsvc, startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+import { checkPagesThenClose } from "../support/page-test-hooks.js";
+import { startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
 
 const TOKEN = "browser-e2e-token-0123456789";
 const TYPES = ["rule", "fact", "episode", "procedure", "preference"] as const;
@@ -98,14 +99,7 @@ describe.skipIf(skip)("the memory browser in headless Chromium", () => {
     all.forEach((m, i) => ids.set(m.content, answers[i]?.id ?? ""));
     browser = await launchChromium();
   });
-  afterEach(() => {
-    // No uncaught error and no Content-Security-Policy or Trusted Types violation, in any test.
-    expect(browser.problems).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await cleanupMemsvc();
-  });
+  checkPagesThenClose(() => browser);
 
   it("asks for the token, refuses a wrong one, and keeps the right one in session storage only", async () => {
     const page = await browser.newPage();
