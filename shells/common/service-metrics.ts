@@ -44,31 +44,27 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: `${prefix}_` });
-  const requests = new Counter({
+  const requests: Counter = new Counter({
     name: `${prefix}_http_requests_total`,
     help: "HTTP requests answered, by method, route and status.",
     labelNames: ["method", "route", "status"] as const,
     registers: [registry],
+    collect: (): void => requestSeries.publishCounts(),
   });
-  const requestSeconds = new Histogram({
+  const requestSeconds = new PlainHistogram(registry, {
     name: `${prefix}_http_request_duration_seconds`,
     help: "HTTP request latency in seconds, by method, route and status.",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: BUCKETS,
-    registers: [registry],
   });
-  const toolCalls = new Counter({
+  const toolCalls: Counter = new Counter({
     name: `${prefix}_mcp_tool_calls_total`,
     help: "MCP tool calls, by tool and outcome (ok, tool_error, invalid_params, fault).",
     labelNames: ["tool", "outcome"] as const,
     registers: [registry],
+    collect: (): void => toolSeries.publishCounts(),
   });
-  const toolSeconds = new Histogram({
+  const toolSeconds = new PlainHistogram(registry, {
     name: `${prefix}_mcp_tool_duration_seconds`,
     help: "MCP tool call latency in seconds, by tool and outcome.",
-    labelNames: ["tool", "outcome"] as const,
-    buckets: BUCKETS,
-    registers: [registry],
   });
   const dependencySeconds = new Histogram({
     name: `${prefix}_dependency_duration_seconds`,
@@ -77,18 +73,11 @@ export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetric
     buckets: BUCKETS,
     registers: [registry],
   });
-  // The labelled series, bound once per label set: `inc(labels)`/`observe(labels, v)` hash the
-  // labels on every call, which with the per-request log line was ~20 % of sqlsvc-mcp's CPU on
-  // a 1-line call (bench/sql-mcp-pair.ts). Label sets are bounded (routes, statuses, tools).
-  type Bound<C, H> = [C, H];
-  const requestChildren = new Map<
-    string,
-    Bound<Counter.Internal, ReturnType<typeof requestSeconds.labels>>
-  >();
-  const toolChildren = new Map<
-    string,
-    Bound<Counter.Internal, ReturnType<typeof toolSeconds.labels>>
-  >();
+  // The requests and tool calls are counted in plain numbers per label set (see `PlainSeries`)
+  // and published when scraped: prom-client's `inc(labels)` and `observe(labels, v)`, even on a
+  // `labels()` child, validate and hash the labels on every call (~2 µs of a 1-line sqlsvc call).
+  const requestSeries: PlainSeriesTable = new PlainSeriesTable(requests, requestSeconds);
+  const toolSeries: PlainSeriesTable = new PlainSeriesTable(toolCalls, toolSeconds);
   let readMemoryCount: (() => Promise<number>) | undefined;
   new Gauge({
     name: `${prefix}_memories`,
@@ -128,24 +117,13 @@ export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetric
     registry,
     observeRequest({ method, route, status, seconds }) {
       const key = `${method} ${route} ${status}`;
-      let pair = requestChildren.get(key);
-      if (pair === undefined) {
-        const labels = { method, route, status: String(status) };
-        pair = [requests.labels(labels), requestSeconds.labels(labels)];
-        requestChildren.set(key, pair);
-      }
-      pair[0].inc();
-      pair[1].observe(seconds);
+      const series =
+        requestSeries.get(key) ?? requestSeries.add(key, { method, route, status: String(status) });
+      series.observe(seconds);
     },
     observeToolCall({ tool, outcome, seconds }) {
       const key = `${tool} ${outcome}`;
-      let pair = toolChildren.get(key);
-      if (pair === undefined) {
-        pair = [toolCalls.labels({ tool, outcome }), toolSeconds.labels({ tool, outcome })];
-        toolChildren.set(key, pair);
-      }
-      pair[0].inc();
-      pair[1].observe(seconds);
+      (toolSeries.get(key) ?? toolSeries.add(key, { tool, outcome })).observe(seconds);
     },
     observeDependency({ dependency, operation, outcome, seconds }) {
       dependencySeconds.observe({ dependency, operation, outcome }, seconds);
@@ -160,6 +138,152 @@ export function createServiceMetrics(prefix: "memsvc" | "sqlsvc"): ServiceMetric
       readWriteRefusal = read;
     },
   };
+}
+
+/** One label set's count, latency sum and (non-cumulative) bucket counts, as plain numbers. */
+class PlainSeries {
+  count = 0;
+  /** The part of `count` already added to the prom-client counter. */
+  published = 0;
+  sum = 0;
+  /** Observations per bucket of {@link BUCKETS} (not cumulative); the ones over all are in `count` only. */
+  readonly buckets = new Array<number>(BUCKETS.length).fill(0);
+
+  constructor(readonly labels: Readonly<Record<string, string>>) {}
+
+  observe(seconds: number): void {
+    if (!Number.isFinite(seconds)) throw new TypeError(`Value is not a valid number: ${seconds}`);
+    this.count++;
+    this.sum += seconds;
+    for (let i = 0; i < BUCKETS.length; i++) {
+      if (seconds <= (BUCKETS[i] as number)) {
+        (this.buckets[i] as number)++;
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * The series of one counter and histogram pair, by label set in first-seen order: the counter
+ * is a prom-client `Counter` brought up to date when scraped, the histogram a {@link PlainHistogram}
+ * reading the series.
+ */
+class PlainSeriesTable extends Map<string, PlainSeries> {
+  constructor(
+    private readonly counter: Counter,
+    histogram: PlainHistogram,
+  ) {
+    super();
+    histogram.read(this);
+  }
+
+  add(key: string, labels: Readonly<Record<string, string>>): PlainSeries {
+    const series = new PlainSeries(labels);
+    this.set(key, series);
+    return series;
+  }
+
+  publishCounts(): void {
+    for (const series of this.values()) {
+      const delta = series.count - series.published;
+      if (delta === 0) continue;
+      this.counter.inc(series.labels, delta);
+      series.published = series.count;
+    }
+  }
+}
+
+/** One value of a metric as prom-client's registry formats it. */
+interface MetricValue {
+  readonly value: number;
+  readonly labels: Record<string, string | number>;
+  readonly metricName?: string;
+  readonly sharedLabels?: Readonly<Record<string, string>>;
+  readonly exemplar?: null;
+}
+
+/**
+ * A histogram over {@link PlainSeries}, registered in a prom-client registry: its scrape (text
+ * and JSON) is what a prom-client `Histogram` with the same name, help, buckets and
+ * observations gives, value for value and line for line.
+ */
+class PlainHistogram {
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  readonly name: string;
+  readonly help: string;
+  #series = new Map<string, PlainSeries>();
+
+  constructor(registry: Registry, config: { readonly name: string; readonly help: string }) {
+    this.name = config.name;
+    this.help = config.help;
+    // The registry asks a metric only for name, get/getForPromString and reset (duck typing).
+    registry.registerMetric(this as unknown as Histogram);
+  }
+
+  read(series: Map<string, PlainSeries>): void {
+    this.#series = series;
+  }
+
+  /** As prom-client's `Histogram#getForPromString`: each series' labels shared by its lines. */
+  getForPromString(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: MetricValue[];
+    aggregator: string;
+  }> {
+    const bucketName = `${this.name}_bucket`;
+    const values: MetricValue[] = [];
+    for (const { labels, buckets, count, sum } of this.#series.values()) {
+      let cumulative = 0;
+      for (let i = 0; i < BUCKETS.length; i++) {
+        cumulative += buckets[i] as number;
+        values.push({
+          labels: { le: BUCKETS[i] as number },
+          sharedLabels: labels,
+          value: cumulative,
+          metricName: bucketName,
+          exemplar: null,
+        });
+      }
+      values.push(
+        {
+          labels: { le: "+Inf" },
+          sharedLabels: labels,
+          value: count,
+          metricName: bucketName,
+          exemplar: null,
+        },
+        { labels: {}, sharedLabels: labels, value: sum, metricName: `${this.name}_sum` },
+        { labels: {}, sharedLabels: labels, value: count, metricName: `${this.name}_count` },
+      );
+    }
+    const { name, help, type, aggregator } = this;
+    return Promise.resolve({ name, help, type, values, aggregator });
+  }
+
+  /** As prom-client's `Histogram#get`: every value with its series' labels merged in. */
+  async get(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: MetricValue[];
+    aggregator: string;
+  }> {
+    const data = await this.getForPromString();
+    const values = data.values.map(({ sharedLabels, labels, ...rest }) => ({
+      ...rest,
+      labels: { ...labels, ...sharedLabels },
+    }));
+    return { ...data, values };
+  }
+
+  /** As prom-client's: every series gone (the registry's `resetMetrics` resets the counter too). */
+  reset(): void {
+    this.#series.clear();
+  }
 }
 
 /**
