@@ -49,6 +49,20 @@ function isSetOperationAt(sql: string, at: number, c: number): boolean {
 }
 
 /**
+ * Every limit counts at most one per character (a token, a `(`, a `case`), so no text this
+ * short can reach one (`statements` counts a `;` only from the second statement on).
+ */
+const SMALLEST_LIMIT = Math.min(
+  PARSE_LIMITS.depth,
+  PARSE_LIMITS.chain,
+  PARSE_LIMITS.conditions,
+  PARSE_LIMITS.setOperations,
+  PARSE_LIMITS.joins,
+  PARSE_LIMITS.nameParts,
+  PARSE_LIMITS.statements,
+);
+
+/**
  * True when `sql` certainly passes `findParseLimit` (so the caller may skip tokenising it for
  * the limits): one pass over the characters, without building tokens, counting upper bounds of
  * what the limits count. Nesting is at most the `(` characters plus the `case` substrings; an
@@ -60,7 +74,8 @@ function isSetOperationAt(sql: string, at: number, c: number): boolean {
  * upper-case into those words (`ı`, `ſ`) send the text to the tokens. Text inside strings and
  * comments only makes the bounds larger, so a false answer just means "tokenise and look"
  * (several times the cost of this pass), never a wrong verdict. Real SQL of a few KiB is
- * decided here.
+ * decided here, and a text no longer than the smallest limit (200 characters) without even a
+ * pass: every count is at most one per character.
  *
  * @example
  * surelyWithinParseLimits("SELECT id FROM users WHERE id = 42"); // true
@@ -69,6 +84,8 @@ function isSetOperationAt(sql: string, at: number, c: number): boolean {
 export function surelyWithinParseLimits(sql: string): boolean {
   const open = sql.lastIndexOf("/*");
   if (open !== -1 && sql.indexOf("*/", open + 2) === -1) return false;
+  const n = sql.length;
+  if (n <= SMALLEST_LIMIT) return true;
   let nesting = 0;
   let operators = 0;
   let conditions = 0;
@@ -76,7 +93,6 @@ export function surelyWithinParseLimits(sql: string): boolean {
   let semicolons = 0;
   let joins = 0;
   let dots = 0;
-  const n = sql.length;
   for (let i = 0; i < n; i++) {
     const c = sql.charCodeAt(i);
     if (c >= 128) {

@@ -99,4 +99,15 @@ describe("surelyWithinParseLimits", () => {
     expect(surelyWithinParseLimits("SELECT 1 /* closed */ /* open")).toBe(false);
     expect(surelyWithinParseLimits("SELECT 1 /*/")).toBe(false);
   });
+
+  it("vouches for every text up to the smallest limit's length without looking, and the guard agrees", () => {
+    const smallest = Math.min(...Object.values(PARSE_LIMITS));
+    const dense = ["(", "CASE ", "+", " AND ", " UNION ", " JOIN ", ".", ";", "unıon "];
+    for (const unit of dense) {
+      const sql = unit.repeat(Math.ceil(smallest / unit.length)).slice(0, smallest);
+      expect(surelyWithinParseLimits(sql), unit).toBe(true);
+      expect(findParseLimit(tokenize(sql)), unit).toBeUndefined();
+    }
+    expect(surelyWithinParseLimits(`SELECT 1 /* open`)).toBe(false);
+  });
 });
