@@ -14,8 +14,6 @@
  * Run:
  *   npx tsx bench/ranking-sets.ts [--locomo path] [--beir dir]... [--grid] [--embedder word-vectors]
  */
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import {
   createBm25Index,
@@ -24,7 +22,7 @@ import {
   type HybridIndexOptions,
 } from "../core/retrieval/index.js";
 import { makeBenchEmbedder } from "./support/bench-embedder.js";
-import { loadLocomo } from "./support/locomo.js";
+import { beirSet, locomoSet, teamSet, type DataSet } from "./support/ranking-data.js";
 import { evidenceRecall } from "./support/retrieval-metrics.js";
 
 const { values } = parseArgs({
@@ -36,83 +34,6 @@ const { values } = parseArgs({
   },
 });
 const embedder = await makeBenchEmbedder(values.embedder);
-
-interface Doc {
-  readonly id: string;
-  readonly text: string;
-  /** The documents a query of the same group may see (a project); "" for all. */
-  readonly group: string;
-}
-interface Query {
-  readonly text: string;
-  readonly relevant: readonly string[];
-  readonly group: string;
-}
-interface DataSet {
-  readonly name: string;
-  readonly docs: readonly Doc[];
-  readonly queries: readonly Query[];
-}
-
-function teamSet(): DataSet {
-  const data = JSON.parse(
-    readFileSync(new URL("./data/team-memories.json", import.meta.url), "utf8"),
-  ) as {
-    memories: { id: string; content: string; scope: string; project: string }[];
-    questions: { question: string; project: string; relevant: string[] }[];
-  };
-  return {
-    name: "realistic store",
-    docs: data.memories.map((m) => ({
-      id: m.id,
-      text: m.content,
-      group: m.scope === "permanent" ? "" : m.project,
-    })),
-    queries: data.questions
-      .filter((q) => q.relevant.length > 0)
-      .map((q) => ({ text: q.question, relevant: q.relevant, group: q.project })),
-  };
-}
-
-function locomoSet(path: string): DataSet {
-  const data = loadLocomo(path);
-  return {
-    name: "LoCoMo",
-    docs: data.samples.flatMap((s) =>
-      s.turns.map((t) => ({ id: `${s.sampleId}/${t.diaId}`, text: t.content, group: s.sampleId })),
-    ),
-    queries: data.samples.flatMap((s) =>
-      s.questions.map((q) => ({
-        text: q.question,
-        relevant: q.evidence.map((e) => `${s.sampleId}/${e}`),
-        group: s.sampleId,
-      })),
-    ),
-  };
-}
-
-function beirSet(dir: string): DataSet {
-  const lines = (file: string) =>
-    readFileSync(`${dir}/${file}`, "utf8")
-      .split("\n")
-      .filter((l) => l.trim() !== "");
-  const docs = lines("corpus.jsonl").map((l) => {
-    const d = JSON.parse(l) as { _id: string; title?: string; text: string };
-    return { id: d._id, text: d.title ? `${d.title}. ${d.text}` : d.text, group: "" };
-  });
-  const relevant = new Map<string, string[]>();
-  for (const l of lines("qrels/test.tsv").slice(1)) {
-    const [query, doc, score] = l.split("\t");
-    if (query === undefined || doc === undefined || Number(score) <= 0) continue;
-    relevant.set(query, [...(relevant.get(query) ?? []), doc]);
-  }
-  const queries = lines("queries.jsonl").flatMap((l) => {
-    const q = JSON.parse(l) as { _id: string; text: string };
-    const rel = relevant.get(q._id);
-    return rel === undefined ? [] : [{ text: q.text, relevant: rel, group: "" }];
-  });
-  return { name: basename(dir), docs, queries };
-}
 
 const words = (text: string) => text.split(/\s+/).filter((w) => w !== "").length;
 const plainWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

@@ -1,0 +1,106 @@
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { loadLocomo } from "./locomo.js";
+
+/** One document of a ranking set. */
+export interface Doc {
+  readonly id: string;
+  readonly text: string;
+  /** The documents a query of the same group may see (a project); "" for all. */
+  readonly group: string;
+}
+
+/** One judged query of a ranking set. */
+export interface Query {
+  readonly text: string;
+  readonly relevant: readonly string[];
+  readonly group: string;
+}
+
+/** A named set of documents and judged queries. */
+export interface DataSet {
+  readonly name: string;
+  readonly docs: readonly Doc[];
+  readonly queries: readonly Query[];
+}
+
+/**
+ * The realistic store (bench/data/team-memories.json): permanent memories are visible to every
+ * query, project ones to that project's queries; only answerable questions are asked.
+ *
+ * @example
+ * const set = teamSet(); // 200 docs, 66 queries
+ */
+export function teamSet(): DataSet {
+  const data = JSON.parse(
+    readFileSync(new URL("../data/team-memories.json", import.meta.url), "utf8"),
+  ) as {
+    memories: { id: string; content: string; scope: string; project: string }[];
+    questions: { question: string; project: string; relevant: string[] }[];
+  };
+  return {
+    name: "realistic store",
+    docs: data.memories.map((m) => ({
+      id: m.id,
+      text: m.content,
+      group: m.scope === "permanent" ? "" : m.project,
+    })),
+    queries: data.questions
+      .filter((q) => q.relevant.length > 0)
+      .map((q) => ({ text: q.question, relevant: q.relevant, group: q.project })),
+  };
+}
+
+/**
+ * LoCoMo (`locomo10.json`), each conversation its own group; a document's id is
+ * `<sample>/D<session>:<turn>`.
+ *
+ * @example
+ * const set = locomoSet("/data/locomo10.json"); // 5,882 docs, 1,536 queries
+ */
+export function locomoSet(path: string): DataSet {
+  const data = loadLocomo(path);
+  return {
+    name: "LoCoMo",
+    docs: data.samples.flatMap((s) =>
+      s.turns.map((t) => ({ id: `${s.sampleId}/${t.diaId}`, text: t.content, group: s.sampleId })),
+    ),
+    queries: data.samples.flatMap((s) =>
+      s.questions.map((q) => ({
+        text: q.question,
+        relevant: q.evidence.map((e) => `${s.sampleId}/${e}`),
+        group: s.sampleId,
+      })),
+    ),
+  };
+}
+
+/**
+ * A BEIR-format directory (`corpus.jsonl`, `queries.jsonl`, `qrels/test.tsv`); only judged
+ * queries are asked, every document is visible to every query.
+ *
+ * @example
+ * const set = beirSet("/data/negconstraint");
+ */
+export function beirSet(dir: string): DataSet {
+  const lines = (file: string) =>
+    readFileSync(`${dir}/${file}`, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+  const docs = lines("corpus.jsonl").map((l) => {
+    const d = JSON.parse(l) as { _id: string; title?: string; text: string };
+    return { id: d._id, text: d.title ? `${d.title}. ${d.text}` : d.text, group: "" };
+  });
+  const relevant = new Map<string, string[]>();
+  for (const l of lines("qrels/test.tsv").slice(1)) {
+    const [query, doc, score] = l.split("\t");
+    if (query === undefined || doc === undefined || Number(score) <= 0) continue;
+    relevant.set(query, [...(relevant.get(query) ?? []), doc]);
+  }
+  const queries = lines("queries.jsonl").flatMap((l) => {
+    const q = JSON.parse(l) as { _id: string; text: string };
+    const rel = relevant.get(q._id);
+    return rel === undefined ? [] : [{ text: q.text, relevant: rel, group: "" }];
+  });
+  return { name: basename(dir), docs, queries };
+}
