@@ -59,11 +59,7 @@ export class PostgresClusterLocks implements ClusterLocks {
   async runAll<T>(keys: readonly string[], task: (held: HeldLocks) => Promise<T>): Promise<T> {
     this.#context.checkOpen();
     if (keys.length === 0) return task({});
-    const hashed = [...new Set(keys.map(advisoryKey))].sort((a, b) => {
-      const d = BigInt(a) - BigInt(b);
-      return d < 0n ? -1 : d > 0n ? 1 : 0;
-    });
-    const lease = await this.#groups.acquire(hashed);
+    const lease = await this.#groups.acquire([...new Set(keys.map(advisoryKey))]);
     // The head may count this process's commit in flight: once it answered, its writers hold
     // what they created, and the catch-up need not read those changes back from the feed.
     const pending = this.#context.ownCommitInFlight?.();
