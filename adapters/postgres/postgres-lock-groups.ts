@@ -56,6 +56,8 @@ export class AdvisoryLockGroups {
   readonly #queue: Waiter[] = [];
   #inFlight = 0;
   #overtake: NodeJS.Timeout | undefined;
+  /** An acquisition starts at the end of this turn. */
+  #starting = false;
 
   constructor(options: LockGroupsOptions) {
     this.#options = options;
@@ -73,9 +75,14 @@ export class AdvisoryLockGroups {
   }
 
   #pump(): void {
-    if (this.#queue.length === 0) return;
+    if (this.#queue.length === 0 || this.#starting) return;
     if (this.#inFlight === 0) {
-      void this.#acquireGroup(this.#take());
+      // The callers of this turn of the event loop (requests read together) share it.
+      this.#starting = true;
+      setImmediate(() => {
+        this.#starting = false;
+        if (this.#queue.length > 0) void this.#acquireGroup(this.#take());
+      });
       return;
     }
     // An acquisition may wait for a key held elsewhere: do not let the queue wait behind it long.
