@@ -15,6 +15,7 @@ export type { ErrorCode } from "./errors.js";
 
 // Ports (implemented by the adapters, or by your own code)
 export type { Clock } from "./ports/clock.js";
+export type { TextHasher } from "./ports/text-hasher.js";
 export type { Embedder } from "./ports/embedder.js";
 export type { EngineSnapshot, EngineSnapshots } from "./ports/engine-snapshots.js";
 export type {

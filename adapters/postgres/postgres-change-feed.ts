@@ -16,6 +16,12 @@ export interface PostgresFeedContext extends Pick<PostgresStoreContext, "query" 
   readonly reconnectMs: { readonly first: number; readonly max: number };
   /** Registers a listener to stop when the connection closes; returns the unregistration. */
   track(stop: () => Promise<void>): () => void;
+  /**
+   * This process's write commit in flight, if any (see `PostgresVectorStore.commitInFlight`): a
+   * notification that arrives meanwhile is delivered once it settled, when the writers hold
+   * what they created (else the listener would read this process's own changes back).
+   */
+  readonly ownCommitInFlight?: () => Promise<void> | undefined;
 }
 
 /**
@@ -174,7 +180,10 @@ class Listener {
     client.on("notification", (message) => {
       if (message.channel !== CHANGES_CHANNEL) return;
       const head = Number(message.payload);
-      this.#onCommit(Number.isSafeInteger(head) ? head : 0);
+      const known = Number.isSafeInteger(head) ? head : 0;
+      const pending = this.#context.ownCommitInFlight?.();
+      if (pending === undefined) this.#onCommit(known);
+      else void pending.then(() => this.#onCommit(known));
     });
     try {
       await client.connect();

@@ -198,13 +198,20 @@ export async function connectPostgres(
     clientConfig,
     target,
     reconnectMs: options.reconnectMs ?? { first: 100, max: 5_000 },
+    ownCommitInFlight: () => store.commitInFlight(),
     track(stop) {
       listeners.add(stop);
       return () => listeners.delete(stop);
     },
   });
   feedHolder.feed = feed;
-  const locks = new PostgresClusterLocks({ query, checkOpen, lockPool, target });
+  const locks = new PostgresClusterLocks({
+    query,
+    checkOpen,
+    lockPool,
+    target,
+    ownCommitInFlight: () => store.commitInFlight(),
+  });
 
   try {
     await query("connect", "SELECT 1");

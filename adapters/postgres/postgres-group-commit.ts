@@ -76,6 +76,8 @@ export class GroupCommit {
   readonly #options: GroupCommitOptions;
   readonly #queue: Pending[] = [];
   #running: Promise<void> | undefined;
+  /** The commit sent and not answered yet. */
+  #inFlight: Promise<void> | undefined;
 
   constructor(options: GroupCommitOptions) {
     this.#options = options;
@@ -89,6 +91,17 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * The commit in flight now, if any: resolves once it has settled and its writers have run on
+   * (a turn of the event loop later: a writer adds what it created to its engine right after
+   * its write resolves). A replica that read the change head while this commit was unanswered
+   * waits for it instead of reading its own changes back from the feed.
+   */
+  inFlight(): Promise<void> | undefined {
+    const commit = this.#inFlight;
+    return commit?.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  }
+
   /** Resolves when every queued write has settled. */
   async idle(): Promise<void> {
     while (this.#running !== undefined) await this.#running;
@@ -96,9 +109,14 @@ export class GroupCommit {
 
   async #drain(): Promise<void> {
     try {
+      // The writes of one turn of the event loop share the first transaction: concurrent
+      // remembers whose locks were granted together reach here a few microtasks apart.
+      await new Promise((resolve) => setImmediate(resolve));
       while (this.#queue.length > 0) {
         const batch = this.#take();
-        await this.#commit(batch);
+        this.#inFlight = this.#commit(batch);
+        await this.#inFlight;
+        this.#inFlight = undefined;
         // Let the writers just acknowledged queue their next writes (a few microtask hops away)
         // so that they join the next transaction instead of waiting for the one after it.
         await new Promise((resolve) => setImmediate(resolve));

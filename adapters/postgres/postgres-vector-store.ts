@@ -71,6 +71,17 @@ export class PostgresVectorStore implements VectorStore {
     });
   }
 
+  /**
+   * The write commit in flight now, if any: resolves once it settled and its writers ran on
+   * (see `GroupCommit.inFlight`).
+   *
+   * @example
+   * await store.commitInFlight(); // this process's changes committed so far are announced
+   */
+  commitInFlight(): Promise<void> | undefined {
+    return this.#commits.inFlight();
+  }
+
   async bind(space: VectorSpace, options: { readonly replace?: boolean } = {}): Promise<void> {
     if (options.replace === true) {
       await this.#context.query(

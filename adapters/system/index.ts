@@ -6,6 +6,7 @@
  * const clock = new SystemClock();
  */
 export { SystemClock } from "./system-clock.js";
+export { NodeTextHasher } from "./node-text-hasher.js";
 export { FileEngineSnapshots } from "./file-engine-snapshots.js";
 export type { FileEngineSnapshotsOptions } from "./file-engine-snapshots.js";
 export { FileApiKeyStore } from "./file-api-key-store.js";

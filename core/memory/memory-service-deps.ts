@@ -1,5 +1,6 @@
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
+import type { TextHasher } from "../ports/text-hasher.js";
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
 import type { ChangeFeed, ClusterLocks } from "../ports/replication.js";
 import type { VectorStore } from "../ports/vector-store.js";
@@ -25,6 +26,12 @@ export interface MemoryServiceDeps {
    * alone). It must be empty: `init()` fills it from the store.
    */
   readonly index?: RetrievalIndex;
+  /**
+   * How content is hashed into its duplicate key (default: the core's pure SHA-256,
+   * `PURE_TEXT_HASHER`; `NodeTextHasher` from `agent-services/adapters/system` computes the same
+   * hashes with `node:crypto`).
+   */
+  readonly hasher?: TextHasher;
   /** Id generator (default `crypto.randomUUID()`); must return lower-case UUIDs. */
   readonly newId?: () => string;
   /**

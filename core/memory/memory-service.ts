@@ -20,6 +20,7 @@ import type { ChangeFollower } from "../storage/change-follower.js";
 import { addAccesses, replicate, type Replica } from "./replica.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { MemoryApi } from "./memory-api.js";
+import { contentHashWith, PURE_TEXT_HASHER } from "./model/content-key.js";
 import type { MemoryServiceDeps } from "./memory-service-deps.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
@@ -146,6 +147,7 @@ export class MemoryService implements MemoryApi {
       warn: (message, cause) => this.#warn(message, cause),
       ...(deps.accessWriteDelay === undefined ? {} : { delay: deps.accessWriteDelay }),
     });
+    const hasher = deps.hasher ?? PURE_TEXT_HASHER;
     this.#context = {
       engine: this.#engine,
       store: this.#store,
@@ -155,6 +157,7 @@ export class MemoryService implements MemoryApi {
       options,
       nowMs: () => this.#nowMs(),
       newId: this.#newId,
+      contentHash: (content) => contentHashWith(hasher, content),
       idTakenElsewhere: deps.idTakenElsewhere,
     };
   }

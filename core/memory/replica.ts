@@ -65,14 +65,18 @@ export function replicate(engine: MemoryEngine, deps: ReplicaDeps): Replica {
 /**
  * The locks of a replica: a cluster lock on every key, and once it is held, the engine caught up
  * with every change committed before (so what the task reads is what the store holds for its
- * keys, whichever replica wrote it).
+ * keys, whichever replica wrote it). No key, nothing to hold nor to catch up for: the task runs
+ * at once (a remember that merges into no duplicate takes no id lock; it read the feed once
+ * per remember before).
  */
 function clusterLocks(locks: ClusterLocks, follower: ChangeFollower): ServiceLocks {
   const runAll = <T>(keys: readonly string[], task: () => Promise<T>): Promise<T> =>
-    locks.runAll(keys, async (held) => {
-      await follower.catchUp(held.head);
-      return task();
-    });
+    keys.length === 0
+      ? task()
+      : locks.runAll(keys, async (held) => {
+          await follower.catchUp(held.head);
+          return task();
+        });
   return { runAll, run: (key, task) => runAll([key], task) };
 }
 

@@ -25,6 +25,8 @@ export interface ServiceContext {
   /** The clock's instant in epoch ms. */
   nowMs(): number;
   newId(): string;
+  /** SHA-256 (hex) of the normalised content: the duplicate key (`contentHash`). */
+  contentHash(content: string): string;
   /** Whether another tenant's memory holds this id (import gives such a line a new id). */
   readonly idTakenElsewhere?: ((id: string) => boolean) | undefined;
 }

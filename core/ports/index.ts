@@ -1,4 +1,5 @@
 export type { Clock } from "./clock.js";
+export type { TextHasher } from "./text-hasher.js";
 export type { Embedder } from "./embedder.js";
 export type { EngineSnapshot, EngineSnapshots } from "./engine-snapshots.js";
 export type {

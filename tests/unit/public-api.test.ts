@@ -62,6 +62,7 @@ const PINNED: Record<string, string[]> = {
     "FileApiKeyStore",
     "FileEngineSnapshots",
     "FileWriteJournal",
+    "NodeTextHasher",
     "SystemClock",
   ],
   "./adapters/postgres": [

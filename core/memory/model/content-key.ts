@@ -1,3 +1,4 @@
+import type { TextHasher } from "../../ports/text-hasher.js";
 import { sha256Hex } from "./sha256.js";
 
 /**
@@ -24,4 +25,26 @@ const encoder = new TextEncoder();
  */
 export function contentHash(content: string): Promise<string> {
   return Promise.resolve(sha256Hex(encoder.encode(normaliseContent(content))));
+}
+
+/**
+ * The core's pure {@link TextHasher} ({@link sha256Hex} over the UTF-8 bytes): the default of a
+ * `MemoryService` given no hasher.
+ *
+ * @example
+ * PURE_TEXT_HASHER.sha256Hex("abc"); // "ba7816bf…f20015ad"
+ */
+export const PURE_TEXT_HASHER: TextHasher = {
+  sha256Hex: (text) => sha256Hex(encoder.encode(text)),
+};
+
+/**
+ * {@link contentHash} with a given hasher, synchronously: the same key whichever SHA-256
+ * implementation computes it.
+ *
+ * @example
+ * contentHashWith(new NodeTextHasher(), " deploy  on Fridays\n") === await contentHash("deploy on Fridays"); // true
+ */
+export function contentHashWith(hasher: TextHasher, content: string): string {
+  return hasher.sha256Hex(normaliseContent(content));
 }

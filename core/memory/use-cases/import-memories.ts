@@ -1,6 +1,5 @@
 import { isAgentServicesError } from "../../errors.js";
 import { importLineSchema, type ParsedImportLine } from "../model/admin-schemas.js";
-import { contentHash } from "../model/content-key.js";
 import { expiresAtMs } from "../model/expiry.js";
 import { encodeMemoryMetadata } from "../model/memory-metadata.js";
 import { uniqueTags, withMerge } from "../model/metadata-updates.js";
@@ -142,7 +141,7 @@ async function storeBatch(
 ): Promise<void> {
   if (batch.length === 0) return;
   const { engine, lock } = context;
-  const hashes = await Promise.all(batch.map(({ memory }) => contentHash(memory.content)));
+  const hashes = batch.map(({ memory }) => context.contentHash(memory.content));
   const keys = batch.map(({ memory }, i) => rememberLockKey(memory, hashes[i] as string));
   const idKeys = batch.map(({ memory }) => idLockKey(memory.id));
   const held = new Set([...keys, ...idKeys]);

@@ -1,5 +1,4 @@
 /** `POST /v1/remember/batch`: remembers many memories in one call (one embedding, one write). */
-import { contentHash } from "../model/content-key.js";
 import { parseInput } from "../model/parse-input.js";
 import { rememberBatchInputSchema } from "../model/schemas.js";
 import type { ServiceContext } from "../service-context.js";
@@ -21,8 +20,6 @@ export async function rememberBatch(
 ): Promise<RememberBatchResult> {
   const { memories } = parseInput(rememberBatchInputSchema, input);
   memories.forEach((body, i) => checkTtl(body, `memories[${i}].`));
-  const planned = await Promise.all(
-    memories.map(async (body) => ({ body, hash: await contentHash(body.content) })),
-  );
+  const planned = memories.map((body) => ({ body, hash: context.contentHash(body.content) }));
   return { memories: await rememberAll(context, planned) };
 }

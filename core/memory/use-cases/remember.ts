@@ -1,5 +1,4 @@
 /** `POST /v1/remember`: stores one memory, or merges it into the live duplicate it has. */
-import { contentHash } from "../model/content-key.js";
 import { parseInput } from "../model/parse-input.js";
 import { rememberInputSchema } from "../model/schemas.js";
 import type { ServiceContext } from "../service-context.js";
@@ -17,7 +16,7 @@ import { checkTtl, rememberAll } from "./remember-all.js";
 export async function remember(context: ServiceContext, input: unknown): Promise<RememberResult> {
   const body = parseInput(rememberInputSchema, input);
   checkTtl(body, "");
-  const [item] = await rememberAll(context, [{ body, hash: await contentHash(body.content) }]);
+  const [item] = await rememberAll(context, [{ body, hash: context.contentHash(body.content) }]);
   if (item === undefined) throw new Error("remember: no result for one memory");
   return item.deduplicated
     ? { id: item.id, stored: true, deduplicated: true }

@@ -1,7 +1,7 @@
 import { AgentServicesError } from "../../errors.js";
 import type { Metadata } from "../../ports/vector-store.js";
 import { updateInputSchema } from "../model/admin-schemas.js";
-import { contentHash, normaliseContent } from "../model/content-key.js";
+import { normaliseContent } from "../model/content-key.js";
 import { encodeMemoryMetadata } from "../model/memory-metadata.js";
 import { duplicateMergeMetadata, withMerge } from "../model/metadata-updates.js";
 import { parseInput, parseMemoryId } from "../model/parse-input.js";
@@ -48,7 +48,7 @@ export async function updateMemory(
     const seen = await engine.get(memoryId, context.nowMs());
     if (seen === undefined) throw memoryNotFound(memoryId);
     const content = patch.content ?? seen.content;
-    const hash = await contentHash(content);
+    const hash = context.contentHash(content);
     const key = {
       type: patch.type ?? seen.type,
       scope: patch.scope ?? seen.scope,

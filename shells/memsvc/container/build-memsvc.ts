@@ -20,6 +20,7 @@ import { ChromaVectorStore } from "../../../adapters/chroma/index.js";
 import {
   FileApiKeyStore,
   FileEngineSnapshots,
+  NodeTextHasher,
   SystemClock,
 } from "../../../adapters/system/index.js";
 import type { ApiKeyStore } from "../../../core/ports/api-key-store.js";
@@ -149,6 +150,8 @@ export async function buildMemsvc(
       store: parts.store,
       embedder: c.resolve(TOKENS.embedder),
       clock: c.resolve(TOKENS.clock),
+      // node:crypto's SHA-256 for the content keys (the core's pure one costs ~11 ms per 1,000).
+      hasher: new NodeTextHasher(),
       options: {
         ...c.resolve(TOKENS.config).memory,
         // The core reports what it survives (a failed access update) but cannot log.

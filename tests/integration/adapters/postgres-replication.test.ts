@@ -118,6 +118,26 @@ describe("several connections (replicas) on one PostgreSQL database", () => {
     expect(most).toBe(1);
   });
 
+  it("let a call that shares an acquisition with a call blocked elsewhere go ahead (issue 21)", async () => {
+    const [a, b] = replicas as [PostgresConnection, PostgresConnection];
+    let letGo: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => (letGo = resolve));
+    let held: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => (held = resolve));
+    const first = a.locks.runAll(["held-elsewhere"], async () => {
+      held();
+      await holding;
+    });
+    await inside;
+    // Asked in the same turn, the two calls share one acquisition, which waits for a's key.
+    const blocked = b.locks.runAll(["held-elsewhere"], async () => "blocked");
+    const free = b.locks.runAll(["free-key"], async () => "free");
+    expect(await free).toBe("free");
+    letGo();
+    await first;
+    expect(await blocked).toBe("blocked");
+  });
+
   it("give one turn of claimTurn to exactly one of four replicas", async () => {
     const claims = await Promise.all(replicas.map((r) => r.locks.claimTurn("expiry", 60_000)));
     expect(claims.filter(Boolean)).toHaveLength(1);
