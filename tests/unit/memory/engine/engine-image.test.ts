@@ -42,12 +42,18 @@ function memoryOf(step: Step): Memory {
   };
 }
 
+/** The step's vector at unit length (coarse components: exact ties are common). */
+function unit(vector: readonly number[]): number[] {
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((v) => v / norm);
+}
+
 const newEngine = () => new MemoryEngine(createHybridIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
 
 function apply(engine: MemoryEngine, steps: readonly Step[]): void {
   for (const step of steps) {
     const memory = memoryOf(step);
-    if (step.kind === "add") engine.add(memory, `hash-${step.words[0]}`, step.vector);
+    if (step.kind === "add") engine.add(memory, `hash-${step.words[0]}`, unit(step.vector));
     else if (step.kind === "remove") engine.remove(memory.id);
     else if (step.kind === "update") engine.update({ ...memory, content: "ignored" });
     else engine.recordAccess([memory.id], T0 + HOUR);
@@ -69,7 +75,7 @@ function answers(engine: MemoryEngine, queries: readonly Step[]) {
     ),
     hits: queries.flatMap((q) =>
       [{}, { project: q.project }, { types: [q.type] }].map((filter) =>
-        engine.query({ text: q.words.join(" "), vector: q.vector, topK: 7, filter, nowMs }),
+        engine.query({ text: q.words.join(" "), vector: unit(q.vector), topK: 7, filter, nowMs }),
       ),
     ),
   };
