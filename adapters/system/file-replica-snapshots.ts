@@ -120,7 +120,7 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
     await replaceFileDurably(this.#path, async (handle) => {
       let crc = 0;
       const write = async (bytes: Uint8Array) => {
-        crc = crc32(bytes, crc);
+        crc = updateCrc(bytes, crc);
         await writeAll(handle, bytes);
       };
       await writeAll(handle, MAGIC);
@@ -178,7 +178,7 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
       const bytes = new Uint8Array(section.bytes);
       await readInto(handle, at, bytes);
       at += section.bytes;
-      crc = crc32(bytes, crc);
+      crc = updateCrc(bytes, crc);
       values.push(
         section.kind === "typed" ? typedOf(section.type, bytes) : stringsOf(bytes, section.count),
       );
@@ -194,6 +194,14 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
       return value;
     }) as ReplicaSnapshot;
   }
+}
+
+/**
+ * CRC-32 of `bytes` continuing from `crc`. (Node's `crc32(data, value)` returns 0 for a
+ * zero-length view of an empty ArrayBuffer whatever `value` is, hence the guard.)
+ */
+function updateCrc(bytes: Uint8Array, crc: number): number {
+  return bytes.byteLength === 0 ? crc : crc32(bytes, crc);
 }
 
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
