@@ -102,7 +102,7 @@ function resolveConfig(
           url: postgres.url ?? "",
           poolSize: postgres.pool_size ?? 10,
           snapshotDir:
-            postgres.snapshot_dir === ""
+            postgres.snapshot_dir === "" || postgres.snapshot_dir === "off"
               ? undefined
               : resolve(cwd, postgres.snapshot_dir ?? "./data/replica"),
         }
