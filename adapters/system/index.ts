@@ -11,7 +11,6 @@ export type { FileEngineSnapshotsOptions } from "./file-engine-snapshots.js";
 export {
   FileReplicaSnapshots,
   REPLICA_SNAPSHOT_FILE,
-  REPLICA_SNAPSHOT_FORMAT,
   type FileReplicaSnapshotsOptions,
 } from "./file-replica-snapshots.js";
 export { FileApiKeyStore } from "./file-api-key-store.js";

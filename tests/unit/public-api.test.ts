@@ -61,7 +61,9 @@ const PINNED: Record<string, string[]> = {
   "./adapters/system": [
     "FileApiKeyStore",
     "FileEngineSnapshots",
+    "FileReplicaSnapshots",
     "FileWriteJournal",
+    "REPLICA_SNAPSHOT_FILE",
     "SystemClock",
   ],
   "./adapters/postgres": [
