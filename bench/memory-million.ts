@@ -13,7 +13,8 @@
  *
  * Run (after `npm run build`):
  *   npx tsx bench/memory-million.ts [--n 1000000] [--batch-n 20000] [--queries 200]
- *     [--postgres auto|URL] [--cpu-prof DIR (the restarted service's profile, written at exit)]
+ *     [--postgres auto|URL] [--cpu-prof DIR (the restarted services' profiles, written at exit:
+ *     the full load's in DIR, the snapshot restart's in DIR/snapshot)]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
@@ -174,6 +175,12 @@ function percentiles(times: number[]): string {
   return `p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms`;
 }
 
+/** Where the restart from the snapshot writes its CPU profile (with `--cpu-prof`). */
+function snapshotProfileDir(): string | undefined {
+  const dir = values["cpu-prof"];
+  return dir === undefined ? undefined : join(dir, "snapshot");
+}
+
 /** Prints a restarted service's start time, CPU, RSS and query latency. */
 async function measureRestart(service: Service, what: string, idleRss: number): Promise<void> {
   const pid = service.child.pid as number;
@@ -258,7 +265,7 @@ async function main(): Promise<void> {
     console.log(
       `stop (engine snapshot saved, ${(statSync(file).size / 1048576).toFixed(0)} MB): ${seconds(performance.now() - stopStarted)} s`,
     );
-    service = await startService(env);
+    service = await startService(env, snapshotProfileDir());
     await measureRestart(service, "restart from the snapshot", idleRss);
   } finally {
     if (service !== undefined) await stopService(service.child);
