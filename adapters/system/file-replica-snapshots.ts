@@ -1,4 +1,4 @@
-import { mkdir, open, type FileHandle } from "node:fs/promises";
+import { mkdir, open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
 import { isAscii } from "node:buffer";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
@@ -13,6 +13,8 @@ export const REPLICA_SNAPSHOT_FORMAT = 1;
 export const REPLICA_SNAPSHOT_FILE = "replica-engines.snapshot";
 /** String arrays at least this long get a section of their own (shorter ones stay in the JSON). */
 const STRING_SECTION_MIN = 64;
+/** A temporary file older than this is a save that was killed (see `#removeStaleTemporaries`). */
+const STALE_TEMPORARY_MS = 3_600_000;
 /** Strings encoded per write. */
 const STRING_CHUNK = 8192;
 
@@ -97,6 +99,7 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
   async save(snapshot: ReplicaSnapshot): Promise<void> {
     if (!LITTLE_ENDIAN) throw new Error("engine snapshots need a little-endian machine");
     await mkdir(this.#dir, { recursive: true });
+    await this.#removeStaleTemporaries();
     const sections: Section[] = [];
     const parts: (Typed | readonly string[])[] = [];
     const tree = JSON.stringify(snapshot, (_key, value: unknown) => {
@@ -147,6 +150,20 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
       length.writeUInt32LE(json.length);
       await writeAll(handle, Buffer.concat([json, length, MAGIC]));
     });
+  }
+
+  /**
+   * Removes temporary files of saves that a kill cut short (over an hour old: another replica
+   * sharing the directory may be saving now).
+   */
+  async #removeStaleTemporaries(): Promise<void> {
+    const prefix = `${REPLICA_SNAPSHOT_FILE}.`;
+    for (const name of await readdir(this.#dir)) {
+      if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+      const path = join(this.#dir, name);
+      const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }));
+      if (Date.now() - mtimeMs > STALE_TEMPORARY_MS) await rm(path, { force: true });
+    }
   }
 
   async #read(handle: FileHandle): Promise<ReplicaSnapshot> {

@@ -89,7 +89,11 @@ export class PostingArena {
 
   /** The arena without garbage or spare room, as views of its arrays (see `index-image.ts`). */
   image(slotCount: number): ArenaImage {
-    this.#repack();
+    let spare = this.#garbage;
+    for (let t = 0; t < this.#terms && spare === 0; t += 1) {
+      spare += (this.#capacity[t] as number) - (this.#length[t] as number);
+    }
+    if (spare > 0) this.#repack();
     if (this.#docGarbage > 0) this.#reserveDocuments(0);
     const [n, used, view] = [
       this.#terms,

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, truncate, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -69,5 +69,19 @@ describe("FileReplicaSnapshots", () => {
     await writeFile(path, "not a snapshot");
     expect(await same.load()).toBeUndefined();
     expect(warnings).toHaveLength(3);
+  });
+
+  it("removes the temporary file of a save killed over an hour ago, not a recent one", async () => {
+    const folder = await dir();
+    const killed = join(folder, `${REPLICA_SNAPSHOT_FILE}.1234.tmp`);
+    const running = join(folder, `${REPLICA_SNAPSHOT_FILE}.5678.tmp`);
+    await writeFile(killed, "half a snapshot");
+    await writeFile(running, "another replica's save in progress");
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(killed, twoHoursAgo, twoHoursAgo);
+    await new FileReplicaSnapshots(folder, { storeId: "s1" }).save(sample());
+    expect((await readdir(folder)).sort()).toEqual(
+      [REPLICA_SNAPSHOT_FILE, `${REPLICA_SNAPSHOT_FILE}.5678.tmp`].sort(),
+    );
   });
 });
