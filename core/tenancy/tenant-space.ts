@@ -66,7 +66,8 @@ export class TenantSpace {
   }
 
   /**
-   * Binds the store, reads it once (from the snapshot when the store still carries its mark),
+   * Binds the store, reads it once (from the snapshot when the store still carries its mark; a
+   * replica from its `replicaSnapshots` when usable, then follows the feed from its seq),
    * loads each tenant's records into its service and starts them; then clears the store's mark
    * before anything is written. Resolves with the number of memories loaded.
    */
@@ -118,9 +119,8 @@ export class TenantSpace {
   }
 
   /**
-   * Replica mode with snapshots: restores every tenant's engine from the saved snapshot when it
-   * is usable (see `usableSnapshot`); its seq and the tenants changed since that it lacks, or
-   * `undefined` (nothing restored) for a full load.
+   * Replica mode: every tenant's engine from the saved snapshot if usable (`usableSnapshot`); its
+   * seq and the tenants it lacks that changed since, or `undefined` (none restored): a full load.
    */
   async #restoreReplica(head: number): Promise<{ seq: number; newTenants: string[] } | undefined> {
     const { feed, replicaSnapshots, space, warn } = this.#deps;
