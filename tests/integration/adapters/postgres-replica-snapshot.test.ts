@@ -116,12 +116,17 @@ async function applyOps(replica: Replica, ops: readonly Op[]): Promise<void> {
   }
 }
 
-/** Everything a client can read of a replica, tenant by tenant. */
+/**
+ * Everything a client can read of a replica, tenant by tenant (every tenant that ever had a
+ * memory: one whose memories were all deleted reads as empty, whether or not the replica still
+ * holds a service for it).
+ */
 async function readAll(replica: Replica) {
   for (const service of replica.tenants.services) await service.follower?.catchUp();
   const out: Record<string, unknown> = { tenants: await replica.tenants.counts() };
-  for (const tenant of replica.tenants.tenants) {
+  for (const tenant of ["default", "acme", "beta"]) {
     const service = await replica.tenants.service(tenant);
+    await service.follower?.catchUp();
     out[tenant] = {
       stats: await service.stats(),
       list: await service.list({ limit: 1000, order: "oldest" }),
@@ -137,6 +142,16 @@ async function readAll(replica: Replica) {
   }
   return out;
 }
+
+/** A tenant all of whose memories were deleted while the replica was down (found by the property). */
+const REGRESSION_BEFORE: Op[] = [
+  { kind: "remember", tenant: "default", content: "deploy", project: "", pick: 0 },
+  { kind: "remember", tenant: "beta", content: "deploy", project: "", pick: 0 },
+];
+const REGRESSION_WHILE_DOWN: Op[] = [
+  { kind: "delete", tenant: "beta", content: "deploy", project: "", pick: 0 },
+  { kind: "remember", tenant: "default", content: "deploy", project: "", pick: 0 },
+];
 
 const snapshotDir = () => mkdtemp(join(tmpdir(), "memsvc-replica-snapshot-"));
 
@@ -169,7 +184,7 @@ describe("a replica restarted from its engine snapshot (issue 21)", () => {
           }
         },
       ),
-      { numRuns: 8 },
+      { numRuns: 8, examples: [[REGRESSION_BEFORE, REGRESSION_WHILE_DOWN]] },
     );
   }, 600_000);
 
