@@ -1,11 +1,20 @@
-import { mkdtemp, readdir, readFile, truncate, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { FileReplicaSnapshots, REPLICA_SNAPSHOT_FILE } from "../../../adapters/system/index.js";
 import type { ReplicaSnapshot } from "../../../core/index.js";
 
-const dir = () => mkdtemp(join(tmpdir(), "file-replica-snapshots-"));
+const dirs: string[] = [];
+async function dir(): Promise<string> {
+  const made = await mkdtemp(join(tmpdir(), "file-replica-snapshots-"));
+  dirs.push(made);
+  return made;
+}
+
+afterAll(async () => {
+  for (const made of dirs) await rm(made, { recursive: true, force: true });
+});
 
 /** A snapshot whose shape exercises every kind of section (not a real engine image). */
 function sample(): ReplicaSnapshot {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -29,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const connection of open) await connection.close().catch(() => undefined);
   await server?.stop();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 interface Replica {
@@ -153,7 +154,12 @@ const REGRESSION_WHILE_DOWN: Op[] = [
   { kind: "remember", tenant: "default", content: "deploy", project: "", pick: 0 },
 ];
 
-const snapshotDir = () => mkdtemp(join(tmpdir(), "memsvc-replica-snapshot-"));
+const dirs: string[] = [];
+async function snapshotDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "memsvc-replica-snapshot-"));
+  dirs.push(dir);
+  return dir;
+}
 
 describe("a replica restarted from its engine snapshot (issue 21)", () => {
   it("equals a fresh load after writes, deletes and patches made while it was down", async () => {
