@@ -17,7 +17,11 @@ export type { ErrorCode } from "./errors.js";
 export type { Clock } from "./ports/clock.js";
 export type { Embedder } from "./ports/embedder.js";
 export type { EngineSnapshot, EngineSnapshots } from "./ports/engine-snapshots.js";
-export type { ReplicaSnapshot, ReplicaSnapshots } from "./ports/replica-snapshots.js";
+export type {
+  ReplicaSnapshot,
+  ReplicaSnapshots,
+  SavedReplicaSnapshot,
+} from "./ports/replica-snapshots.js";
 export type {
   Metadata,
   MetadataValue,

@@ -3,7 +3,7 @@ import { isAscii } from "node:buffer";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { replaceFileDurably } from "./sync-directory.js";
-import type { ReplicaSnapshot, ReplicaSnapshots } from "../../core/index.js";
+import type { ReplicaSnapshot, ReplicaSnapshots, SavedReplicaSnapshot } from "../../core/index.js";
 
 /** The file's first and last 8 bytes. */
 const MAGIC = Buffer.from("MEMREPL1", "latin1");
@@ -76,7 +76,7 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
     this.#options = options;
   }
 
-  async load(): Promise<ReplicaSnapshot | undefined> {
+  async load(): Promise<SavedReplicaSnapshot | undefined> {
     let handle: FileHandle;
     try {
       handle = await open(this.#path, "r");
@@ -86,7 +86,12 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
       return undefined;
     }
     try {
-      return await this.#read(handle);
+      const trailer = await this.#trailer(handle);
+      const { seq, stamp, space } = trailer.tree as ReplicaSnapshot;
+      if (typeof seq !== "number" || typeof stamp !== "string" || typeof space !== "object") {
+        throw new Error("no seq, stamp or vector space in its trailer");
+      }
+      return { seq, stamp, space, tenants: () => this.#tenants(trailer) };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       this.#options.warn?.(`engine snapshot ${this.#path} ignored: ${why}`);
@@ -166,7 +171,8 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
     }
   }
 
-  async #read(handle: FileHandle): Promise<ReplicaSnapshot> {
+  /** The trailer, checked against the file's size, this format and this store. */
+  async #trailer(handle: FileHandle): Promise<Trailer> {
     if (!LITTLE_ENDIAN) throw new Error("engine snapshots need a little-endian machine");
     const { size } = await handle.stat();
     const end = await readAt(handle, size - 12, 12);
@@ -188,28 +194,39 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
     }
     const body = trailer.sections.reduce((sum, section) => sum + section.bytes, 0);
     if (MAGIC.length + body !== trailerAt) throw new Error("section sizes do not match the file");
-    let at = MAGIC.length;
-    let crc = 0;
-    const values: unknown[] = [];
-    for (const section of trailer.sections) {
-      const bytes = new Uint8Array(section.bytes);
-      await readInto(handle, at, bytes);
-      at += section.bytes;
-      crc = updateCrc(bytes, crc);
-      values.push(
-        section.kind === "typed" ? typedOf(section.type, bytes) : stringsOf(bytes, section.count),
-      );
+    return trailer;
+  }
+
+  /** The engines: every section read (one at a time) and checked against the CRC-32. */
+  async #tenants(trailer: Trailer): Promise<ReplicaSnapshot["tenants"]> {
+    const handle = await open(this.#path, "r");
+    try {
+      let at = MAGIC.length;
+      let crc = 0;
+      const values: unknown[] = [];
+      for (const section of trailer.sections) {
+        const bytes = new Uint8Array(section.bytes);
+        await readInto(handle, at, bytes);
+        at += section.bytes;
+        crc = updateCrc(bytes, crc);
+        values.push(
+          section.kind === "typed" ? typedOf(section.type, bytes) : stringsOf(bytes, section.count),
+        );
+      }
+      if (crc !== trailer.crc32) throw new Error(`engine snapshot ${this.#path}: CRC-32 mismatch`);
+      const tenants = (trailer.tree as { tenants: unknown }).tenants;
+      return JSON.parse(JSON.stringify(tenants), (_key, value: unknown) => {
+        if (typeof value === "object" && value !== null && "$section" in value) {
+          return values[(value as { $section: number }).$section];
+        }
+        if (typeof value === "object" && value !== null && "$number" in value) {
+          return Number((value as { $number: string }).$number);
+        }
+        return value;
+      }) as ReplicaSnapshot["tenants"];
+    } finally {
+      await handle.close();
     }
-    if (crc !== trailer.crc32) throw new Error("CRC-32 mismatch");
-    return JSON.parse(JSON.stringify(trailer.tree), (_key, value: unknown) => {
-      if (typeof value === "object" && value !== null && "$section" in value) {
-        return values[(value as { $section: number }).$section];
-      }
-      if (typeof value === "object" && value !== null && "$number" in value) {
-        return Number((value as { $number: string }).$number);
-      }
-      return value;
-    }) as ReplicaSnapshot;
   }
 }
 

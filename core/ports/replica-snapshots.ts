@@ -15,6 +15,15 @@ export interface ReplicaSnapshot {
 }
 
 /**
+ * A saved snapshot as first read: what decides whether it can be used, and its engines read
+ * only once it is (they are the bulk of it: ~1 GB at 1,000,000 memories).
+ */
+export interface SavedReplicaSnapshot extends Omit<ReplicaSnapshot, "tenants"> {
+  /** Reads the engines; rejects when that part of the file is torn or corrupt. */
+  tenants(): Promise<ReplicaSnapshot["tenants"]>;
+}
+
+/**
  * Where a replica keeps a snapshot of its engines between runs, so a restart loads the built
  * engines and catches up from the change feed from the snapshot's seq instead of reading and
  * indexing the whole shared store (docs/operations.md, "Replica snapshots").
@@ -30,8 +39,11 @@ export interface ReplicaSnapshot {
  * const tenants = new TenantSpace({ store, space, create, feed, replicaSnapshots: snapshots, newId });
  */
 export interface ReplicaSnapshots {
-  /** The saved snapshot, or `undefined` when there is none usable (reported through its own warnings). */
-  load(): Promise<ReplicaSnapshot | undefined>;
+  /**
+   * The saved snapshot's header, or `undefined` when there is none or it cannot be read
+   * (reported through the implementation's own warnings).
+   */
+  load(): Promise<SavedReplicaSnapshot | undefined>;
   /** Replaces the saved snapshot; durable and atomic once it resolves. */
   save(snapshot: ReplicaSnapshot): Promise<void>;
 }

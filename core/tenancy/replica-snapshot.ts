@@ -56,7 +56,12 @@ export async function usableSnapshot(
   if (stamp !== saved.stamp) {
     return refuse(`change ${saved.seq} is another one: another database or a restored one`);
   }
-  return saved;
+  try {
+    const { seq, space: savedSpace } = saved;
+    return { seq, stamp: saved.stamp, space: savedSpace, tenants: await saved.tenants() };
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**

@@ -7,11 +7,20 @@ import { FakeEmbedder, InMemorySharedStore, ManualClock } from "../../../core/te
 const clock = new ManualClock("2026-11-28T10:00:00Z");
 
 /** Snapshots kept in memory (the file adapter is tested against real files). */
-function memorySnapshots(): ReplicaSnapshots & { saved: ReplicaSnapshot | undefined } {
+function memorySnapshots(): ReplicaSnapshots & {
+  saved: ReplicaSnapshot | undefined;
+  enginesRead: number;
+} {
   return {
     saved: undefined,
+    enginesRead: 0,
     async load() {
-      return this.saved;
+      const saved = this.saved;
+      const tenants = async () => {
+        this.enginesRead += 1;
+        return saved?.tenants ?? [];
+      };
+      return saved === undefined ? undefined : { ...saved, tenants };
     },
     async save(snapshot) {
       this.saved = snapshot;
@@ -80,6 +89,8 @@ describe("a replica's engine snapshot", () => {
     expect(replica.tenants.loadedFrom).toBe("store");
     expect(replica.tenants.loadedMemories).toBe(2);
     expect(replica.warnings.join("\n")).toMatch(/its vectors are other:model/);
+    // Refused on its header: the engines (the bulk of the file) are never read.
+    expect(snapshots.enginesRead).toBe(0);
   });
 
   it("is not used when the store was restored to before its change", async () => {
