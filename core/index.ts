@@ -19,6 +19,11 @@ export type { TextHasher } from "./ports/text-hasher.js";
 export type { Embedder } from "./ports/embedder.js";
 export type { EngineSnapshot, EngineSnapshots } from "./ports/engine-snapshots.js";
 export type {
+  ReplicaSnapshot,
+  ReplicaSnapshots,
+  SavedReplicaSnapshot,
+} from "./ports/replica-snapshots.js";
+export type {
   Metadata,
   MetadataValue,
   ScanPage,

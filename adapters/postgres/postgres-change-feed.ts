@@ -102,6 +102,17 @@ export class PostgresChangeFeed implements ChangeFeed {
     }));
   }
 
+  /** `seq:id:µs since the epoch of its commit`; the commit instant and id name the database. */
+  async stamp(seq: number): Promise<string | undefined> {
+    const { rows } = await this.#context.query<{ id: string; at: string }>(
+      "read a change's stamp",
+      "SELECT id, (extract(epoch FROM committed_at) * 1000000)::bigint::text AS at FROM memsvc_changes WHERE seq = $1",
+      [Math.floor(seq)],
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : `${Math.floor(seq)}:${row.id}:${row.at}`;
+  }
+
   async listen(
     onCommit: (head: number, own?: OwnCommit) => void,
     onConnection?: (up: boolean, error?: unknown) => void,

@@ -57,7 +57,7 @@ export interface MemoryServiceDeps {
   /** Awaited before the follower retries a feed that failed (absent: the next notification or write tries again). */
   readonly followerRetryDelay?: (attempt: number) => Promise<void>;
   /**
-   * Where to keep a snapshot of the engine between clean runs (owner mode only: a replica always loads from the shared store): `init()` loads
+   * Where to keep a snapshot of the engine between clean runs (owner mode only: a replica's engines are snapshotted by `TenantSpace`, see `ReplicaSnapshots`): `init()` loads
    * from it when the store still carries its mark, `saveSnapshot()` writes it at shutdown. Absent:
    * every start reads the whole store.
    */

@@ -13,6 +13,7 @@ import {
   type LoadProgress,
   type LoadSource,
 } from "../storage/engine-load.js";
+import type { EngineImage } from "./engine/engine-image.js";
 import type { ListPage } from "./engine/list-page.js";
 import { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
@@ -219,6 +220,19 @@ export class MemoryService implements MemoryApi {
     this.#loadedFrom = source;
     await this.#replica?.follower.start(head);
     return this.#engine.size;
+  }
+
+  /** The engine as data, for a replica's snapshot (after {@link quiesce}); see `engine-image.ts`. */
+  engineImage(): EngineImage | undefined {
+    return this.#engine.image?.();
+  }
+
+  /**
+   * Loads an engine image into the empty engine instead of {@link loadRecords} (then call
+   * {@link startLoaded} with the image's seq); false when the engine refuses it.
+   */
+  restoreImage(image: EngineImage): boolean {
+    return this.#engine.restore?.(image) ?? false;
   }
 
   /** Replica mode (a feed and cluster locks): the engine follows a shared store. */

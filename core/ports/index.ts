@@ -14,3 +14,8 @@ export type {
 export type { JournalEntry, WriteJournal } from "./write-journal.js";
 export type { ChangeFeed, ClusterLocks, HeldLocks, OwnCommit, StoreChange } from "./replication.js";
 export type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";
+export type {
+  ReplicaSnapshot,
+  ReplicaSnapshots,
+  SavedReplicaSnapshot,
+} from "./replica-snapshots.js";

@@ -61,6 +61,13 @@ export interface ChangeFeed {
    */
   changesSince(after: number, limit: number): Promise<StoreChange[]>;
   /**
+   * A string that names the change at `seq` in this store's history (e.g. its seq, id and commit
+   * instant), or `undefined` when the feed no longer keeps it (or never had it). Two stores that
+   * give the same stamp for a seq held the same records after that change. Optional: without it a
+   * replica never loads from a snapshot (`ReplicaSnapshots`).
+   */
+  stamp?(seq: number): Promise<string | undefined>;
+  /**
    * Calls `onCommit` soon after anyone commits a change (with the head it knows, or 0 when it does
    * not know it). For a commit made through this process's own store (the `VectorStore` handed
    * out with this feed), it is also called with `own`, synchronously before the write resolves,

@@ -8,6 +8,7 @@ import { BM25_B, BM25_DELTA, BM25_K1, type Bm25Parameters } from "./bm25-scoring
 import { calibratedRelevance, fusedEvidence, semanticEvidence } from "./calibration.js";
 import { withoutExcludedSpans } from "./excluded-spans.js";
 import { reciprocalRank, RRF_K } from "./fusion.js";
+import { TOKENIZER_PROBE, type HybridIndexImage } from "./index-image.js";
 import { lexicalTerms } from "./lexical-terms.js";
 import { LexicalPostings } from "./lexical-postings.js";
 import type {
@@ -117,10 +118,10 @@ class HybridIndex implements RetrievalIndex {
   readonly #rrfDepth: number;
   readonly #terms: (text: string) => readonly string[];
   readonly #queryText: (text: string) => string;
-  readonly #postings = new LexicalPostings();
-  readonly #vectors = new VectorMatrix();
+  #postings = new LexicalPostings();
+  #vectors = new VectorMatrix();
   readonly #slotOf = new Map<string, number>();
-  readonly #groups = new SlotGroups();
+  #groups = new SlotGroups();
   #ids: (string | undefined)[] = [];
   /** 1 for a live slot, 0 for a removed one: the acceptance mask of a query without a filter. */
   #alive = new Uint8Array(64);
@@ -201,6 +202,49 @@ class HybridIndex implements RetrievalIndex {
   settle(): void {
     const unordered = this.#ids.length - this.#orderedUpTo;
     if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
+  }
+
+  image(): HybridIndexImage {
+    if (this.#removed > 0 || this.#orderedUpTo < this.#ids.length) this.#compact();
+    const n = this.#ids.length;
+    return {
+      kind: "hybrid",
+      probe: this.#terms(TOKENIZER_PROBE).join(" "),
+      ids: this.#ids as string[],
+      postings: this.#postings.image(),
+      vectors: this.#vectors.image(n),
+      groups: this.#groups.image(n),
+      vectorSum: this.#vectorSum,
+    };
+  }
+
+  restore(image: HybridIndexImage): boolean {
+    if (this.#ids.length > 0) throw new Error("hybrid index: restore needs an empty index");
+    if (image.kind !== "hybrid" || image.probe !== this.#terms(TOKENIZER_PROBE).join(" ")) {
+      return false;
+    }
+    const n = image.ids.length;
+    const { postings, vectors, groups } = image;
+    const stride = Math.ceil(vectors.dimensions / 4) * 4;
+    if (
+      postings.slotCount !== n ||
+      postings.docLengths.length !== n ||
+      groups.primary.length !== n ||
+      vectors.rows.length !== n * stride
+    ) {
+      throw new Error("hybrid index image: its parts disagree on the number of documents");
+    }
+    this.#postings = LexicalPostings.fromImage(postings);
+    this.#vectors = VectorMatrix.fromImage(vectors);
+    this.#groups = SlotGroups.fromImage(groups);
+    this.#ids = [...image.ids];
+    image.ids.forEach((id, slot) => this.#slotOf.set(id, slot));
+    this.#alive = new Uint8Array(Math.max(64, n * 2));
+    this.#alive.fill(1, 0, n);
+    this.#removed = 0;
+    this.#orderedUpTo = n;
+    this.#vectorSum = image.vectorSum;
+    return true;
   }
 
   query(query: RetrievalQuery): RetrievalHit[] {

@@ -1,4 +1,5 @@
 import { bm25Idf, type Bm25Parameters } from "./bm25-scoring.js";
+import type { PostingsImage } from "./index-image.js";
 import { PostingArena } from "./posting-arena.js";
 
 /** A term counted more often than this in one document counts this often (saturated anyway). */
@@ -31,7 +32,7 @@ const TABLE_LENGTHS = 1024;
  */
 export class LexicalPostings {
   readonly #termIds = new Map<string, number>();
-  readonly #arena = new PostingArena();
+  #arena = new PostingArena();
   /** Live documents holding each term. */
   #df = new Int32Array(64);
   /** Per slot: its document's length in terms (0 when the slot is empty). */
@@ -60,6 +61,39 @@ export class LexicalPostings {
   /** Stale postings waiting for {@link remap}. */
   get stalePostings(): number {
     return this.#stale;
+  }
+
+  /** Its state as views of its arrays (call right after a {@link remap}: nothing stale). */
+  image(): PostingsImage {
+    if (this.#stale > 0) throw new Error("lexical postings: an image needs a remap first");
+    const terms = [...this.#termIds.keys()];
+    return {
+      terms,
+      df: this.#df.subarray(0, terms.length),
+      docLengths: this.#docLengths.subarray(0, this.#slotCount),
+      slotCount: this.#slotCount,
+      longest: this.#longest,
+      liveDocs: this.#liveDocs,
+      totalLength: this.#totalLength,
+      arena: this.#arena.image(this.#slotCount),
+    };
+  }
+
+  /** Postings holding an image (its arrays taken over). */
+  static fromImage(image: PostingsImage): LexicalPostings {
+    const postings = new LexicalPostings();
+    image.terms.forEach((term, id) => postings.#termIds.set(term, id));
+    const grow = (array: Int32Array<ArrayBuffer>) =>
+      array.length > 0 ? array : new Int32Array(64);
+    postings.#df = grow(image.df);
+    postings.#countOf = new Int32Array(postings.#df.length);
+    postings.#docLengths = grow(image.docLengths);
+    postings.#slotCount = image.slotCount;
+    postings.#longest = image.longest;
+    postings.#liveDocs = image.liveDocs;
+    postings.#totalLength = image.totalLength;
+    postings.#arena = PostingArena.fromImage(image.arena);
+    return postings;
   }
 
   /** Indexes the terms of a document in a slot that is empty. */

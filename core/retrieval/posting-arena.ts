@@ -1,3 +1,5 @@
+import type { ArenaImage } from "./index-image.js";
+
 /**
  * The storage of {@link LexicalPostings}: every term's posting list and every slot's distinct
  * terms in a few shared typed arrays, addressed by number. A list is a run of the shared arrays
@@ -12,6 +14,9 @@
  * arena.push(7, 0, 2, 12); // term 7: slot 0, counted twice, document of 12 terms
  * arena.addDocumentTerm(0, 7);
  * arena.slots[arena.start(7)]; // 0
+ *
+ * Long because: one class over shared typed arrays whose layout every method (and its image,
+ * for engine snapshots) shares; apart, raw offsets would cross files.
  */
 export class PostingArena {
   /** Per term: where its run starts, how many postings it holds, how many it has room for. */
@@ -80,6 +85,46 @@ export class PostingArena {
     this.#counts[at + size] = count;
     this.#lengths[at + size] = length;
     this.#length[term] = size + 1;
+  }
+
+  /** The arena without garbage or spare room, as views of its arrays (see `index-image.ts`). */
+  image(slotCount: number): ArenaImage {
+    let spare = this.#garbage;
+    for (let t = 0; t < this.#terms && spare === 0; t += 1) {
+      spare += (this.#capacity[t] as number) - (this.#length[t] as number);
+    }
+    if (spare > 0) this.#repack();
+    if (this.#docGarbage > 0) this.#reserveDocuments(0);
+    const [n, used, view] = [
+      this.#terms,
+      this.#used,
+      <T extends Int32Array | Uint16Array>(a: T, end: number) => a.subarray(0, end) as T,
+    ];
+    return {
+      start: view(this.#start, n),
+      length: view(this.#length, n),
+      slots: view(this.#slots, used),
+      counts: view(this.#counts, used),
+      lengths: view(this.#lengths, used),
+      docStart: view(this.#docStart, slotCount),
+      docCount: view(this.#docCount, slotCount),
+      docPool: view(this.#docPool, this.#docUsed),
+    };
+  }
+
+  /** An arena holding an image (its arrays taken over, not copied). */
+  static fromImage(i: ArenaImage): PostingArena {
+    const arena = new PostingArena();
+    if (i.start.length > 0)
+      [arena.#start, arena.#length, arena.#capacity] = [i.start, i.length, i.length.slice()];
+    [arena.#terms, arena.#used, arena.#docUsed] = [
+      i.start.length,
+      i.slots.length,
+      i.docPool.length,
+    ];
+    [arena.#slots, arena.#counts, arena.#lengths] = [i.slots, i.counts, i.lengths];
+    [arena.#docStart, arena.#docCount, arena.#docPool] = [i.docStart, i.docCount, i.docPool];
+    return arena;
   }
 
   /** Makes room for the distinct terms (`count` of them) of a new document in `slot`. */

@@ -5,6 +5,8 @@
  * should find it.
  */
 
+import type { HybridIndexImage } from "./index-image.js";
+
 /** One document to index: a memory's id, its content and its embedding. */
 export interface IndexedDocument {
   readonly id: string;
@@ -86,6 +88,17 @@ export interface RetrievalIndex {
    * load), so that query does not pay for it. Optional; answers are the same either way.
    */
   settle?(): void;
+  /**
+   * The built index as data, for an engine snapshot (see `index-image.ts`; it compacts first).
+   * Optional: an index without it is never snapshotted.
+   */
+  image?(): HybridIndexImage;
+  /**
+   * Loads an image into this empty index, which then answers as the one it was taken from; false
+   * (and nothing loaded) when the image does not fit this index (another tokenizer). Throws
+   * when the image is inconsistent.
+   */
+  restore?(image: HybridIndexImage): boolean;
   /**
    * The `topK` most relevant accepted documents, most relevant first; ties by id (ascending), so
    * equal inputs give equal answers. Documents with relevance 0 may be omitted.

@@ -1,6 +1,8 @@
+import type { GroupsImage } from "./index-image.js";
+
 /** One group's slots, in order of addition (removed slots stay until a remap drops them). */
 interface SlotList {
-  slots: Int32Array;
+  slots: Int32Array<ArrayBuffer>;
   length: number;
 }
 
@@ -29,6 +31,32 @@ export class SlotGroups {
   readonly #numbers = new Map<string, number>();
   /** Per slot, the number of its primary group; 0 for an ungrouped slot. */
   #primary = new Int32Array(64);
+
+  /** Its state for `slotCount` slots, as views of its arrays (see `index-image.ts`). */
+  image(slotCount: number): GroupsImage {
+    return {
+      names: [...this.#numbers.keys()],
+      primary: this.#primary.subarray(0, slotCount),
+      lists: [...this.#lists].map(([group, list]) => ({
+        group,
+        slots: list.slots.subarray(0, list.length),
+      })),
+    };
+  }
+
+  /** Groups holding an image (its arrays taken over). */
+  static fromImage(image: GroupsImage): SlotGroups {
+    const groups = new SlotGroups();
+    image.names.forEach((name, i) => groups.#numbers.set(name, i + 1));
+    if (image.primary.length > 0) groups.#primary = image.primary;
+    for (const { group, slots } of image.lists) {
+      groups.#lists.set(group, {
+        slots: slots.length > 0 ? slots : new Int32Array(4),
+        length: slots.length,
+      });
+    }
+    return groups;
+  }
 
   /** Adds a (new) slot to its groups; the first one is its primary group. */
   add(slot: number, groups: readonly string[]): void {

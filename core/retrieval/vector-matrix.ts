@@ -5,6 +5,7 @@
  * spread raw byte offsets over several files.
  */
 import { VECTOR_KERNEL_WASM } from "./vector-kernel-wasm.js";
+import type { VectorsImage } from "./index-image.js";
 import { quantizeQuery, quantizeRow, ROW_CODE_MAX } from "./vector-codes.js";
 
 const INITIAL_ROWS = 64;
@@ -127,6 +128,46 @@ export class VectorMatrix {
    */
   get similarities(): Float32Array {
     return this.#similarities;
+  }
+
+  /** Its first `rowCount` rows as views of its memory (valid until it next changes). */
+  image(rowCount: number): VectorsImage {
+    const stride = this.#stride;
+    const buffer = this.#bytes.buffer as ArrayBuffer;
+    return {
+      dimensions: this.#dimensions,
+      rows: new Float32Array(buffer, 0, rowCount * stride),
+      codes: new Int8Array(buffer, this.#codesAt, rowCount * this.#codeBytes),
+      scales: new Float32Array(buffer, this.#scalesAt, rowCount),
+      maxResidual: this.#maxResidual,
+      maxL1: this.#maxL1,
+      maxNorm: this.#maxNorm,
+    };
+  }
+
+  /** A matrix holding a copy of an image's rows. */
+  static fromImage(image: VectorsImage): VectorMatrix {
+    const matrix = new VectorMatrix();
+    const dimensions = image.dimensions;
+    if (dimensions === 0) return matrix;
+    matrix.#dimensions = dimensions;
+    matrix.#stride = Math.ceil(dimensions / LANES) * LANES;
+    matrix.#codeBytes = Math.ceil(dimensions / CODE_LANES) * CODE_LANES;
+    const rows = image.rows.length / matrix.#stride;
+    if (!Number.isInteger(rows) || image.scales.length !== rows) {
+      throw new Error("vector matrix image: sizes do not match");
+    }
+    matrix.#grow(Math.max(rows, INITIAL_ROWS));
+    matrix.#floats.set(image.rows, 0);
+    matrix.#bytes.set(
+      new Uint8Array(image.codes.buffer, image.codes.byteOffset, rows * matrix.#codeBytes),
+      matrix.#codesAt,
+    );
+    matrix.#floats.set(image.scales, matrix.#scalesAt / 4);
+    matrix.#maxResidual = image.maxResidual;
+    matrix.#maxL1 = image.maxL1;
+    matrix.#maxNorm = image.maxNorm;
+    return matrix;
   }
 
   /** Stores a row; throws when its length differs from the first row's. */

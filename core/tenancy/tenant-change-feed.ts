@@ -28,6 +28,9 @@ export function tenantChangeFeed(
       );
     },
     listen: (onCommit, onConnection) => listeners.listen(onCommit, onConnection),
+    ...(inner.stamp === undefined
+      ? {}
+      : { stamp: (seq: number) => inner.stamp?.(seq) ?? Promise.resolve(undefined) }),
   };
 }
 

@@ -1,8 +1,10 @@
 import type { MemoryService } from "../memory/memory-service.js";
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
 import type { ChangeFeed } from "../ports/replication.js";
+import type { ReplicaSnapshots } from "../ports/replica-snapshots.js";
 import type { VectorRecord, VectorSpace, VectorStore } from "../ports/vector-store.js";
 import { LOAD_PAGE_SIZE, type LoadProgress, type LoadSource } from "../storage/engine-load.js";
+import { takeSnapshot, tenantsChangedSince, usableSnapshot } from "./replica-snapshot.js";
 import { tenantChangeFeed, sharedListen, type SharedListen } from "./tenant-change-feed.js";
 import { DEFAULT_TENANT, tenantOf, withTenant } from "./tenant-metadata.js";
 import { TenantVectorStore } from "./tenant-vector-store.js";
@@ -29,6 +31,10 @@ export interface TenantSpaceDeps {
   readonly feed?: ChangeFeed | undefined;
   /** Owner mode: where one snapshot of every tenant's engine is kept between clean runs. */
   readonly snapshots?: EngineSnapshots | undefined;
+  /** Replica mode: where the engines are saved at shutdown and loaded from at start. */
+  readonly replicaSnapshots?: ReplicaSnapshots | undefined;
+  /** Told why a replica's snapshot was not used or not saved. */
+  readonly warn?: ((message: string) => void) | undefined;
   readonly newId: () => string;
 }
 
@@ -60,7 +66,8 @@ export class TenantSpace {
   }
 
   /**
-   * Binds the store, reads it once (from the snapshot when the store still carries its mark),
+   * Binds the store, reads it once (from the snapshot when the store still carries its mark; a
+   * replica from its `replicaSnapshots` when usable, then follows the feed from its seq),
    * loads each tenant's records into its service and starts them; then clears the store's mark
    * before anything is written. Resolves with the number of memories loaded.
    */
@@ -85,7 +92,10 @@ export class TenantSpace {
       onProgress?.({ loaded, total });
     };
     this.#build(DEFAULT_TENANT);
-    if (snapshot !== undefined && snapshot.mark === mark) {
+    const restored = await this.#restoreReplica(head);
+    if (restored !== undefined) {
+      onProgress?.({ loaded: this.loadedMemories, total: this.loadedMemories });
+    } else if (snapshot !== undefined && snapshot.mark === mark) {
       for (const page of snapshot.pages(LOAD_PAGE_SIZE)) take(page, snapshot.count);
       this.#loadedFrom = "snapshot";
     } else {
@@ -98,11 +108,42 @@ export class TenantSpace {
       } while (cursor !== undefined);
       this.#loadedFrom = "store";
     }
-    const source = this.#loadedFrom;
-    for (const service of this.#services.values()) await service.startLoaded(source, head);
+    const source = this.#loadedFrom ?? "store";
+    const from = restored?.seq ?? head;
+    for (const service of this.#services.values()) await service.startLoaded(source, from);
     if (mark !== undefined) await store.writeSnapshotMark?.(undefined);
     this.#initialised = true;
+    // Tenants first written after the snapshot load their records from the store.
+    for (const tenant of restored?.newTenants ?? []) await this.service(tenant);
     return this.loadedMemories;
+  }
+
+  /**
+   * Replica mode: every tenant's engine from the saved snapshot if usable (`usableSnapshot`); its
+   * seq and the tenants it lacks that changed since, or `undefined` (none restored): a full load.
+   */
+  async #restoreReplica(head: number): Promise<{ seq: number; newTenants: string[] } | undefined> {
+    const { feed, replicaSnapshots, space, warn } = this.#deps;
+    if (feed === undefined || replicaSnapshots === undefined) return undefined;
+    const saved = await usableSnapshot({ feed, snapshots: replicaSnapshots, space, warn }, head);
+    if (saved === undefined) return undefined;
+    try {
+      for (const { tenant, image } of saved.tenants) {
+        if (!this.#build(tenant).restoreImage(image)) {
+          throw new Error("its index was built by another tokenizer");
+        }
+      }
+    } catch (error) {
+      warn?.(
+        `engine snapshot not used (${error instanceof Error ? error.message : String(error)}): loading every memory from the store`,
+      );
+      this.#services.clear();
+      this.#build(DEFAULT_TENANT);
+      return undefined;
+    }
+    this.#loadedFrom = "snapshot";
+    const changed = await tenantsChangedSince(feed, saved.seq);
+    return { seq: saved.seq, newTenants: [...changed].filter((t) => !this.#services.has(t)) };
   }
 
   /** Where `init()` loaded from (`undefined` before). */
@@ -195,6 +236,16 @@ export class TenantSpace {
       const records = await this.#services.get(tenant)?.quiesce();
       if (records === undefined) complete = false;
       else parts.push({ tenant, records });
+    }
+    if (complete && feed !== undefined && this.#deps.replicaSnapshots !== undefined) {
+      const services = this.tenants.map((tenant) => ({
+        tenant,
+        service: this.#services.get(tenant) as MemoryService,
+      }));
+      const snapshot = await takeSnapshot(services, feed, this.#deps.space);
+      if (snapshot === undefined) return false;
+      await this.#deps.replicaSnapshots.save(snapshot);
+      return true;
     }
     if (!complete || snapshots === undefined || feed !== undefined) return false;
     if (store.writeSnapshotMark === undefined || store.readSnapshotMark === undefined) return false;

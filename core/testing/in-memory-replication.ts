@@ -26,6 +26,9 @@ interface Row {
   readonly metadata: Metadata;
 }
 
+/** Stores made so far (each names its feed's stamps apart). */
+let storesMade = 0;
+
 /**
  * One shared store in memory with a change feed and cluster locks, handing each replica its own
  * ports ({@link InMemorySharedStore.replica}): the in-memory counterpart of the PostgreSQL
@@ -45,6 +48,8 @@ export class InMemorySharedStore {
   readonly #rows = new Map<string, Row>();
   #changes: { seq: number; id: string }[] = [];
   #head = 0;
+  /** Names this store and its history in the feed's stamps (a restore starts a new one). */
+  #epoch = `store-${(storesMade += 1)}.0`;
   #space: VectorSpace | undefined;
   #failure: Error | undefined;
   readonly #listeners = new Set<{
@@ -96,6 +101,7 @@ export class InMemorySharedStore {
     this.#rows.clear();
     this.#changes = this.#changes.filter((change) => change.seq <= head);
     this.#head = head;
+    this.#epoch = `${this.#epoch}.restored`;
   }
 
   /** A new replica's ports on this store. */
@@ -232,6 +238,11 @@ export class InMemorySharedStore {
           .filter((change) => change.seq > after)
           .slice(0, Math.max(1, Math.floor(limit)))
           .map(({ seq, id }) => ({ seq, id, record: this.#record(id) }));
+      },
+      stamp: async (seq) => {
+        this.#check();
+        const change = this.#changes.find((c) => c.seq === seq);
+        return change === undefined ? undefined : `${this.#epoch}:${seq}:${change.id}`;
       },
       listen: async (onCommit, onConnection) => {
         this.#check();

@@ -61,8 +61,10 @@ const PINNED: Record<string, string[]> = {
   "./adapters/system": [
     "FileApiKeyStore",
     "FileEngineSnapshots",
+    "FileReplicaSnapshots",
     "FileWriteJournal",
     "NodeTextHasher",
+    "REPLICA_SNAPSHOT_FILE",
     "SystemClock",
   ],
   "./adapters/postgres": [

@@ -95,6 +95,11 @@ export class HeldMemory {
     return held;
   }
 
+  /** A memory with default fields, for a restore that sets them one by one (`engine-image.ts`). */
+  static restored(id: string, content: string, hash: string, createdMs: number): HeldMemory {
+    return new HeldMemory(id, content, hash, createdMs);
+  }
+
   /** Takes every field of `memory` but its id, content and creation instant. */
   assign(memory: Memory, interner: Interner): void {
     this.type = interner.type(memory.type);

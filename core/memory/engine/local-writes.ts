@@ -1,3 +1,4 @@
+import type { EngineImage } from "./engine-image.js";
 import type { VectorRecord } from "../../ports/vector-store.js";
 import type { Memory, MemoryStats } from "../model/types.js";
 import type { OrderPosition } from "./created-order.js";
@@ -200,6 +201,14 @@ export class LocallyWrittenEngine implements MemoryReadModel {
 
   records(): Iterable<VectorRecord> {
     return this.#inner.records();
+  }
+
+  image(): EngineImage | undefined {
+    return this.#inner.image?.();
+  }
+
+  restore(image: EngineImage): boolean {
+    return this.#inner.restore?.(image) ?? false;
   }
 
   expired(nowMs: number): Awaitable<string[]> {

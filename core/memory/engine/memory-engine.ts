@@ -7,6 +7,7 @@ import type { DuplicateKey, EngineHit, EngineQuery, MemoryReadModel } from "./re
 import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
 import type { Memory, MemoryStats } from "../model/types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
+import { engineImage, restoreEngine, type EngineImage } from "./engine-image.js";
 import { HeldMemory, Interner } from "./held-memory.js";
 import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";
@@ -81,6 +82,23 @@ export class MemoryEngine implements MemoryReadModel {
       const metadata = encodeMemoryMetadata(held.toMemory(), held.hash);
       yield { id: held.id, vector, document: held.content, metadata };
     }
+  }
+
+  /** What it holds, as data (see `engine-image.ts`); `undefined` when its index keeps none. */
+  image(): EngineImage | undefined {
+    return engineImage(this.#index, this.#entries, this.#order);
+  }
+
+  /** Holds an image's memories (the engine must be empty); false when the index refuses it. */
+  restore(image: EngineImage): boolean {
+    if (this.#entries.size > 0) throw new Error("MemoryEngine: restore needs an empty engine");
+    this.#liveness.changed();
+    return restoreEngine(image, this.#index, this.#interner, (held) => {
+      this.#liveness.added(held.expiresAtMs);
+      this.#entries.set(held.id, held);
+      this.#order.add(held);
+      addTo(this.#byHash, held);
+    });
   }
 
   /** Adds (or replaces) a memory the store has just acknowledged. */

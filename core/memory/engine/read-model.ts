@@ -1,5 +1,6 @@
 import type { VectorRecord } from "../../ports/vector-store.js";
 import type { Memory, MemoryScope, MemoryStats, MemoryType } from "../model/types.js";
+import type { EngineImage } from "./engine-image.js";
 import type { MemoryCounts } from "./memory-counts.js";
 import type { MemoryFilter } from "./memory-filter.js";
 
@@ -99,6 +100,10 @@ export interface MemoryReadModel {
    * snapshot saves. Nothing for a model that holds none.
    */
   records(): Iterable<VectorRecord>;
+  /** What it holds as data, for a replica's snapshot (optional; see `engine-image.ts`). */
+  image?(): EngineImage | undefined;
+  /** Holds an image's memories (empty model only); false when it cannot take it (optional). */
+  restore?(image: EngineImage): boolean;
   /** Ids of memories expired at `nowMs` (what the sweep deletes). */
   expired(nowMs: number): Awaitable<string[]>;
 }

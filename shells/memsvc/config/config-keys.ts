@@ -118,6 +118,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     10,
     "PostgreSQL connections per service for reads and writes, and as many for cluster locks (plus one listener)",
   ),
+  key(
+    "vector_store.postgres.snapshot_dir",
+    "string",
+    "./data/replica",
+    "Where a replica saves its built engines at shutdown and loads them at start, then catches up from the change feed (`off`: none, every start reads the whole store)",
+  ),
   key("vector_store.chroma.url", "string", undefined, "Chroma server URL; unset = embedded Chroma"),
   key("vector_store.chroma.path", "string", "./data/chroma", "Data directory of embedded Chroma"),
   key("vector_store.chroma.collection", "string", "memories", "Chroma collection name"),

@@ -102,6 +102,7 @@ export const RawConfigSchema = v.strictObject(
           ),
         ),
         pool_size: v.optional(integerAtLeast(4)),
+        snapshot_dir: v.optional(v.string("expected a directory path, or off for no snapshot")),
       }),
       chroma: section({
         url: v.optional(v.pipe(text("an http(s) URL"), v.url("expected an http(s) URL"))),

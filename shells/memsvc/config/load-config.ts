@@ -97,7 +97,15 @@ function resolveConfig(
   const postgres = raw.vector_store.postgres;
   const vectorStore: VectorStoreConfig =
     raw.vector_store.provider === "postgres"
-      ? { kind: "postgres", url: postgres.url ?? "", poolSize: postgres.pool_size ?? 10 }
+      ? {
+          kind: "postgres",
+          url: postgres.url ?? "",
+          poolSize: postgres.pool_size ?? 10,
+          snapshotDir:
+            postgres.snapshot_dir === "" || postgres.snapshot_dir === "off"
+              ? undefined
+              : resolve(cwd, postgres.snapshot_dir ?? "./data/replica"),
+        }
       : chroma.url
         ? { kind: "chroma-url", url: chroma.url, collection }
         : {

@@ -11,7 +11,13 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 export type VectorStoreConfig =
   | { readonly kind: "chroma-url"; readonly url: string; readonly collection: string }
   | { readonly kind: "chroma-embedded"; readonly path: string; readonly collection: string }
-  | { readonly kind: "postgres"; readonly url: string; readonly poolSize: number };
+  | {
+      readonly kind: "postgres";
+      readonly url: string;
+      readonly poolSize: number;
+      /** Where the replica's engine snapshot lives (`undefined`: none). */
+      readonly snapshotDir: string | undefined;
+    };
 
 /** The embedder slice. */
 export type EmbedderConfig =

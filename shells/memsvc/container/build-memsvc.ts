@@ -17,9 +17,11 @@ import type { Clock } from "../../../core/ports/clock.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";
 import { ChromaVectorStore } from "../../../adapters/chroma/index.js";
+import { SCHEMA_VERSION } from "../../../adapters/postgres/index.js";
 import {
   FileApiKeyStore,
   FileEngineSnapshots,
+  FileReplicaSnapshots,
   NodeTextHasher,
   SystemClock,
 } from "../../../adapters/system/index.js";
@@ -112,6 +114,14 @@ export async function buildMemsvc(
           warn: (message) => logger.warn(message),
         })
       : undefined;
+  // A replica's engines are saved where the operator says (vector_store.postgres.snapshot_dir).
+  const replicaSnapshots =
+    config.vectorStore.kind === "postgres" && config.vectorStore.snapshotDir !== undefined
+      ? new FileReplicaSnapshots(config.vectorStore.snapshotDir, {
+          storeId: `postgres schema ${SCHEMA_VERSION}`,
+          warn: (message) => logger.warn(message),
+        })
+      : undefined;
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
@@ -174,6 +184,8 @@ export async function buildMemsvc(
         create: (parts) => newService(c, parts),
         feed: opened.kind === "postgres" ? opened.replication.feed : undefined,
         snapshots,
+        replicaSnapshots,
+        warn: (message) => logger.warn(message),
         newId: () => globalThis.crypto.randomUUID(),
       });
     }),

@@ -80,7 +80,14 @@ describe("loadConfig", () => {
           cwd: dir,
         }),
       ).config.vectorStore,
-    ).toEqual({ kind: "postgres", url, poolSize: 10 });
+    ).toEqual({ kind: "postgres", url, poolSize: 10, snapshotDir: join(dir, "data", "replica") });
+    const env = { MEMSVC_VECTOR_STORE_PROVIDER: "postgres", MEMSVC_VECTOR_STORE_POSTGRES_URL: url };
+    const snapshotDir = (value: string) =>
+      ok(
+        loadConfig({ env: { ...env, MEMSVC_VECTOR_STORE_POSTGRES_SNAPSHOT_DIR: value }, cwd: dir }),
+      ).config.vectorStore;
+    expect(snapshotDir("off")).toMatchObject({ snapshotDir: undefined });
+    expect(snapshotDir("/var/lib/memsvc")).toMatchObject({ snapshotDir: "/var/lib/memsvc" });
     expect(
       problems(loadConfig({ env: { MEMSVC_VECTOR_STORE_PROVIDER: "postgres" }, cwd: dir })),
     ).toEqual([

@@ -1,0 +1,155 @@
+/**
+ * The `MemoryEngine`'s held memories and built index as plain data (an engine snapshot of a
+ * replica: see `EngineImages`). The memories are columns aligned with the index's slots (row i
+ * is the memory in slot i, whose id is `index.ids[i]`), so nothing is held twice and a restore
+ * builds each memory once, without decoding metadata or ISO instants.
+ */
+import type { HybridIndexImage } from "../../retrieval/index-image.js";
+import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
+import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
+import type { CreatedOrder } from "./created-order.js";
+import { HeldMemory, type Interner } from "./held-memory.js";
+
+/**
+ * One engine as data. Instants are epoch ms; `types` and `scopes` index `MEMORY_TYPES` and
+ * `MEMORY_SCOPES`; `projects` and `tags` index `projectNames` and `tagLists`; `order` lists the
+ * rows by (created, id), the listing order.
+ *
+ * @example
+ * const image = engine.image();
+ * const copy = new MemoryEngine(createHybridIndex(), options);
+ * copy.restore(image); // holds and answers exactly as engine
+ */
+export interface EngineImage {
+  readonly index: HybridIndexImage;
+  readonly contents: readonly string[];
+  readonly hashes: readonly string[];
+  readonly created: Float64Array<ArrayBuffer>;
+  readonly updated: Float64Array<ArrayBuffer>;
+  readonly lastAccessed: Float64Array<ArrayBuffer>;
+  readonly expires: Float64Array<ArrayBuffer>;
+  readonly confidence: Float64Array<ArrayBuffer>;
+  readonly accessCount: Float64Array<ArrayBuffer>;
+  readonly types: Uint8Array<ArrayBuffer>;
+  readonly scopes: Uint8Array<ArrayBuffer>;
+  readonly projects: Int32Array<ArrayBuffer>;
+  readonly projectNames: readonly string[];
+  readonly tags: Int32Array<ArrayBuffer>;
+  readonly tagLists: readonly (readonly string[])[];
+  readonly order: Int32Array<ArrayBuffer>;
+}
+
+/**
+ * The image of an engine's memories (`entries`) and index; `undefined` when the index keeps no
+ * image or does not hold exactly the engine's memories.
+ */
+export function engineImage(
+  index: RetrievalIndex,
+  entries: ReadonlyMap<string, HeldMemory>,
+  order: CreatedOrder<HeldMemory>,
+): EngineImage | undefined {
+  const indexImage = index.image?.();
+  if (indexImage === undefined || indexImage.ids.length !== entries.size) return undefined;
+  const n = entries.size;
+  const columns = {
+    created: new Float64Array(n),
+    updated: new Float64Array(n),
+    lastAccessed: new Float64Array(n),
+    expires: new Float64Array(n),
+    confidence: new Float64Array(n),
+    accessCount: new Float64Array(n),
+    types: new Uint8Array(n),
+    scopes: new Uint8Array(n),
+    projects: new Int32Array(n),
+    tags: new Int32Array(n),
+  };
+  const contents = new Array<string>(n);
+  const hashes = new Array<string>(n);
+  const projectNames = new Map<string, number>();
+  const tagLists = new Map<readonly string[], number>();
+  const rowOf = new Map<HeldMemory, number>();
+  for (let row = 0; row < n; row += 1) {
+    const held = entries.get(indexImage.ids[row] as string);
+    if (held === undefined) return undefined;
+    rowOf.set(held, row);
+    contents[row] = held.content;
+    hashes[row] = held.hash;
+    columns.created[row] = held.createdMs;
+    columns.updated[row] = held.updatedMs;
+    columns.lastAccessed[row] = held.lastAccessedMs;
+    columns.expires[row] = held.expiresAtMs;
+    columns.confidence[row] = held.confidence;
+    columns.accessCount[row] = held.accessCount;
+    columns.types[row] = MEMORY_TYPES.indexOf(held.type);
+    columns.scopes[row] = MEMORY_SCOPES.indexOf(held.scope);
+    columns.projects[row] = numbered(projectNames, held.project);
+    // Tag lists are shared by the interner: the same list is the same object.
+    columns.tags[row] = numbered(tagLists, held.tags);
+  }
+  const orderRows = new Int32Array(n);
+  let at = 0;
+  for (const held of order.walk("oldest")) orderRows[at++] = rowOf.get(held) ?? -1;
+  if (at !== n) return undefined;
+  return {
+    index: indexImage,
+    contents,
+    hashes,
+    ...columns,
+    projectNames: [...projectNames.keys()],
+    tagLists: [...tagLists.keys()],
+    order: orderRows,
+  };
+}
+
+/**
+ * Restores an image into an empty engine's `index`, then calls `hold` with each memory in
+ * listing order. Throws when the image is inconsistent; false when the index refuses it
+ * (another tokenizer), nothing held then.
+ */
+export function restoreEngine(
+  image: EngineImage,
+  index: RetrievalIndex,
+  interner: Interner,
+  hold: (held: HeldMemory) => void,
+): boolean {
+  const n = image.index.ids.length;
+  const columns = [image.contents, image.hashes, image.created, image.updated, image.order];
+  if (columns.some((column) => column.length !== n)) {
+    throw new Error("engine image: its columns disagree on the number of memories");
+  }
+  if (index.restore === undefined || !index.restore(image.index)) return false;
+  const projects = image.projectNames.map((name) => interner.project(name));
+  const tagLists = image.tagLists.map((tags) => interner.tags(tags));
+  for (const row of image.order) {
+    const type = MEMORY_TYPES[image.types[row] as number];
+    const scope = MEMORY_SCOPES[image.scopes[row] as number];
+    const project = projects[image.projects[row] as number];
+    const tags = tagLists[image.tags[row] as number];
+    if (type === undefined || scope === undefined || project === undefined || tags === undefined) {
+      throw new Error(`engine image: row ${row} names an unknown type, scope, project or tags`);
+    }
+    const held = HeldMemory.restored(
+      image.index.ids[row] as string,
+      image.contents[row] as string,
+      image.hashes[row] as string,
+      image.created[row] as number,
+    );
+    held.type = type;
+    held.scope = scope;
+    held.project = project;
+    held.tags = tags;
+    held.confidence = image.confidence[row] as number;
+    held.updatedMs = image.updated[row] as number;
+    held.lastAccessedMs = image.lastAccessed[row] as number;
+    held.accessCount = image.accessCount[row] as number;
+    held.expiresAtMs = image.expires[row] as number;
+    hold(held);
+  }
+  return true;
+}
+
+function numbered<K>(numbers: Map<K, number>, key: K): number {
+  let number = numbers.get(key);
+  if (number === undefined) numbers.set(key, (number = numbers.size));
+  return number;
+}
