@@ -203,6 +203,15 @@ interface MetricValue {
   readonly exemplar?: null;
 }
 
+/** A metric's scrape as prom-client's registry reads it (`get` and `getForPromString`). */
+interface MetricData {
+  name: string;
+  help: string;
+  type: string;
+  values: MetricValue[];
+  aggregator: string;
+}
+
 /**
  * A histogram over {@link PlainSeries}, registered in a prom-client registry: its scrape (text
  * and JSON) is what a prom-client `Histogram` with the same name, help, buckets and
@@ -227,13 +236,7 @@ class PlainHistogram {
   }
 
   /** As prom-client's `Histogram#getForPromString`: each series' labels shared by its lines. */
-  getForPromString(): Promise<{
-    name: string;
-    help: string;
-    type: string;
-    values: MetricValue[];
-    aggregator: string;
-  }> {
+  getForPromString(): Promise<MetricData> {
     const bucketName = `${this.name}_bucket`;
     const values: MetricValue[] = [];
     for (const { labels, buckets, count, sum } of this.#series.values()) {
@@ -265,13 +268,7 @@ class PlainHistogram {
   }
 
   /** As prom-client's `Histogram#get`: every value with its series' labels merged in. */
-  async get(): Promise<{
-    name: string;
-    help: string;
-    type: string;
-    values: MetricValue[];
-    aggregator: string;
-  }> {
+  async get(): Promise<MetricData> {
     const data = await this.getForPromString();
     const values = data.values.map(({ sharedLabels, labels, ...rest }) => ({
       ...rest,
