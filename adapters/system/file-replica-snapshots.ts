@@ -15,8 +15,8 @@ export const REPLICA_SNAPSHOT_FILE = "replica-engines.snapshot";
 const STRING_SECTION_MIN = 64;
 /** A temporary file older than this is a save that was killed (see `#removeStaleTemporaries`). */
 const STALE_TEMPORARY_MS = 3_600_000;
-/** Strings encoded per write. */
-const STRING_CHUNK = 8192;
+/** Bytes of strings encoded (into one reused buffer) per write. */
+const STRING_STAGE_BYTES = 1 << 20;
 
 const TYPED = {
   Int8Array,
@@ -28,6 +28,12 @@ const TYPED = {
 } as const;
 type TypedName = keyof typeof TYPED;
 type Typed = InstanceType<(typeof TYPED)[TypedName]>;
+
+/** A long string array being saved, with the UTF-8 length of each string. */
+interface StringsPart {
+  readonly strings: readonly string[];
+  readonly lengths: Uint32Array<ArrayBuffer>;
+}
 
 /** One section of the body: a typed array's bytes, or strings (their UTF-8 lengths, then them). */
 type Section =
@@ -106,7 +112,7 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
     await mkdir(this.#dir, { recursive: true });
     await this.#removeStaleTemporaries();
     const sections: Section[] = [];
-    const parts: (Typed | readonly string[])[] = [];
+    const parts: (Typed | StringsPart)[] = [];
     const tree = JSON.stringify(snapshot, (_key, value: unknown) => {
       if (ArrayBuffer.isView(value)) {
         const type = value.constructor.name as TypedName;
@@ -117,10 +123,13 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
       }
       if (typeof value === "number" && !Number.isFinite(value)) return { $number: String(value) };
       if (isLongStringArray(value)) {
+        const lengths = new Uint32Array(value.length);
         let bytes = value.length * 4;
-        for (const text of value) bytes += Buffer.byteLength(text, "utf8");
+        for (let i = 0; i < value.length; i += 1) {
+          bytes += lengths[i] = Buffer.byteLength(value[i] as string, "utf8");
+        }
         sections.push({ kind: "strings", count: value.length, bytes });
-        parts.push(value);
+        parts.push({ strings: value, lengths });
         return { $section: sections.length - 1 };
       }
       return value;
@@ -132,17 +141,26 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
         await writeAll(handle, bytes);
       };
       await writeAll(handle, MAGIC);
+      const stage = Buffer.allocUnsafeSlow(STRING_STAGE_BYTES);
       for (const part of parts) {
         if (ArrayBuffer.isView(part)) {
           await write(new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
           continue;
         }
-        const lengths = new Uint32Array(part.length);
-        part.forEach((text, i) => (lengths[i] = Buffer.byteLength(text, "utf8")));
+        const { strings, lengths } = part;
         await write(new Uint8Array(lengths.buffer));
-        for (let i = 0; i < part.length; i += STRING_CHUNK) {
-          await write(Buffer.from(part.slice(i, i + STRING_CHUNK).join(""), "utf8"));
+        // Encoded string by string into one reused buffer: no joined string, no new buffers.
+        let used = 0;
+        for (let i = 0; i < strings.length; i += 1) {
+          const bytes = lengths[i] as number;
+          if (used + bytes > stage.length && used > 0) {
+            await write(stage.subarray(0, used));
+            used = 0;
+          }
+          if (bytes > stage.length) await write(Buffer.from(strings[i] as string, "utf8"));
+          else used += stage.write(strings[i] as string, used, bytes, "utf8");
         }
+        if (used > 0) await write(stage.subarray(0, used));
       }
       const fields: Omit<Trailer, "tree"> = {
         format: REPLICA_SNAPSHOT_FORMAT,

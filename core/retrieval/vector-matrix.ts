@@ -157,7 +157,8 @@ export class VectorMatrix {
     if (!Number.isInteger(rows) || image.scales.length !== rows) {
       throw new Error("vector matrix image: sizes do not match");
     }
-    matrix.#grow(Math.max(rows, INITIAL_ROWS));
+    // Room for an eighth more rows: the rows added after a restore do not first move the codes.
+    matrix.#grow(Math.max(rows + (rows >> 3), INITIAL_ROWS));
     matrix.#floats.set(image.rows, 0);
     matrix.#bytes.set(
       new Uint8Array(image.codes.buffer, image.codes.byteOffset, rows * matrix.#codeBytes),

@@ -22,6 +22,8 @@ function sample(): ReplicaSnapshot {
     { length: 200 },
     (_, i) => `memory ${i}: Straße café 東京 🚀 ${"x".repeat(i)}`,
   );
+  // Longer than the buffer strings are encoded into, and two that cross its end.
+  texts.push("é".repeat(700_000), "東".repeat(200_000), "🚀".repeat(100_000));
   const image = {
     contents: texts,
     ascii: Array.from({ length: 100 }, (_, i) => `id-${i}`),
@@ -47,7 +49,7 @@ function sample(): ReplicaSnapshot {
 }
 
 describe("FileReplicaSnapshots", () => {
-  it("gives back what it saved: typed arrays, Unicode strings, nested lists, infinities", async () => {
+  it("gives back what it saved: typed arrays, Unicode and long strings, nested lists, infinities", async () => {
     const snapshots = new FileReplicaSnapshots(await dir(), { storeId: "s1" });
     expect(await snapshots.load()).toBeUndefined();
     await snapshots.save(sample());
