@@ -54,6 +54,56 @@ const memoryRoutes: readonly (readonly [string, string, string | undefined])[] =
   ["POST", "/mcp", MCP_LIST],
 ];
 
+/**
+ * The memory service's two refusals on each of `routes` of the server `target()` names: 421 under
+ * a rebound Host, 403 from a foreign Origin, each with the `{error}` body.
+ */
+function itRefusesForeignNamesAndOrigins(
+  routes: typeof memoryRoutes,
+  target: () => { readonly url: string; readonly port: string },
+): void {
+  it.each(routes)(
+    "refuses %s %s under a rebound name with 421 {error}",
+    async (method, path, body) => {
+      const { url, port } = target();
+      const answer = await send(
+        url,
+        method,
+        path,
+        { ...JSON_TYPE, Host: `evil.example:${port}` },
+        body,
+      );
+      expect(answer).toEqual({
+        status: 421,
+        body: {
+          error: expect.stringMatching(/^host 'evil\.example' is not served here/) as unknown,
+        },
+      });
+    },
+  );
+
+  it.each(routes)(
+    "refuses %s %s from a foreign Origin with 403 {error}",
+    async (method, path, body) => {
+      const { url, port } = target();
+      const answer = await send(
+        url,
+        method,
+        path,
+        { ...JSON_TYPE, Host: `127.0.0.1:${port}`, Origin: "https://evil.example" },
+        body,
+      );
+      expect(answer).toEqual({
+        status: 403,
+        body: {
+          error:
+            "origin 'https://evil.example' is not allowed to call this service (add it with the allowed-origins setting)",
+        },
+      });
+    },
+  );
+}
+
 describe.each([
   ["fast lane", true],
   ["framework path", false],
@@ -70,44 +120,7 @@ describe.each([
   });
   afterAll(() => close(server));
 
-  it.each(memoryRoutes)(
-    "refuses %s %s under a rebound name with 421 {error}",
-    async (method, path, body) => {
-      const answer = await send(
-        server.url,
-        method,
-        path,
-        { ...JSON_TYPE, Host: `evil.example:${port}` },
-        body,
-      );
-      expect(answer).toEqual({
-        status: 421,
-        body: {
-          error: expect.stringMatching(/^host 'evil\.example' is not served here/) as unknown,
-        },
-      });
-    },
-  );
-
-  it.each(memoryRoutes)(
-    "refuses %s %s from a foreign Origin with 403 {error}",
-    async (method, path, body) => {
-      const answer = await send(
-        server.url,
-        method,
-        path,
-        { ...JSON_TYPE, Host: `127.0.0.1:${port}`, Origin: "https://evil.example" },
-        body,
-      );
-      expect(answer).toEqual({
-        status: 403,
-        body: {
-          error:
-            "origin 'https://evil.example' is not allowed to call this service (add it with the allowed-origins setting)",
-        },
-      });
-    },
-  );
+  itRefusesForeignNamesAndOrigins(memoryRoutes, () => ({ url: server.url, port }));
 
   it("serves requests without Origin, and from its own origins", async () => {
     const remember = JSON.stringify({ content: "kept" });
@@ -221,44 +234,7 @@ describe("memsvc's Host and Origin checks while it starts, before the store is l
 
   const starting: typeof memoryRoutes = [...memoryRoutes, ["GET", "/readyz", undefined]];
 
-  it.each(starting)(
-    "refuses %s %s under a rebound name with 421 {error}",
-    async (method, path, body) => {
-      const answer = await send(
-        server.url,
-        method,
-        path,
-        { ...JSON_TYPE, Host: `evil.example:${port}` },
-        body,
-      );
-      expect(answer).toEqual({
-        status: 421,
-        body: {
-          error: expect.stringMatching(/^host 'evil\.example' is not served here/) as unknown,
-        },
-      });
-    },
-  );
-
-  it.each(starting)(
-    "refuses %s %s from a foreign Origin with 403 {error}",
-    async (method, path, body) => {
-      const answer = await send(
-        server.url,
-        method,
-        path,
-        { ...JSON_TYPE, Host: `127.0.0.1:${port}`, Origin: "https://evil.example" },
-        body,
-      );
-      expect(answer).toEqual({
-        status: 403,
-        body: {
-          error:
-            "origin 'https://evil.example' is not allowed to call this service (add it with the allowed-origins setting)",
-        },
-      });
-    },
-  );
+  itRefusesForeignNamesAndOrigins(starting, () => ({ url: server.url, port }));
 
   it("answers its own names and origins as a starting service does", async () => {
     const own = { Host: `localhost:${port}`, Origin: `http://localhost:${port}` };
