@@ -24,7 +24,7 @@ const encoder = new TextEncoder();
  * await contentHash("deploy on Fridays") === await contentHash(" deploy  on Fridays\n"); // true
  */
 export function contentHash(content: string): Promise<string> {
-  return Promise.resolve(sha256Hex(encoder.encode(normaliseContent(content))));
+  return Promise.resolve(contentHashWith(PURE_TEXT_HASHER, content));
 }
 
 /**
