@@ -1,12 +1,9 @@
 // Long because: the facade of every use case, with both lifecycles (its own `init`, and the
 // load a TenantSpace does for every tenant at once) and the snapshot it takes part in.
 import { AgentServicesError } from "../errors.js";
-import type { Clock } from "../ports/clock.js";
-import type { Embedder } from "../ports/embedder.js";
 import type { EngineSnapshots } from "../ports/engine-snapshots.js";
-import type { VectorRecord, VectorStore } from "../ports/vector-store.js";
-import { createHybridIndex } from "../retrieval/hybrid-index.js";
-import { AccessWriteBehind } from "../storage/access-write-behind.js";
+import type { VectorRecord } from "../ports/vector-store.js";
+import type { AccessWriteBehind } from "../storage/access-write-behind.js";
 import {
   loadEngine,
   saveEngineSnapshot,
@@ -15,22 +12,19 @@ import {
 } from "../storage/engine-load.js";
 import type { EngineImage } from "./engine/engine-image.js";
 import type { ListPage } from "./engine/list-page.js";
-import { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
 import type { ChangeFollower } from "../storage/change-follower.js";
-import { addAccesses, replicate, type Replica } from "./replica.js";
-import { KeyedLock } from "./keyed-lock.js";
+import type { Replica } from "./replica.js";
 import type { MemoryApi } from "./memory-api.js";
-import { contentHashWith, PURE_TEXT_HASHER } from "./model/content-key.js";
 import type { MemoryServiceDeps } from "./memory-service-deps.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   validateMemoryServiceOptions,
 } from "./model/memory-service-options.js";
-import { accessKeys } from "./model/metadata-updates.js";
 import type { NdjsonLine } from "./model/ndjson-lines.js";
 import { parseMemoryId } from "./model/parse-input.js";
 import type { ServiceContext } from "./service-context.js";
+import { wireMemoryService } from "./service-wiring.js";
 import type {
   DeleteMatchingInput,
   ListInput,
@@ -88,10 +82,6 @@ import { WriteGate } from "./write-gate.js";
 export class MemoryService implements MemoryApi {
   /** The options in effect, defaults filled in. */
   readonly options: MemoryServiceOptions;
-  readonly #store: VectorStore;
-  readonly #embedder: Embedder;
-  readonly #clock: Clock;
-  readonly #newId: () => string;
   /** Every write passes it; `saveSnapshot()` closes it first. */
   readonly #writes = new WriteGate();
   /** The engine the use cases read and write (in replica mode, noting local writes). */
@@ -109,58 +99,17 @@ export class MemoryService implements MemoryApi {
     const problems = validateMemoryServiceOptions(options);
     if (problems.length > 0) throw new AgentServicesError("config_invalid", problems.join("\n"));
     this.options = options;
-    this.#store = deps.store;
-    this.#embedder = deps.embedder;
-    this.#clock = deps.clock;
-    this.#newId = deps.newId ?? (() => globalThis.crypto.randomUUID());
     this.#snapshots = deps.snapshots;
-    const index = deps.index ?? createHybridIndex();
-    if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
-    if ((deps.feed === undefined) !== (deps.locks === undefined)) {
-      throw new Error("MemoryService: replica mode needs both a feed and locks");
-    }
-    const engine = new MemoryEngine(index, options);
-    const replica =
-      deps.feed === undefined || deps.locks === undefined
-        ? undefined
-        : replicate(engine, {
-            store: deps.store,
-            feed: deps.feed,
-            locks: deps.locks,
-            skip: (record, error) =>
-              this.#warn(`skipped memory record ${record.id}: it cannot be read`, error),
-            onFollowerEvent: deps.onFollowerEvent,
-            followerRetryDelay: deps.followerRetryDelay,
-          });
-    this.#replica = replica;
-    this.#engine = replica?.engine ?? engine;
-    const locks = replica?.locks ?? new KeyedLock();
-    const parts = { store: this.#store, engine: this.#engine, locks, options };
-    this.#accesses = new AccessWriteBehind({
-      current: (id) => {
-        const memory = this.#engine.peek(id);
-        return memory === undefined ? undefined : accessKeys(memory);
-      },
-      write:
-        replica === undefined
-          ? (updates) => this.#store.updateMetadata(updates)
-          : (updates) => addAccesses(parts, updates),
-      warn: (message, cause) => this.#warn(message, cause),
-      ...(deps.accessWriteDelay === undefined ? {} : { delay: deps.accessWriteDelay }),
-    });
-    const hasher = deps.hasher ?? PURE_TEXT_HASHER;
-    this.#context = {
-      engine: this.#engine,
-      store: this.#store,
-      embedder: this.#embedder,
-      lock: locks,
-      accesses: this.#accesses,
+    const parts = wireMemoryService(
+      deps,
       options,
-      nowMs: () => this.#nowMs(),
-      newId: this.#newId,
-      contentHash: (content) => contentHashWith(hasher, content),
-      idTakenElsewhere: deps.idTakenElsewhere,
-    };
+      (message, cause) => this.#warn(message, cause),
+      () => deps.clock.now().getTime(),
+    );
+    this.#engine = parts.engine;
+    this.#replica = parts.replica;
+    this.#accesses = parts.accesses;
+    this.#context = parts.context;
   }
 
   /**
@@ -170,16 +119,16 @@ export class MemoryService implements MemoryApi {
    * Call once before serving; resolves with the number of memories loaded.
    */
   async init(onProgress?: (progress: LoadProgress) => void): Promise<number> {
-    await this.#store.bind({
-      embedderId: this.#embedder.id,
-      dimensions: this.#embedder.dimensions,
+    await this.#context.store.bind({
+      embedderId: this.#context.embedder.id,
+      dimensions: this.#context.embedder.dimensions,
     });
     // A replica follows the feed from the head read before the load: what is written during the
     // load is applied again afterwards, which converges.
     const head = this.#replica === undefined ? 0 : await this.#replica.feed.head();
     this.#loadedFrom = await loadEngine(
       {
-        store: this.#store,
+        store: this.#context.store,
         engine: this.#engine,
         snapshots: this.#replica === undefined ? this.#snapshots : undefined,
         skip: (record, error) =>
@@ -277,8 +226,8 @@ export class MemoryService implements MemoryApi {
     await this.#accesses.flush();
     if (this.#accesses.pending > 0) return false;
     return saveEngineSnapshot(
-      { store: this.#store, engine: this.#engine, snapshots: this.#snapshots },
-      this.#newId(),
+      { store: this.#context.store, engine: this.#engine, snapshots: this.#snapshots },
+      this.#context.newId(),
     );
   }
 
@@ -356,10 +305,6 @@ export class MemoryService implements MemoryApi {
   /** Memories held by the engine (expired ones not swept yet included). */
   get loadedMemories(): number {
     return this.#engine.size;
-  }
-
-  #nowMs(): number {
-    return this.#clock.now().getTime();
   }
 
   #warn(message: string, cause: unknown): void {
