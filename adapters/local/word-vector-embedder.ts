@@ -19,6 +19,7 @@ const ASSET = "word-vectors-100d.bin";
 const ASSET_CANDIDATES = [`../../assets/${ASSET}`, `../../../assets/${ASSET}`];
 const RAW_TOKEN = /[\p{L}\p{N}]+(?:[-_./][\p{L}\p{N}]+)*/gu;
 const APOSTROPHES = /['\u2019\u02bc]/g;
+const HAS_APOSTROPHE = /['\u2019\u02bc]/;
 const POSSESSIVE = /['\u2019\u02bc]s\b/giu;
 const PART = /\p{Lu}+(?![\p{Ll}])|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
 
@@ -42,7 +43,11 @@ export function defaultWordVectorPath(): string {
  */
 export function knownRows(table: WordVectorTable, text: string): number[] {
   const rows: number[] = [];
-  const normalised = text.normalize("NFKC").replace(POSSESSIVE, "").replace(APOSTROPHES, "");
+  let normalised = text.normalize("NFKC");
+  // Most texts hold no apostrophe: one test instead of two unicode-aware replaces.
+  if (HAS_APOSTROPHE.test(normalised)) {
+    normalised = normalised.replace(POSSESSIVE, "").replace(APOSTROPHES, "");
+  }
   for (const [raw] of normalised.matchAll(RAW_TOKEN)) {
     const whole = table.rows.get(raw.toLowerCase());
     if (whole !== undefined) {
@@ -85,7 +90,10 @@ export function sifVector(table: WordVectorTable, text: string): number[] | unde
   }
   norm = Math.sqrt(norm);
   if (!(norm > 1e-9)) return undefined;
-  return Array.from(sum, (x) => x / norm);
+  // A loop, not `Array.from(sum, fn)` (a call per dimension): the same numbers, ~2x cheaper.
+  const vector = new Array<number>(d);
+  for (let j = 0; j < d; j += 1) vector[j] = (sum[j] as number) / norm;
+  return vector;
 }
 
 /**
