@@ -22,6 +22,7 @@ const APOSTROPHES = /['\u2019\u02bc]/g;
 const HAS_APOSTROPHE = /['\u2019\u02bc]/;
 const POSSESSIVE = /['\u2019\u02bc]s\b/giu;
 const PART = /\p{Lu}+(?![\p{Ll}])|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
+const ONE_PART = /^(?:[a-z]+|[0-9]+)$/;
 
 /** The asset shipped with the package, wherever this module runs from. */
 export function defaultWordVectorPath(): string {
@@ -48,12 +49,15 @@ export function knownRows(table: WordVectorTable, text: string): number[] {
   if (HAS_APOSTROPHE.test(normalised)) {
     normalised = normalised.replace(POSSESSIVE, "").replace(APOSTROPHES, "");
   }
-  for (const [raw] of normalised.matchAll(RAW_TOKEN)) {
+  // `match` gives the words as strings; `matchAll` made a match array per word.
+  for (const raw of normalised.match(RAW_TOKEN) ?? []) {
     const whole = table.rows.get(raw.toLowerCase());
     if (whole !== undefined) {
       rows.push(whole);
       continue;
     }
+    // ASCII lower-case letters or digits: its one part is itself, just looked up.
+    if (ONE_PART.test(raw)) continue;
     for (const part of raw.match(PART) ?? []) {
       const row = table.rows.get(part.toLowerCase());
       if (row !== undefined) rows.push(row);
