@@ -19,8 +19,10 @@ const ASSET = "word-vectors-100d.bin";
 const ASSET_CANDIDATES = [`../../assets/${ASSET}`, `../../../assets/${ASSET}`];
 const RAW_TOKEN = /[\p{L}\p{N}]+(?:[-_./][\p{L}\p{N}]+)*/gu;
 const APOSTROPHES = /['\u2019\u02bc]/g;
+const HAS_APOSTROPHE = /['\u2019\u02bc]/;
 const POSSESSIVE = /['\u2019\u02bc]s\b/giu;
 const PART = /\p{Lu}+(?![\p{Ll}])|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
+const ONE_PART = /^(?:[a-z]+|[0-9]+)$/;
 
 /** The asset shipped with the package, wherever this module runs from. */
 export function defaultWordVectorPath(): string {
@@ -42,13 +44,20 @@ export function defaultWordVectorPath(): string {
  */
 export function knownRows(table: WordVectorTable, text: string): number[] {
   const rows: number[] = [];
-  const normalised = text.normalize("NFKC").replace(POSSESSIVE, "").replace(APOSTROPHES, "");
-  for (const [raw] of normalised.matchAll(RAW_TOKEN)) {
+  let normalised = text.normalize("NFKC");
+  // Most texts hold no apostrophe: one test instead of two unicode-aware replaces.
+  if (HAS_APOSTROPHE.test(normalised)) {
+    normalised = normalised.replace(POSSESSIVE, "").replace(APOSTROPHES, "");
+  }
+  // `match` gives the words as strings; `matchAll` made a match array per word.
+  for (const raw of normalised.match(RAW_TOKEN) ?? []) {
     const whole = table.rows.get(raw.toLowerCase());
     if (whole !== undefined) {
       rows.push(whole);
       continue;
     }
+    // ASCII lower-case letters or digits: its one part is itself, just looked up.
+    if (ONE_PART.test(raw)) continue;
     for (const part of raw.match(PART) ?? []) {
       const row = table.rows.get(part.toLowerCase());
       if (row !== undefined) rows.push(row);
@@ -85,7 +94,10 @@ export function sifVector(table: WordVectorTable, text: string): number[] | unde
   }
   norm = Math.sqrt(norm);
   if (!(norm > 1e-9)) return undefined;
-  return Array.from(sum, (x) => x / norm);
+  // A loop, not `Array.from(sum, fn)` (a call per dimension): the same numbers, ~2x cheaper.
+  const vector = new Array<number>(d);
+  for (let j = 0; j < d; j += 1) vector[j] = (sum[j] as number) / norm;
+  return vector;
 }
 
 /**

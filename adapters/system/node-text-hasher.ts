@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { TextHasher } from "../../core/ports/text-hasher.js";
 
 /**
@@ -12,6 +12,7 @@ import type { TextHasher } from "../../core/ports/text-hasher.js";
  */
 export class NodeTextHasher implements TextHasher {
   sha256Hex(text: string): string {
-    return createHash("sha256").update(text, "utf8").digest("hex");
+    // One-shot `hash` (Node >= 20.12): no Hash object per text.
+    return hash("sha256", text, "hex");
   }
 }

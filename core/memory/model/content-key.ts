@@ -1,6 +1,9 @@
 import type { TextHasher } from "../../ports/text-hasher.js";
 import { sha256Hex } from "./sha256.js";
 
+/** Whitespace that `normaliseContent` changes: any but a single space, or a run of two. */
+const UNNORMALISED_SPACE = /[^\S ]|\s\s/u;
+
 /**
  * Duplicate detection compares content after normalisation: trimmed, and every run of
  * whitespace collapsed to one space. Case and punctuation are kept: "Use UTC" and "use utc"
@@ -10,7 +13,10 @@ import { sha256Hex } from "./sha256.js";
  * normaliseContent("  deploy on\n\n Fridays "); // "deploy on Fridays"
  */
 export function normaliseContent(content: string): string {
-  return content.trim().replace(/\s+/gu, " ");
+  const trimmed = content.trim();
+  // Single spaces only (the usual text): the replace would rebuild the same string, one match
+  // per space; the test allocates nothing.
+  return UNNORMALISED_SPACE.test(trimmed) ? trimmed.replace(/\s+/gu, " ") : trimmed;
 }
 
 const encoder = new TextEncoder();

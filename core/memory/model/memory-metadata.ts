@@ -38,12 +38,21 @@ export function encodeMemoryMetadata(memory: Memory, hash: string): Metadata {
     tags: encodeTags(memory.tags),
     confidence: memory.confidence,
     access_count: memory.access_count,
-    ...encodeInstant("created_at", memory.created_at),
-    ...encodeInstant("updated_at", memory.updated_at),
-    ...encodeInstant("last_accessed", memory.last_accessed),
-    ...encodeExpiry(memory.expires_at),
-    content_hash: hash,
+    // The keys of `encodeInstant` and `encodeExpiry`, written in place: no object to spread
+    // per instant (a batch of 1,000 remembers encodes 4,000 instants).
+    created_at: memory.created_at,
+    created_at_ms: Date.parse(memory.created_at),
+    updated_at: memory.updated_at,
+    updated_at_ms: Date.parse(memory.updated_at),
+    last_accessed: memory.last_accessed,
+    last_accessed_ms: Date.parse(memory.last_accessed),
   };
+  if (memory.expires_at === null) metadata["expires_at_ms"] = NEVER_EXPIRES_MS;
+  else {
+    metadata["expires_at"] = memory.expires_at;
+    metadata["expires_at_ms"] = Date.parse(memory.expires_at);
+  }
+  metadata["content_hash"] = hash;
   return metadata;
 }
 

@@ -52,13 +52,16 @@ export async function rememberAll(
   return lock.runAll(keys, async () => {
     const nowMs = context.nowMs();
     const targets = new Map<string, Memory>();
-    const duplicateOf = await Promise.all(
-      planned.map(async ({ body, hash }) => {
-        const found = await engine.findDuplicate({ ...body, hash }, nowMs);
-        if (found !== undefined) targets.set(found.id, found);
-        return found?.id;
-      }),
-    );
+    // One lookup after another, awaited only when the read model answers with a promise: the
+    // engine answers at once, and a batch of 1,000 then makes no promise or closure per memory.
+    const duplicateOf: (string | undefined)[] = [];
+    for (const { body, hash } of planned) {
+      const { content, type, scope, project } = body;
+      const lookup = engine.findDuplicate({ hash, content, type, scope, project }, nowMs);
+      const found = lookup instanceof Promise ? await lookup : lookup;
+      if (found !== undefined) targets.set(found.id, found);
+      duplicateOf.push(found?.id);
+    }
     return lock.runAll([...targets.keys()].map(idLockKey), async () => {
       const now = context.nowMs();
       const merged = new Map<string, Memory>();

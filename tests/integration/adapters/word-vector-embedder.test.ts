@@ -54,6 +54,14 @@ describe("WordVectorEmbedder", () => {
     expect(knownRows(table, "e-mail")).toEqual([table.rows.get("e-mail")]);
   });
 
+  it("drops possessive 's and apostrophes before it looks words up, straight or curly", () => {
+    const table = shipped.load();
+    const plain = knownRows(table, "the team deploy dont");
+    expect(knownRows(table, "the team's deploy don't")).toEqual(plain);
+    expect(knownRows(table, "the team\u2019s deploy don\u2019t")).toEqual(plain);
+    expect(knownRows(table, "the team\u02bcs deploy don\u02bct")).toEqual(plain);
+  });
+
   it("falls back to the hashing embedder's vector for text with no known word", () => {
     const text = "zqxv 12345 kfjw";
     expect(sifVector(shipped.load(), text)).toBeUndefined();
