@@ -8,6 +8,8 @@ export interface Doc {
   readonly text: string;
   /** The documents a query of the same group may see (a project); "" for all. */
   readonly group: string;
+  /** Further keys a hit on this document counts as (LongMemEval: its session). */
+  readonly keys?: readonly string[];
 }
 
 /** One judged query of a ranking set. */
@@ -103,4 +105,53 @@ export function beirSet(dir: string): DataSet {
     return rel === undefined ? [] : [{ text: q.text, relevant: rel, group: "" }];
   });
   return { name: basename(dir), docs, queries };
+}
+
+/**
+ * A LongMemEval-format file (a list of haystacks, each with `haystack_session_ids`,
+ * `haystack_sessions` of `{role, content}` turns and either `question` / `answer_session_ids`
+ * or the plural `questions` / per-question `answer_session_ids`): one document per turn in
+ * conversation order, each haystack its own group; a question is judged at the session level
+ * (a hit counts for its session, as LongMemEval's session recall does).
+ *
+ * @example
+ * const set = longMemEvalSet("/tmp/longmemeval_s.json");
+ */
+export function longMemEvalSet(path: string): DataSet {
+  const data = JSON.parse(readFileSync(path, "utf8")) as {
+    question_id: string;
+    question?: string;
+    questions?: string[];
+    answer_session_ids: string[] | string[][];
+    haystack_session_ids: string[];
+    haystack_sessions: { role: string; content: string }[][];
+  }[];
+  const docs: Doc[] = [];
+  const queries: Query[] = [];
+  for (const h of data) {
+    h.haystack_sessions.forEach((turns, s) => {
+      const session = `${h.question_id}/${h.haystack_session_ids[s] ?? s}`;
+      turns.forEach((t, k) =>
+        docs.push({
+          id: `${session}#${k}`,
+          text: t.content,
+          group: h.question_id,
+          keys: [session],
+        }),
+      );
+    });
+    const texts = h.questions ?? (h.question === undefined ? [] : [h.question]);
+    texts.forEach((text, i) => {
+      const answer = h.questions === undefined ? h.answer_session_ids : h.answer_session_ids[i];
+      const sessions = (Array.isArray(answer) ? answer : []) as string[];
+      if (sessions.length > 0) {
+        queries.push({
+          text,
+          relevant: sessions.map((x) => `${h.question_id}/${x}`),
+          group: h.question_id,
+        });
+      }
+    });
+  }
+  return { name: basename(path, ".json"), docs, queries };
 }
