@@ -14,11 +14,12 @@
  * Run (after `npm run build`):
  *   npx tsx bench/memory-million.ts [--n 1000000] [--batch-n 20000] [--queries 200]
  *     [--postgres auto|URL] [--cpu-prof DIR (the restarted services' profiles, written at exit:
- *     the full load's in DIR, the snapshot restart's in DIR/snapshot)]
+ *     the full load's in DIR, the snapshot restart's in DIR/snapshot)] [--keep-snapshot DIR (a
+ *     copy of the saved snapshot file, for bench/snapshot-restore.ts)]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { encodeVectors } from "../adapters/postgres/postgres-vectors.js";
+import { REPLICA_SNAPSHOT_FILE } from "../adapters/system/file-replica-snapshots.js";
 import { DEFAULT_MEMORY_SERVICE_OPTIONS } from "../core/memory/index.js";
 import { normaliseContent } from "../core/memory/model/content-key.js";
 import { encodeMemoryMetadata } from "../core/memory/model/memory-metadata.js";
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     queries: { type: "string", default: "200" },
     postgres: { type: "string", default: "auto" },
     "cpu-prof": { type: "string" },
+    "keep-snapshot": { type: "string" },
   },
 });
 const N = Number(values.n);
@@ -265,6 +268,9 @@ async function main(): Promise<void> {
     console.log(
       `stop (engine snapshot saved, ${(statSync(file).size / 1048576).toFixed(0)} MB): ${seconds(performance.now() - stopStarted)} s`,
     );
+    if (values["keep-snapshot"] !== undefined) {
+      copyFileSync(file, join(values["keep-snapshot"], REPLICA_SNAPSHOT_FILE));
+    }
     service = await startService(env, snapshotProfileDir());
     await measureRestart(service, "restart from the snapshot", idleRss);
   } finally {

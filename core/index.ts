@@ -22,6 +22,7 @@ export type {
   ReplicaSnapshot,
   ReplicaSnapshots,
   SavedReplicaSnapshot,
+  SnapshotArrayPlacer,
 } from "./ports/replica-snapshots.js";
 export type {
   Metadata,

@@ -3,7 +3,12 @@ import { isAscii } from "node:buffer";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { replaceFileDurably } from "./sync-directory.js";
-import type { ReplicaSnapshot, ReplicaSnapshots, SavedReplicaSnapshot } from "../../core/index.js";
+import type {
+  ReplicaSnapshot,
+  ReplicaSnapshots,
+  SavedReplicaSnapshot,
+  SnapshotArrayPlacer,
+} from "../../core/index.js";
 
 /** The file's first and last 8 bytes. */
 const MAGIC = Buffer.from("MEMREPL1", "latin1");
@@ -97,7 +102,7 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
       if (typeof seq !== "number" || typeof stamp !== "string" || typeof space !== "object") {
         throw new Error("no seq, stamp or vector space in its trailer");
       }
-      return { seq, stamp, space, tenants: () => this.#tenants(trailer) };
+      return { seq, stamp, space, tenants: (place) => this.#tenants(trailer, place) };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       this.#options.warn?.(`engine snapshot ${this.#path} ignored: ${why}`);
@@ -215,20 +220,38 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
     return trailer;
   }
 
-  /** The engines: every section read (one at a time) and checked against the CRC-32. */
-  async #tenants(trailer: Trailer): Promise<ReplicaSnapshot["tenants"]> {
+  /**
+   * The engines: every section read (one at a time, a typed one into what `place` gives for it)
+   * and checked against the CRC-32.
+   */
+  async #tenants(
+    trailer: Trailer,
+    place?: SnapshotArrayPlacer,
+  ): Promise<ReplicaSnapshot["tenants"]> {
     const handle = await open(this.#path, "r");
     try {
+      const paths = place === undefined ? [] : sectionPaths((trailer.tree as Tree).tenants);
       let at = MAGIC.length;
       let crc = 0;
       const values: unknown[] = [];
-      for (const section of trailer.sections) {
-        const bytes = new Uint8Array(section.bytes);
+      for (const [i, section] of trailer.sections.entries()) {
+        const path = paths[i];
+        const placed =
+          section.kind === "typed" && path !== undefined && place !== undefined
+            ? placedArray(section, place(path, section.type, elementsOf(section)))
+            : undefined;
+        const bytes =
+          placed === undefined
+            ? new Uint8Array(section.bytes)
+            : new Uint8Array(placed.buffer, placed.byteOffset, placed.byteLength);
         await readInto(handle, at, bytes);
         at += section.bytes;
         crc = updateCrc(bytes, crc);
         values.push(
-          section.kind === "typed" ? typedOf(section.type, bytes) : stringsOf(bytes, section.count),
+          placed ??
+            (section.kind === "typed"
+              ? typedOf(section.type, bytes)
+              : stringsOf(bytes, section.count)),
         );
       }
       if (crc !== trailer.crc32) throw new Error(`engine snapshot ${this.#path}: CRC-32 mismatch`);
@@ -264,6 +287,41 @@ function isLongStringArray(value: unknown): value is readonly string[] {
     value.length >= STRING_SECTION_MIN &&
     value.every((item) => typeof item === "string")
   );
+}
+
+interface Tree {
+  readonly tenants: unknown;
+}
+
+/** The path (keys from the tenants array down) of each `{ $section: i }` of a tree, by i. */
+function sectionPaths(tree: unknown): string[][] {
+  const paths: string[][] = [];
+  const walk = (value: unknown, path: string[]) => {
+    if (typeof value !== "object" || value === null) return;
+    if ("$section" in value) {
+      paths[(value as { $section: number }).$section] = path;
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+  };
+  walk(tree, []);
+  return paths;
+}
+
+function elementsOf(section: Section & { kind: "typed" }): number {
+  return section.bytes / (TYPED[section.type]?.BYTES_PER_ELEMENT ?? 1);
+}
+
+/** What a placer gave, when it is an array of the section's type and size. */
+function placedArray(
+  section: Section & { kind: "typed" },
+  given: ArrayBufferView | undefined,
+): Typed | undefined {
+  if (given === undefined) return undefined;
+  if (!(given instanceof TYPED[section.type]) || given.byteLength !== section.bytes) {
+    throw new Error(`engine snapshot: a placed array is not a ${section.type} of its size`);
+  }
+  return given as Typed;
 }
 
 function typedOf(type: TypedName, bytes: Uint8Array<ArrayBuffer>): Typed {

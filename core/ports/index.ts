@@ -18,4 +18,5 @@ export type {
   ReplicaSnapshot,
   ReplicaSnapshots,
   SavedReplicaSnapshot,
+  SnapshotArrayPlacer,
 } from "./replica-snapshots.js";

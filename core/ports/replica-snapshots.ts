@@ -19,9 +19,30 @@ export interface ReplicaSnapshot {
  * only once it is (they are the bulk of it: ~1 GB at 1,000,000 memories).
  */
 export interface SavedReplicaSnapshot extends Omit<ReplicaSnapshot, "tenants"> {
-  /** Reads the engines; rejects when that part of the file is torn or corrupt. */
-  tenants(): Promise<ReplicaSnapshot["tenants"]>;
+  /**
+   * Reads the engines; rejects when that part of the file is torn or corrupt. With `place`, each
+   * typed array is read into the array `place` gives for it, when it gives one.
+   */
+  tenants(place?: SnapshotArrayPlacer): Promise<ReplicaSnapshot["tenants"]>;
 }
+
+/**
+ * Where a snapshot reader puts one typed array of the tenants it reads: given the array's path
+ * in `ReplicaSnapshot["tenants"]` (e.g. `["0", "image", "index", "vectors", "rows"]`), its
+ * type's name and its length, an empty array of that type and length to read it into (e.g. a
+ * view of memory its user takes over without a copy), or `undefined` for a new array. The
+ * reader checks the type and length, and reads the arrays in the order of the tree.
+ *
+ * @example
+ * const tenants = await saved.tenants((path, type, length) =>
+ *   path.at(-1) === "rows" && type === "Float32Array" ? new Float32Array(length) : undefined,
+ * );
+ */
+export type SnapshotArrayPlacer = (
+  path: readonly string[],
+  type: string,
+  length: number,
+) => ArrayBufferView | undefined;
 
 /**
  * Where a replica keeps a snapshot of its engines between runs, so a restart loads the built

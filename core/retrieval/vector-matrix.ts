@@ -65,6 +65,9 @@ export interface BoundedScan {
 
 let compiled: object | undefined;
 
+/** Matrices whose memory {@link VectorMatrix.reserveImage} handed out, by that memory. */
+const RESERVED = new WeakMap<ArrayBuffer, VectorMatrix>();
+
 function instantiateKernel(): KernelExports {
   const wasm = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
   compiled ??= new wasm.Module(VECTOR_KERNEL_WASM);
@@ -145,20 +148,23 @@ export class VectorMatrix {
     };
   }
 
-  /** A matrix holding a copy of an image's rows. */
+  /**
+   * A matrix holding an image's rows: those of {@link VectorMatrix.reserveImage}'s views taken
+   * over in place, any others copied.
+   */
   static fromImage(image: VectorsImage): VectorMatrix {
-    const matrix = new VectorMatrix();
-    const dimensions = image.dimensions;
-    if (dimensions === 0) return matrix;
-    matrix.#dimensions = dimensions;
-    matrix.#stride = Math.ceil(dimensions / LANES) * LANES;
-    matrix.#codeBytes = Math.ceil(dimensions / CODE_LANES) * CODE_LANES;
-    const rows = image.rows.length / matrix.#stride;
-    if (!Number.isInteger(rows) || image.scales.length !== rows) {
-      throw new Error("vector matrix image: sizes do not match");
+    const reserved = RESERVED.get(image.rows.buffer);
+    if (reserved !== undefined && reserved.#holdsInPlace(image)) {
+      RESERVED.delete(image.rows.buffer);
+      reserved.#maxResidual = image.maxResidual;
+      reserved.#maxL1 = image.maxL1;
+      reserved.#maxNorm = image.maxNorm;
+      return reserved;
     }
-    // Room for an eighth more rows: the rows added after a restore do not first move the codes.
-    matrix.#grow(Math.max(rows + (rows >> 3), INITIAL_ROWS));
+    const matrix = new VectorMatrix();
+    const rows = matrix.#shape(image.dimensions, image.rows.length);
+    if (rows === 0 && image.dimensions === 0) return matrix;
+    if (image.scales.length !== rows) throw new Error("vector matrix image: sizes do not match");
     matrix.#floats.set(image.rows, 0);
     matrix.#bytes.set(
       new Uint8Array(image.codes.buffer, image.codes.byteOffset, rows * matrix.#codeBytes),
@@ -169,6 +175,67 @@ export class VectorMatrix {
     matrix.#maxL1 = image.maxL1;
     matrix.#maxNorm = image.maxNorm;
     return matrix;
+  }
+
+  /**
+   * Where a reader of a saved image (`dimensions`, rows of `floats` floats in all) can put its
+   * rows, codes and scales: views of a new matrix's memory, which {@link VectorMatrix.fromImage}
+   * then takes over without a copy (the bytes are read once, into their final place). A matrix
+   * whose views are not all filled and given back is garbage like any other.
+   *
+   * @example
+   * const { rows, codes, scales } = VectorMatrix.reserveImage(100, 100 * 1000);
+   * // read the image's arrays into rows, codes and scales, then:
+   * VectorMatrix.fromImage({ dimensions: 100, rows, codes, scales, maxResidual, maxL1, maxNorm });
+   */
+  static reserveImage(
+    dimensions: number,
+    floats: number,
+  ): Pick<VectorsImage, "rows" | "codes" | "scales"> {
+    const matrix = new VectorMatrix();
+    const rows = matrix.#shape(dimensions, floats);
+    const buffer = matrix.#bytes.buffer as ArrayBuffer;
+    RESERVED.set(buffer, matrix);
+    return {
+      rows: new Float32Array(buffer, 0, rows * matrix.#stride),
+      codes: new Int8Array(buffer, matrix.#codesAt, rows * matrix.#codeBytes),
+      scales: new Float32Array(buffer, matrix.#scalesAt, rows),
+    };
+  }
+
+  /**
+   * Sets the dimension of an empty matrix and makes room for `floats` / stride rows and an
+   * eighth more (rows added after a restore do not first move the codes); the row count.
+   */
+  #shape(dimensions: number, floats: number): number {
+    if (dimensions === 0) {
+      if (floats !== 0) throw new Error("vector matrix image: sizes do not match");
+      return 0;
+    }
+    this.#dimensions = dimensions;
+    this.#stride = Math.ceil(dimensions / LANES) * LANES;
+    this.#codeBytes = Math.ceil(dimensions / CODE_LANES) * CODE_LANES;
+    const rows = floats / this.#stride;
+    if (!Number.isInteger(rows)) throw new Error("vector matrix image: sizes do not match");
+    this.#grow(Math.max(rows + (rows >> 3), INITIAL_ROWS));
+    return rows;
+  }
+
+  /** Whether an image's arrays are exactly this reserved matrix's views. */
+  #holdsInPlace(image: VectorsImage): boolean {
+    const rows = image.scales.length;
+    const buffer = this.#bytes.buffer;
+    return (
+      image.dimensions === this.#dimensions &&
+      image.rows.byteOffset === 0 &&
+      image.rows.length === rows * this.#stride &&
+      image.codes.buffer === buffer &&
+      image.codes.byteOffset === this.#codesAt &&
+      image.codes.length === rows * this.#codeBytes &&
+      image.scales.buffer === buffer &&
+      image.scales.byteOffset === this.#scalesAt &&
+      rows <= this.#capacity
+    );
   }
 
   /** Stores a row; throws when its length differs from the first row's. */

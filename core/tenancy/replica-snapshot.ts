@@ -2,9 +2,14 @@
  * A replica's restart from a snapshot of its engines (see `ReplicaSnapshots`): whether a saved
  * snapshot may be used, and what to save at shutdown. `TenantSpace` calls these.
  */
+import { engineImagePlacer } from "../memory/engine/engine-image.js";
 import type { MemoryService } from "../memory/memory-service.js";
 import type { ChangeFeed } from "../ports/replication.js";
-import type { ReplicaSnapshot, ReplicaSnapshots } from "../ports/replica-snapshots.js";
+import type {
+  ReplicaSnapshot,
+  ReplicaSnapshots,
+  SnapshotArrayPlacer,
+} from "../ports/replica-snapshots.js";
 import type { VectorSpace } from "../ports/vector-store.js";
 import { tenantOf } from "./tenant-metadata.js";
 
@@ -58,10 +63,29 @@ export async function usableSnapshot(
   }
   try {
     const { seq, space: savedSpace } = saved;
-    return { seq, stamp: saved.stamp, space: savedSpace, tenants: await saved.tenants() };
+    const tenants = await saved.tenants(tenantImagesPlacer(savedSpace.dimensions));
+    return { seq, stamp: saved.stamp, space: savedSpace, tenants };
   } catch (error) {
     return refuse(error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * {@link engineImagePlacer} for the images of a snapshot's tenants (paths `[i, "image", ...]`):
+ * each tenant's vectors read straight into its vector matrix, its postings with spare room.
+ *
+ * @example
+ * const tenants = await saved.tenants(tenantImagesPlacer(saved.space.dimensions));
+ */
+export function tenantImagesPlacer(dimensions: number): SnapshotArrayPlacer {
+  const placers = new Map<string, ReturnType<typeof engineImagePlacer>>();
+  return (path, type, length) => {
+    const [tenant, image, ...rest] = path;
+    if (tenant === undefined || image !== "image") return undefined;
+    let place = placers.get(tenant);
+    if (place === undefined) placers.set(tenant, (place = engineImagePlacer(dimensions)));
+    return place(rest, type, length);
+  };
 }
 
 /**

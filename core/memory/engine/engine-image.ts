@@ -5,7 +5,9 @@
  * builds each memory once, without decoding metadata or ISO instants.
  */
 import type { HybridIndexImage } from "../../retrieval/index-image.js";
+import { PostingArena } from "../../retrieval/posting-arena.js";
 import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
+import { VectorMatrix } from "../../retrieval/vector-matrix.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
 import type { CreatedOrder } from "./created-order.js";
 import { HeldMemory, type Interner } from "./held-memory.js";
@@ -146,6 +148,47 @@ export function restoreEngine(
     hold(held);
   }
   return true;
+}
+
+/** The arrays of an engine image's posting arena that take spare room at a read. */
+const ROOMY_ARENA = new Set(["slots", "counts", "lengths", "docPool"]);
+
+/**
+ * Where a reader of saved engine images (of vectors of `dimensions`) puts their arrays so that a
+ * restore takes them over: the vectors straight into a vector matrix's memory, the posting
+ * arena's arrays with spare room (see `VectorMatrix.reserveImage`, `PostingArena.roomyArray`).
+ * Called with each array's path in the image, its type's name and length; `undefined` for any
+ * other array (the reader makes a new one). Expects an image's vectors rows, codes and scales in
+ * that order (the order of {@link EngineImage}).
+ *
+ * @example
+ * const place = engineImagePlacer(100);
+ * place(["index", "vectors", "rows"], "Float32Array", 100 * 1000); // a view of the matrix
+ */
+export function engineImagePlacer(
+  dimensions: number,
+): (path: readonly string[], type: string, length: number) => ArrayBufferView | undefined {
+  let vectors: Partial<ReturnType<typeof VectorMatrix.reserveImage>> = {};
+  return (path, type, length) => {
+    const key = path.join(".");
+    if (key.startsWith("index.postings.arena.") && ROOMY_ARENA.has(path[3] ?? "")) {
+      return path.length === 4 ? PostingArena.roomyArray(type, length) : undefined;
+    }
+    if (key === "index.vectors.rows" && type === "Float32Array" && dimensions > 0) {
+      const stride = Math.ceil(dimensions / 4) * 4;
+      vectors = length % stride === 0 ? VectorMatrix.reserveImage(dimensions, length) : {};
+      return vectors.rows;
+    }
+    const reserved =
+      key === "index.vectors.codes"
+        ? vectors.codes
+        : key === "index.vectors.scales"
+          ? vectors.scales
+          : undefined;
+    const fits =
+      reserved !== undefined && reserved.length === length && reserved.constructor.name === type;
+    return fits ? reserved : undefined;
+  };
 }
 
 function numbered<K>(numbers: Map<K, number>, key: K): number {

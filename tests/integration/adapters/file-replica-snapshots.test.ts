@@ -59,6 +59,26 @@ describe("FileReplicaSnapshots", () => {
     expect(await saved?.tenants()).toEqual(tenants);
   });
 
+  it("reads each typed array into the array a placer gives for it, and refuses a misfit", async () => {
+    const snapshots = new FileReplicaSnapshots(await dir(), { storeId: "s1" });
+    await snapshots.save(sample());
+    const asked: string[] = [];
+    const target = new Float32Array(3);
+    const tenants = await (
+      await snapshots.load()
+    )?.tenants((path, type, length) => {
+      asked.push(`${path.join(".")} ${type} ${length}`);
+      return path.at(-1) === "float32" ? target : undefined;
+    });
+    expect(asked).toContain("0.image.float32 Float32Array 3");
+    expect(asked).toContain("0.image.empty Int32Array 0");
+    const image = tenants?.[0]?.image as unknown as Record<string, unknown>;
+    expect(image["float32"]).toBe(target);
+    expect(image).toEqual(sample().tenants[0]?.image);
+    const misfit = (await snapshots.load())?.tenants(() => new Uint8Array(1));
+    await expect(misfit).rejects.toThrow(/placed array is not a Int8Array of its size/);
+  });
+
   it("ignores, with a warning, a file saved for another store or torn", async () => {
     const folder = await dir();
     const warnings: string[] = [];

@@ -65,4 +65,29 @@ describe("VectorMatrix.remap", () => {
       { numRuns: 200 },
     );
   }, 60_000);
+
+  it("takes over the arrays of reserveImage in place, and copies any others", () => {
+    const matrix = new VectorMatrix();
+    const vectors = [
+      [0.6, 0.8, 0, 0, 0],
+      [0, 0.6, 0.8, 0, 0],
+      [-1, 0, 0, 0, 0],
+    ];
+    vectors.forEach((vector, row) => matrix.set(row, vector));
+    const image = matrix.image(3);
+    const reserved = VectorMatrix.reserveImage(5, image.rows.length);
+    reserved.rows.set(image.rows);
+    reserved.codes.set(image.codes);
+    reserved.scales.set(image.scales);
+    const inPlace = VectorMatrix.fromImage({ ...image, ...reserved });
+    expect(inPlace.image(3).rows.buffer).toBe(reserved.rows.buffer);
+    const copied = VectorMatrix.fromImage(structuredClone(image));
+    matrix.queryVector([1, 0, 0, 0, 0]);
+    const dots = vectors.map((_, row) => matrix.dot(row));
+    for (const restored of [inPlace, copied]) {
+      restored.queryVector([1, 0, 0, 0, 0]);
+      expect(vectors.map((_, row) => restored.dot(row))).toEqual(dots);
+      expect(restored.image(3)).toEqual(image);
+    }
+  });
 });
