@@ -68,7 +68,10 @@ export class PgQueryWasm {
   /** Parses `sql` without reading the tree, except whether it holds a statement. */
   check(sql: string): PgRawCheck {
     return this.run(sql, (heap, tree) => {
-      const head = DECODER.decode(heap.subarray(tree, Math.min(tree + 64, heap.indexOf(0, tree))));
+      // The first 64 bytes only: the NUL ending the tree is not looked for past them.
+      const window = heap.subarray(tree, tree + 64);
+      const nul = window.indexOf(0);
+      const head = DECODER.decode(nul < 0 ? window : window.subarray(0, nul));
       const list = head.indexOf(STMTS);
       if (list === -1) return { ok: true, empty: true };
       const first = head.slice(list + STMTS.length);

@@ -4,7 +4,12 @@ import { findParseLimit } from "../../core/sql/parse-limits.js";
 import type { Token } from "../../core/sql/token.js";
 import { tokenize } from "../../core/sql/tokenizer.js";
 import { surelyWithinParseLimits } from "../../core/sql/within-parse-limits.js";
-import type { SqlParseResult, SqlParser, SqlSyntaxError } from "../../core/ports/sql-parser.js";
+import type {
+  SqlParseOptions,
+  SqlParseResult,
+  SqlParser,
+  SqlSyntaxError,
+} from "../../core/ports/sql-parser.js";
 import type {
   SqlColumnLineage,
   SqlSchema,
@@ -69,19 +74,24 @@ export class RoutingSqlParser implements SqlParser, SqlSemantics {
     await Promise.all([this.postgres.load(), this.polyglot.load()]);
   }
 
-  parse(sql: string, dialect: SqlDialect): SqlParseResult {
+  parse(sql: string, dialect: SqlDialect, options?: SqlParseOptions): SqlParseResult {
     const tokens = lazyTokens(sql);
     const limit = parseLimit(sql, tokens.standard);
     if (limit !== undefined) return { ok: false, error: limit };
-    const result = this.parseIn(sql, dialect, tokens);
+    const result = this.parseIn(sql, dialect, tokens, options);
     // Comments and semicolons alone are a script of no statements in every dialect (issue 25:
     // some grammars refuse `/* b */ ;`); looked at only when a grammar refused the text.
     return result.ok || !noStatement(tokens.standard()) ? result : NO_STATEMENTS;
   }
 
-  private parseIn(sql: string, dialect: SqlDialect, tokens: LazyTokens): SqlParseResult {
-    if (dialect === "postgresql") return this.postgres.parse(sql, dialect);
-    if (dialect === "generic") return this.parseGeneric(sql, tokens, false);
+  private parseIn(
+    sql: string,
+    dialect: SqlDialect,
+    tokens: LazyTokens,
+    options: SqlParseOptions | undefined,
+  ): SqlParseResult {
+    if (dialect === "postgresql") return this.postgres.parse(sql, dialect, options);
+    if (dialect === "generic") return this.parseGeneric(sql, tokens, false, options);
     const violation = findDialectViolation(tokens.of(dialect), dialect);
     if (violation !== undefined) return { ok: false, error: violation };
     return this.polyglot.parse(sql, dialect);
@@ -132,8 +142,13 @@ export class RoutingSqlParser implements SqlParser, SqlSemantics {
     return this.polyglot.semantics.lineage(statement, dialect, maxColumns);
   }
 
-  private parseGeneric(sql: string, tokens: LazyTokens, checkOnly: boolean): SqlParseResult {
-    const first = this.postgresFirst(sql, checkOnly);
+  private parseGeneric(
+    sql: string,
+    tokens: LazyTokens,
+    checkOnly: boolean,
+    options?: SqlParseOptions,
+  ): SqlParseResult {
+    const first = this.postgresFirst(sql, checkOnly, options);
     // PostgreSQL reads T-SQL's `SELECT TOP (@n) id` as a call of top() aliased `id`: with SELECT
     // TOP in the text the other grammars read it first, PostgreSQL's reading is the fallback.
     if (first.ok && !SELECT_TOP.test(sql)) return first;
@@ -156,8 +171,12 @@ export class RoutingSqlParser implements SqlParser, SqlSemantics {
   }
 
   /** PostgreSQL's verdict; for a check, without reading its tree (the statements are empty). */
-  private postgresFirst(sql: string, checkOnly: boolean): SqlParseResult {
-    if (!checkOnly) return this.postgres.parse(sql, "postgresql");
+  private postgresFirst(
+    sql: string,
+    checkOnly: boolean,
+    options: SqlParseOptions | undefined,
+  ): SqlParseResult {
+    if (!checkOnly) return this.postgres.parse(sql, "postgresql", options);
     const error = this.postgres.check(sql, "postgresql");
     return error === undefined ? CHECKED : { ok: false, error };
   }

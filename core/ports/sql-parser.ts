@@ -33,6 +33,17 @@ export type SqlParseResult =
   | { readonly ok: false; readonly error: SqlSyntaxError };
 
 /**
+ * Hints for {@link SqlParser.parse}; they never change its answer, only what it costs.
+ *
+ * @example
+ * parser.parse(sql, "generic", { names: true }); // for extract_metadata, which reads every name
+ */
+export interface SqlParseOptions {
+  /** The caller reads every statement's name lists (default false: maybe none, as parse_sql). */
+  readonly names?: boolean;
+}
+
+/**
  * Parses SQL of one dialect into the neutral model. Implementations are synchronous after
  * {@link SqlParser.load} (the WASM parsers block for the call; the shells cap input size).
  *
@@ -44,8 +55,12 @@ export type SqlParseResult =
 export interface SqlParser {
   /** Loads whatever the parser needs (WASM modules). Idempotent. */
   load(): Promise<void>;
-  /** Parses; never throws for bad SQL (returns `ok: false`). Empty input is an error. */
-  parse(sql: string, dialect: SqlDialect): SqlParseResult;
+  /**
+   * Parses; never throws for bad SQL (returns `ok: false`). Empty input is an error.
+   * `options.names` says the caller reads every statement's name lists (tables, columns,
+   * functions), so a parser may build them in the same pass rather than on first read.
+   */
+  parse(sql: string, dialect: SqlDialect, options?: SqlParseOptions): SqlParseResult;
   /**
    * Optional: the first syntax error of `sql`, or undefined when it is valid, without building
    * statements (cheaper where the vendor parser has a validate-only mode). Without it,

@@ -44,7 +44,8 @@ export function analyzeSql(
   };
 
   let parsed: SqlParseResult | undefined;
-  const parseOnce = () => (parsed ??= parser.parse(sql, "generic"));
+  // The metadata part reads every statement's names.
+  const parseOnce = () => (parsed ??= parser.parse(sql, "generic", { names: true }));
   let tokens: Token[] | undefined;
   const tokensOnce = () => (tokens ??= tokenize(sql));
 

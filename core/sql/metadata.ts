@@ -1,4 +1,4 @@
-import type { ParsedStatement, SqlParser } from "../ports/sql-parser.js";
+import type { ParsedStatement, SqlParseOptions, SqlParser } from "../ports/sql-parser.js";
 import { fromParse } from "./parse.js";
 import type { MetadataResult, ToolOutcome } from "./results.js";
 
@@ -46,5 +46,8 @@ export function toMetadataResult(statements: readonly ParsedStatement[]): Metada
  * // { ok: true, result: { tables: ["orders"], columns: [], functions: ["COUNT"] } }
  */
 export function extractMetadata(parser: SqlParser, sql: string): ToolOutcome<MetadataResult> {
-  return fromParse(parser.parse(sql, "generic"), toMetadataResult);
+  return fromParse(parser.parse(sql, "generic", NAMES), toMetadataResult);
 }
+
+/** Every name list is read: the parser may build them in its one pass over the tree. */
+const NAMES: SqlParseOptions = { names: true };

@@ -135,7 +135,7 @@ class FrontConnection {
     const steps = this.steps;
     while (this.#pending.length > 0 && !this.#busy) {
       const pending = this.#pending;
-      const headEnd = pending.indexOf("\r\n\r\n");
+      const headEnd = pending.indexOf(HEAD_END);
       if (headEnd < 0 || headEnd > MAX_HEAD_BYTES) {
         if (headEnd > MAX_HEAD_BYTES || pending.length > MAX_HEAD_BYTES + 4) this.release();
         else this.waitForMore();
@@ -186,12 +186,18 @@ class FrontConnection {
     this.#pending = rest.length === 0 ? EMPTY : rest;
     if (rest.length > 0) this.#firstByteAt = performance.now();
     const closing = !this.server.listening || (this.#ended && rest.length === 0);
-    const [status, text, type] =
-      typeof result === "string"
-        ? [200, result, JSON_TYPE]
-        : [result.status, result.text, headerLines(result.headers)];
+    let status = 200;
+    let text: string;
+    let type = JSON_TYPE;
+    if (typeof result === "string") text = result;
+    else {
+      status = result.status;
+      text = result.text;
+      type = headerLines(result.headers);
+    }
     this.socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\nX-Request-Id: ${id}\r\n` +
+      (status === 200 ? OK_LINE : `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\n`) +
+        `X-Request-Id: ${id}\r\n` +
         `Content-Length: ${Buffer.byteLength(text)}\r\n${type}Date: ${httpDate()}\r\n` +
         (closing ? "Connection: close\r\n\r\n" : this.#keepAlive) +
         text,
@@ -256,6 +262,9 @@ class FrontConnection {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** The blank line ending a head, as bytes (a string argument is converted on every search). */
+const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
+const OK_LINE = "HTTP/1.1 200 OK\r\n";
 const JSON_TYPE = "Content-Type: application/json\r\n";
 
 function answerOf(route: LaneRoute, body: Buffer): LaneResult | Promise<LaneResult> {

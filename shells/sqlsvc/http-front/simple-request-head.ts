@@ -37,7 +37,7 @@ const READ = new Set([
  * alone sends the request to `node:http` (Transfer-Encoding, Expect: 100-continue, Upgrade,
  * HTTP/2 settings, proxy framing).
  */
-const FRAMING = new Set([
+const FRAMING_NAMES = new Set([
   "transfer-encoding",
   "expect",
   "upgrade",
@@ -47,10 +47,6 @@ const FRAMING = new Set([
   "proxy-connection",
   "keep-alive",
 ]);
-
-/** A field name: RFC 9110 `token`. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const DIGITS = /^[0-9]{1,15}$/;
 
 /**
  * Reads the head of a request (the text before the blank line, decoded as latin1) strictly, and
@@ -64,57 +60,120 @@ const DIGITS = /^[0-9]{1,15}$/;
  * always safe (`node:http` then parses the same bytes and answers as it always has); accepting
  * is safe only when there is one reading of the framing, which is what the checks make sure of.
  *
+ * One pass over the characters, line by line, without splitting the head or lower-casing names:
+ * a string is made only for the values the lane reads (~0.3 µs for the benchmark's head, where
+ * split, regular expressions and `toLowerCase` per line took ~2 µs).
+ *
  * @example
  * parseSimpleRequestHead("POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 2");
  * // { contentLength: 2, headers: { host: "a" } }
  * parseSimpleRequestHead("POST /mcp HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked"); // undefined
  */
 export function parseSimpleRequestHead(head: string): SimpleRequestHead | undefined {
-  if (!head.startsWith(SIMPLE_REQUEST_LINE + "\r\n")) return undefined;
-  // One pass over the bytes: printable ASCII and tab only, CR only as part of CRLF.
-  for (let i = 0; i < head.length; i++) {
-    const c = head.charCodeAt(i);
-    if (c === 13) {
-      if (head.charCodeAt(i + 1) !== 10) return undefined;
-      i++;
-    } else if ((c < 32 && c !== 9) || c > 126) return undefined;
-  }
-  const lines = head.split("\r\n");
-  if (lines.length - 1 > MAX_SIMPLE_HEADERS) return undefined;
+  if (!head.startsWith(REQUEST_LINE_CRLF)) return undefined;
+  const end = head.length;
   const headers: Record<string, string> = {};
-  let contentLength: number | undefined;
-  for (let n = 1; n < lines.length; n++) {
-    const line = lines[n] as string;
-    const colon = line.indexOf(":");
-    if (colon <= 0) return undefined; // also an empty line, and obs-fold's leading space below
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) return undefined;
-    const key = name.toLowerCase();
-    const value = trimOws(line.slice(colon + 1));
-    if (key === "content-length") {
-      if (contentLength !== undefined || !DIGITS.test(value)) return undefined;
-      contentLength = Number(value);
-    } else if (key === "connection") {
-      if (value.toLowerCase() !== "keep-alive") return undefined;
-    } else if (FRAMING.has(key)) {
-      return undefined;
-    } else if (READ.has(key)) {
-      if (headers[key] !== undefined) return undefined;
-      headers[key] = value;
+  let contentLength = -1;
+  let count = 0;
+  let pos = REQUEST_LINE_CRLF.length;
+  for (;;) {
+    if (++count > MAX_SIMPLE_HEADERS) return undefined;
+    const crlf = head.indexOf("\r\n", pos);
+    const lineEnd = crlf < 0 ? end : crlf;
+    // The name: token characters up to the colon (no whitespace, CR or LF; not empty).
+    let colon = pos;
+    for (; colon < lineEnd; colon++) {
+      const c = head.charCodeAt(colon);
+      if (c === 58) break;
+      if (c > 127 || TOKEN_CHAR[c] !== 1) return undefined;
     }
+    if (colon === pos || colon === lineEnd) return undefined;
+    // The value: printable ASCII and tab only (a bare CR or LF ends up here and is refused).
+    let start = colon + 1;
+    for (let i = start; i < lineEnd; i++) {
+      const c = head.charCodeAt(i);
+      if ((c < 32 && c !== 9) || c > 126) return undefined;
+    }
+    let stop = lineEnd;
+    while (start < stop && isOws(head.charCodeAt(start))) start++;
+    while (stop > start && isOws(head.charCodeAt(stop - 1))) stop--;
+    const name = nameAt(head, pos, colon);
+    if (name === "content-length") {
+      if (contentLength >= 0 || !allDigits(head, start, stop)) return undefined;
+      contentLength = Number(head.slice(start, stop));
+    } else if (name === "connection") {
+      if (stop - start !== KEEP_ALIVE.length || !sameIgnoringCase(head, start, KEEP_ALIVE)) {
+        return undefined;
+      }
+    } else if (name === FRAMING) {
+      return undefined;
+    } else if (name !== undefined) {
+      if (headers[name] !== undefined) return undefined;
+      headers[name] = head.slice(start, stop);
+    }
+    if (crlf < 0) break;
+    pos = crlf + 2;
   }
-  if (contentLength === undefined || headers["host"] === undefined) return undefined;
+  if (contentLength < 0 || headers["host"] === undefined) return undefined;
   return { contentLength, headers: headers as unknown as SimpleRequestHead["headers"] };
 }
 
-/** Leading and trailing spaces and tabs (RFC 9110 OWS) removed. */
-function trimOws(value: string): string {
-  let start = 0;
-  let end = value.length;
-  while (start < end && isOws(value.charCodeAt(start))) start++;
-  while (end > start && isOws(value.charCodeAt(end - 1))) end--;
-  return start === 0 && end === value.length ? value : value.slice(start, end);
+const REQUEST_LINE_CRLF = SIMPLE_REQUEST_LINE + "\r\n";
+const KEEP_ALIVE = "keep-alive";
+
+/** Stands for every framing header in {@link nameAt}'s answer. */
+const FRAMING = "\u0000framing";
+
+/**
+ * Header names that matter here (lower case), by length: the lane's, Content-Length and
+ * Connection as themselves, the framing ones as {@link FRAMING}. Every character of these names
+ * has bit 0x20 set, so `c | 0x20` compares a token character with them ignoring case.
+ */
+const NAMES_BY_LENGTH: readonly (readonly [string, string])[][] = (() => {
+  const table: [string, string][][] = [];
+  const add = (name: string, as: string) => (table[name.length] ??= []).push([name, as]);
+  for (const name of READ) add(name, name);
+  for (const name of ["content-length", "connection"]) add(name, name);
+  for (const name of FRAMING_NAMES) add(name, FRAMING);
+  return table;
+})();
+
+/** The name at `[from, to)` as {@link NAMES_BY_LENGTH} has it, or undefined for any other. */
+function nameAt(head: string, from: number, to: number): string | undefined {
+  const candidates = NAMES_BY_LENGTH[to - from];
+  if (candidates === undefined) return undefined;
+  for (const [name, as] of candidates) {
+    if (sameIgnoringCase(head, from, name)) return as;
+  }
+  return undefined;
 }
+
+/** Whether `head` at `from` holds `lower` (lower case, every character with bit 0x20) in any case. */
+function sameIgnoringCase(head: string, from: number, lower: string): boolean {
+  for (let k = 0; k < lower.length; k++) {
+    if ((head.charCodeAt(from + k) | 0x20) !== lower.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** 1 to 15 digits (a safe integer, as `Number` reads it exactly). */
+function allDigits(head: string, from: number, to: number): boolean {
+  if (to <= from || to - from > 15) return false;
+  for (let i = from; i < to; i++) {
+    const c = head.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** RFC 9110 `tchar`: 1 for the characters a field name may have. */
+const TOKEN_CHAR = (() => {
+  const table = new Uint8Array(128);
+  for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+    table[c.charCodeAt(0)] = 1;
+  }
+  return table;
+})();
 
 function isOws(c: number): boolean {
   return c === 32 || c === 9;

@@ -165,6 +165,20 @@ describe("LibpgQuerySqlParser", () => {
     const result = parser.parse("SELECT 1;;SELECT 2;", "postgresql");
     expect(result.ok && result.statements.map((s) => s.kind)).toEqual(["Select", "Select"]);
   });
+
+  it("gives the same statements when told the names will be read (one read of the tree)", () => {
+    const texts = [
+      ...PORTABLE_SQL,
+      "SELECT 1 UNION SELECT 2; GRANT SELECT ON t TO bob;; REVOKE SELECT ON t FROM bob",
+      "CREATE MATERIALIZED VIEW mv AS SELECT a FROM t; CREATE TABLE t2 AS SELECT 1",
+      "-- only a comment",
+    ];
+    for (const sql of texts) {
+      const plain = parser.parse(sql, "postgresql");
+      const named = parser.parse(sql, "postgresql", { names: true });
+      expect(JSON.stringify(named), sql).toBe(JSON.stringify(plain));
+    }
+  });
 });
 
 describe("cleanPgMessage", () => {
