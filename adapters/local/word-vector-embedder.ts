@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Embedder } from "../../core/ports/embedder.js";
+import { isPlainWord, textWords, wordParts } from "../../core/retrieval/text-words.js";
 import { HashingEmbedder } from "./hashing-embedder.js";
 import {
   decodeWordVectors,
@@ -17,12 +18,6 @@ export interface WordVectorEmbedderOptions {
 const ASSET = "word-vectors-100d.bin";
 /** From `adapters/local/` (sources, tsx) and from `dist/adapters/local/` (the built package). */
 const ASSET_CANDIDATES = [`../../assets/${ASSET}`, `../../../assets/${ASSET}`];
-const RAW_TOKEN = /[\p{L}\p{N}]+(?:[-_./][\p{L}\p{N}]+)*/gu;
-const APOSTROPHES = /['\u2019\u02bc]/g;
-const HAS_APOSTROPHE = /['\u2019\u02bc]/;
-const POSSESSIVE = /['\u2019\u02bc]s\b/giu;
-const PART = /\p{Lu}+(?![\p{Ll}])|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
-const ONE_PART = /^(?:[a-z]+|[0-9]+)$/;
 
 /** The asset shipped with the package, wherever this module runs from. */
 export function defaultWordVectorPath(): string {
@@ -44,21 +39,15 @@ export function defaultWordVectorPath(): string {
  */
 export function knownRows(table: WordVectorTable, text: string): number[] {
   const rows: number[] = [];
-  let normalised = text.normalize("NFKC");
-  // Most texts hold no apostrophe: one test instead of two unicode-aware replaces.
-  if (HAS_APOSTROPHE.test(normalised)) {
-    normalised = normalised.replace(POSSESSIVE, "").replace(APOSTROPHES, "");
-  }
-  // `match` gives the words as strings; `matchAll` made a match array per word.
-  for (const raw of normalised.match(RAW_TOKEN) ?? []) {
+  for (const raw of textWords(text)) {
     const whole = table.rows.get(raw.toLowerCase());
     if (whole !== undefined) {
       rows.push(whole);
       continue;
     }
     // ASCII lower-case letters or digits: its one part is itself, just looked up.
-    if (ONE_PART.test(raw)) continue;
-    for (const part of raw.match(PART) ?? []) {
+    if (isPlainWord(raw)) continue;
+    for (const part of wordParts(raw)) {
       const row = table.rows.get(part.toLowerCase());
       if (row !== undefined) rows.push(row);
     }

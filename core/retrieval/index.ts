@@ -6,7 +6,8 @@
  * - `retrieval-index.ts`: the `RetrievalIndex` seam the memory engine ranks through.
  * - `hybrid-index.ts`: the default index (`createHybridIndex`, `createBm25Index`): BM25 and
  *   cosine over the same slots, fused (`fusion.ts`: convex or reciprocal rank).
- * - lexical side: `lexical-terms.ts` (tokenizer), `light-stem.ts`, `stop-words.ts`,
+ * - lexical side: `lexical-terms.ts` (BM25 terms) over `text-words.ts` (the words, shared
+ *   with the word-vector embedder), `light-stem.ts`, `stop-words.ts`,
  *   `excluded-spans.ts` (what a query leaves out),
  *   `lexical-postings.ts` (typed-array postings), `bm25-scoring.ts`.
  * - vector side: `vector-matrix.ts` (rows in WebAssembly memory, int8 codes from
