@@ -8,6 +8,7 @@ import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
 import type { Memory, MemoryStats } from "../model/types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
 import { engineImage, restoreEngine, type EngineImage } from "./engine-image.js";
+import { HashLookup } from "./hash-lookup.js";
 import { HeldMemory, Interner } from "./held-memory.js";
 import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";
@@ -40,8 +41,8 @@ export class MemoryEngine implements MemoryReadModel {
   readonly #index: RetrievalIndex;
   readonly #options: ExpiryOptions;
   readonly #entries = new Map<string, HeldMemory>();
-  /** By content hash: the one memory with it, or all of them (a hash is shared rarely). */
-  readonly #byHash = new Map<string, HeldMemory | HeldMemory[]>();
+  /** By content hash, for duplicate lookup (built at the first lookup after a restore). */
+  readonly #byHash = new HashLookup(this.#entries);
   readonly #interner = new Interner();
   /** The entries by creation, for listing pages without a pass over every memory. */
   readonly #order = new CreatedOrder<HeldMemory>();
@@ -93,11 +94,11 @@ export class MemoryEngine implements MemoryReadModel {
   restore(image: EngineImage): boolean {
     if (this.#entries.size > 0) throw new Error("MemoryEngine: restore needs an empty engine");
     this.#liveness.changed();
+    this.#byHash.defer();
     return restoreEngine(image, this.#index, this.#interner, (held) => {
       this.#liveness.added(held.expiresAtMs);
       this.#entries.set(held.id, held);
       this.#order.add(held);
-      addTo(this.#byHash, held);
     });
   }
 
@@ -109,7 +110,7 @@ export class MemoryEngine implements MemoryReadModel {
     this.#liveness.added(held.expiresAtMs);
     this.#entries.set(held.id, held);
     this.#order.add(held);
-    addTo(this.#byHash, held);
+    this.#byHash.add(held);
     this.#index.add({ id: held.id, text: held.content, vector, groups: groupsOf(held) });
   }
 
@@ -120,7 +121,7 @@ export class MemoryEngine implements MemoryReadModel {
     this.#liveness.changed();
     this.#entries.delete(id);
     this.#order.remove(entry);
-    removeFrom(this.#byHash, entry);
+    this.#byHash.remove(entry);
     this.#index.remove(id);
     return true;
   }
@@ -143,11 +144,11 @@ export class MemoryEngine implements MemoryReadModel {
     if (entry.createdMs !== Date.parse(memory.created_at)) {
       // Its place in the listing order moves: a new entry there, the old one gone.
       this.#order.remove(entry);
-      removeFrom(this.#byHash, entry);
+      this.#byHash.remove(entry);
       entry = HeldMemory.of({ ...memory, content: entry.content }, entry.hash, this.#interner);
       this.#entries.set(memory.id, entry);
       this.#order.add(entry);
-      addTo(this.#byHash, entry);
+      this.#byHash.add(entry);
     } else {
       entry.assign(memory, this.#interner);
     }
@@ -183,11 +184,11 @@ export class MemoryEngine implements MemoryReadModel {
    * when several qualify.
    */
   findDuplicate(key: DuplicateKey, nowMs: number): Memory | undefined {
-    const held = this.#byHash.get(key.hash);
-    if (held === undefined) return undefined;
+    const held = this.#byHash.find(key.hash);
+    if (held.length === 0) return undefined;
     const normalised = normaliseContent(key.content);
     let found: Memory | undefined;
-    for (const { id } of Array.isArray(held) ? held : [held]) {
+    for (const { id } of held) {
       const memory = this.get(id, nowMs);
       if (
         memory === undefined ||
@@ -305,23 +306,6 @@ export class MemoryEngine implements MemoryReadModel {
   /** The memory as held, live or not (for writing its current access data to the store). */
   peek(id: string): Memory | undefined {
     return this.#entries.get(id)?.toMemory();
-  }
-}
-
-function addTo(map: Map<string, HeldMemory | HeldMemory[]>, held: HeldMemory): void {
-  const known = map.get(held.hash);
-  if (known === undefined) map.set(held.hash, held);
-  else if (Array.isArray(known)) known.push(held);
-  else map.set(held.hash, [known, held]);
-}
-
-function removeFrom(map: Map<string, HeldMemory | HeldMemory[]>, held: HeldMemory): void {
-  const known = map.get(held.hash);
-  if (known === held) map.delete(held.hash);
-  else if (Array.isArray(known)) {
-    const rest = known.filter((other) => other !== held);
-    if (rest.length === 0) map.delete(held.hash);
-    else map.set(held.hash, rest.length === 1 ? (rest[0] as HeldMemory) : rest);
   }
 }
 
