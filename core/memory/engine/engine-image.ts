@@ -10,6 +10,7 @@ import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
 import { VectorMatrix } from "../../retrieval/vector-matrix.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
 import type { CreatedOrder } from "./created-order.js";
+import { HeldColumns } from "./held-columns.js";
 import { HeldMemory, type Interner } from "./held-memory.js";
 
 /**
@@ -105,21 +106,24 @@ export function engineImage(
 
 /**
  * Restores an image into an empty engine's `index`, then calls `hold` with each memory in
- * listing order. Throws when the image is inconsistent; false when the index refuses it
- * (another tokenizer), nothing held then.
+ * listing order; returns the columns that hold their numbers (row i: the image's row i). Throws
+ * when the image is inconsistent; `undefined` when the index refuses it (another tokenizer),
+ * nothing held then.
  */
 export function restoreEngine(
   image: EngineImage,
   index: RetrievalIndex,
   interner: Interner,
   hold: (held: HeldMemory) => void,
-): boolean {
+): HeldColumns | undefined {
   const n = image.index.ids.length;
-  const columns = [image.contents, image.hashes, image.created, image.updated, image.order];
-  if (columns.some((column) => column.length !== n)) {
+  const { contents, hashes, created, updated, lastAccessed, expires, confidence } = image;
+  const all = [contents, hashes, created, updated, lastAccessed, expires, confidence, image.order];
+  if ([...all, image.accessCount].some((column) => column.length !== n)) {
     throw new Error("engine image: its columns disagree on the number of memories");
   }
-  if (index.restore === undefined || !index.restore(image.index)) return false;
+  if (index.restore === undefined || !index.restore(image.index)) return undefined;
+  const columns = HeldColumns.of(image, n);
   const projects = image.projectNames.map((name) => interner.project(name));
   const tagLists = image.tagLists.map((tags) => interner.tags(tags));
   for (const row of image.order) {
@@ -135,19 +139,16 @@ export function restoreEngine(
       image.contents[row] as string,
       image.hashes[row] as string,
       image.created[row] as number,
+      columns,
+      row,
     );
     held.type = type;
     held.scope = scope;
     held.project = project;
     held.tags = tags;
-    held.confidence = image.confidence[row] as number;
-    held.updatedMs = image.updated[row] as number;
-    held.lastAccessedMs = image.lastAccessed[row] as number;
-    held.accessCount = image.accessCount[row] as number;
-    held.expiresAtMs = image.expires[row] as number;
     hold(held);
   }
-  return true;
+  return columns;
 }
 
 /** The arrays of an engine image's posting arena that take spare room at a read. */

@@ -1,5 +1,5 @@
 /**
- * How the `MemoryEngine` keeps one memory: one object of numbers and shared strings, the
+ * How the `MemoryEngine` keeps one memory: one object of shared strings and a row of numbers, the
  * `Memory` answer built from it when a read returns it. Instants are epoch ms (a `Memory`'s four
  * ISO strings cost ~190 bytes a memory and are rebuilt exactly from the ms, which is what the
  * store keeps too); type and scope are the model's constants, project and tags are shared with
@@ -9,6 +9,7 @@
 import { NEVER_EXPIRES_MS } from "../model/expiry.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
 import type { Memory, MemoryScope, MemoryType } from "../model/types.js";
+import type { HeldColumns } from "./held-columns.js";
 
 /**
  * One shared instance per distinct project name and tag list: a store has few projects and
@@ -56,10 +57,12 @@ export class Interner {
 /**
  * A memory as the engine holds it (see the file comment). Everything but `id`, `content`,
  * `hash` and the creation instant can change in place ({@link HeldMemory.assign}); a new
- * creation instant needs a new object (the listing order is keyed by it).
+ * creation instant needs a new object (the listing order is keyed by it). Its changeable numbers
+ * live in a row of the engine's {@link HeldColumns}, given back by {@link HeldMemory.release}
+ * when it leaves the engine.
  *
  * @example
- * const held = HeldMemory.of(memory, hash, interner);
+ * const held = HeldMemory.of(memory, hash, interner, columns);
  * held.toMemory(); // deep-equal to memory
  */
 export class HeldMemory {
@@ -72,50 +75,95 @@ export class HeldMemory {
   scope: MemoryScope = "permanent";
   project = "";
   tags: readonly string[] = [];
-  confidence = 0;
-  updatedMs = 0;
-  lastAccessedMs = 0;
-  accessCount = 0;
-  /** When it expires, epoch ms ({@link NEVER_EXPIRES_MS}: never). */
-  expiresAtMs = NEVER_EXPIRES_MS;
   /** Set when it leaves the engine (the listing order skips it). */
   gone = false;
+  readonly #columns: HeldColumns;
+  readonly #row: number;
 
-  private constructor(id: string, content: string, hash: string, createdMs: number) {
+  private constructor(
+    id: string,
+    content: string,
+    hash: string,
+    createdMs: number,
+    columns: HeldColumns,
+    row: number,
+  ) {
     this.id = id;
     this.content = content;
     this.hash = hash;
     this.createdMs = createdMs;
+    this.#columns = columns;
+    this.#row = row;
   }
 
-  /** Holds `memory` (its content as given, the other fields through `interner`). */
-  static of(memory: Memory, hash: string, interner: Interner): HeldMemory {
-    const held = new HeldMemory(memory.id, memory.content, hash, Date.parse(memory.created_at));
+  /** Holds `memory` (its content as given, the other fields through `interner`) in a new row. */
+  static of(memory: Memory, hash: string, interner: Interner, columns: HeldColumns): HeldMemory {
+    const created = Date.parse(memory.created_at);
+    const held = new HeldMemory(memory.id, memory.content, hash, created, columns, columns.take());
     held.assign(memory, interner);
     return held;
   }
 
-  /** A memory with default fields, for a restore that sets them one by one (`engine-image.ts`). */
-  static restored(id: string, content: string, hash: string, createdMs: number): HeldMemory {
-    return new HeldMemory(id, content, hash, createdMs);
+  /**
+   * A memory whose numbers are already in `row` of `columns`, its other fields defaulted, for a
+   * restore that sets them one by one (`engine-image.ts`).
+   */
+  static restored(
+    id: string,
+    content: string,
+    hash: string,
+    createdMs: number,
+    columns: HeldColumns,
+    row: number,
+  ): HeldMemory {
+    return new HeldMemory(id, content, hash, createdMs, columns, row);
+  }
+
+  get confidence(): number {
+    return this.#columns.confidence[this.#row] as number;
+  }
+
+  get updatedMs(): number {
+    return this.#columns.updated[this.#row] as number;
+  }
+
+  get lastAccessedMs(): number {
+    return this.#columns.lastAccessed[this.#row] as number;
+  }
+
+  get accessCount(): number {
+    return this.#columns.accessCount[this.#row] as number;
+  }
+
+  /** When it expires, epoch ms ({@link NEVER_EXPIRES_MS}: never). */
+  get expiresAtMs(): number {
+    return this.#columns.expires[this.#row] as number;
   }
 
   /** Takes every field of `memory` but its id, content and creation instant. */
   assign(memory: Memory, interner: Interner): void {
+    const columns = this.#columns;
+    const row = this.#row;
     this.type = interner.type(memory.type);
     this.scope = interner.scope(memory.scope);
     this.project = interner.project(memory.project);
     this.tags = interner.tags(memory.tags);
-    this.confidence = memory.confidence;
-    this.updatedMs = Date.parse(memory.updated_at);
-    this.lastAccessedMs = Date.parse(memory.last_accessed);
-    this.accessCount = memory.access_count;
-    this.expiresAtMs =
+    columns.confidence[row] = memory.confidence;
+    columns.updated[row] = Date.parse(memory.updated_at);
+    columns.lastAccessed[row] = Date.parse(memory.last_accessed);
+    columns.accessCount[row] = memory.access_count;
+    columns.expires[row] =
       memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at);
+  }
+
+  /** Gives its row back: call once, when it leaves the engine; nothing may read its numbers after. */
+  release(): void {
+    this.#columns.release(this.#row);
   }
 
   /** The memory as the API returns it (a new object each call). */
   toMemory(): Memory {
+    const expiresAtMs = this.expiresAtMs;
     return {
       id: this.id,
       content: this.content,
@@ -128,8 +176,7 @@ export class HeldMemory {
       updated_at: new Date(this.updatedMs).toISOString(),
       last_accessed: new Date(this.lastAccessedMs).toISOString(),
       access_count: this.accessCount,
-      expires_at:
-        this.expiresAtMs >= NEVER_EXPIRES_MS ? null : new Date(this.expiresAtMs).toISOString(),
+      expires_at: expiresAtMs >= NEVER_EXPIRES_MS ? null : new Date(expiresAtMs).toISOString(),
     };
   }
 }

@@ -9,6 +9,7 @@ import type { Memory, MemoryStats } from "../model/types.js";
 import { CreatedOrder, type OrderPosition } from "./created-order.js";
 import { engineImage, restoreEngine, type EngineImage } from "./engine-image.js";
 import { HashLookup } from "./hash-lookup.js";
+import { HeldColumns } from "./held-columns.js";
 import { HeldMemory, Interner } from "./held-memory.js";
 import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";
@@ -44,6 +45,8 @@ export class MemoryEngine implements MemoryReadModel {
   /** By content hash, for duplicate lookup (built at the first lookup after a restore). */
   readonly #byHash = new HashLookup(this.#entries);
   readonly #interner = new Interner();
+  /** The held memories' changeable numbers (replaced at a restore). */
+  #columns = new HeldColumns();
   /** The entries by creation, for listing pages without a pass over every memory. */
   readonly #order = new CreatedOrder<HeldMemory>();
   /** The stats and "all live" answers, kept between changes. */
@@ -95,18 +98,21 @@ export class MemoryEngine implements MemoryReadModel {
     if (this.#entries.size > 0) throw new Error("MemoryEngine: restore needs an empty engine");
     this.#liveness.changed();
     this.#byHash.defer();
-    return restoreEngine(image, this.#index, this.#interner, (held) => {
+    const columns = restoreEngine(image, this.#index, this.#interner, (held) => {
       this.#liveness.added(held.expiresAtMs);
       this.#entries.set(held.id, held);
       this.#order.add(held);
     });
+    if (columns === undefined) return false;
+    this.#columns = columns;
+    return true;
   }
 
   /** Adds (or replaces) a memory the store has just acknowledged. */
   add(memory: Memory, hash: string, vector: readonly number[]): void {
     this.remove(memory.id);
     this.#liveness.changed();
-    const held = HeldMemory.of(memory, hash, this.#interner);
+    const held = HeldMemory.of(memory, hash, this.#interner, this.#columns);
     this.#liveness.added(held.expiresAtMs);
     this.#entries.set(held.id, held);
     this.#order.add(held);
@@ -122,6 +128,7 @@ export class MemoryEngine implements MemoryReadModel {
     this.#entries.delete(id);
     this.#order.remove(entry);
     this.#byHash.remove(entry);
+    entry.release();
     this.#index.remove(id);
     return true;
   }
@@ -145,7 +152,9 @@ export class MemoryEngine implements MemoryReadModel {
       // Its place in the listing order moves: a new entry there, the old one gone.
       this.#order.remove(entry);
       this.#byHash.remove(entry);
-      entry = HeldMemory.of({ ...memory, content: entry.content }, entry.hash, this.#interner);
+      entry.release();
+      const content = entry.content;
+      entry = HeldMemory.of({ ...memory, content }, entry.hash, this.#interner, this.#columns);
       this.#entries.set(memory.id, entry);
       this.#order.add(entry);
       this.#byHash.add(entry);
