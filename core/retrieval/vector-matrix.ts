@@ -180,18 +180,22 @@ export class VectorMatrix {
   /**
    * Where a reader of a saved image (`dimensions`, rows of `floats` floats in all) can put its
    * rows, codes and scales: views of a new matrix's memory, which {@link VectorMatrix.fromImage}
-   * then takes over without a copy (the bytes are read once, into their final place). A matrix
-   * whose views are not all filled and given back is garbage like any other.
+   * then takes over without a copy (the bytes are read once, into their final place); `undefined`
+   * when `floats` is not a whole number of rows (the image is not this shape: read it as usual,
+   * and `fromImage` refuses it). A matrix whose views are not all filled and given back is
+   * garbage like any other.
    *
    * @example
-   * const { rows, codes, scales } = VectorMatrix.reserveImage(100, 100 * 1000);
+   * const { rows, codes, scales } = VectorMatrix.reserveImage(100, 100 * 1000)!;
    * // read the image's arrays into rows, codes and scales, then:
    * VectorMatrix.fromImage({ dimensions: 100, rows, codes, scales, maxResidual, maxL1, maxNorm });
    */
   static reserveImage(
     dimensions: number,
     floats: number,
-  ): Pick<VectorsImage, "rows" | "codes" | "scales"> {
+  ): Pick<VectorsImage, "rows" | "codes" | "scales"> | undefined {
+    const stride = Math.ceil(dimensions / LANES) * LANES;
+    if (dimensions > 0 && floats % stride !== 0) return undefined;
     const matrix = new VectorMatrix();
     const rows = matrix.#shape(dimensions, floats);
     const buffer = matrix.#bytes.buffer as ArrayBuffer;

@@ -4,6 +4,7 @@
  * is the memory in slot i, whose id is `index.ids[i]`), so nothing is held twice and a restore
  * builds each memory once, without decoding metadata or ISO instants.
  */
+import type { SnapshotArrayPlacer } from "../../ports/replica-snapshots.js";
 import type { HybridIndexImage } from "../../retrieval/index-image.js";
 import { PostingArena } from "../../retrieval/posting-arena.js";
 import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
@@ -166,18 +167,15 @@ const ROOMY_ARENA = new Set(["slots", "counts", "lengths", "docPool"]);
  * const place = engineImagePlacer(100);
  * place(["index", "vectors", "rows"], "Float32Array", 100 * 1000); // a view of the matrix
  */
-export function engineImagePlacer(
-  dimensions: number,
-): (path: readonly string[], type: string, length: number) => ArrayBufferView | undefined {
-  let vectors: Partial<ReturnType<typeof VectorMatrix.reserveImage>> = {};
+export function engineImagePlacer(dimensions: number): SnapshotArrayPlacer {
+  let vectors: Partial<NonNullable<ReturnType<typeof VectorMatrix.reserveImage>>> = {};
   return (path, type, length) => {
     const key = path.join(".");
     if (key.startsWith("index.postings.arena.") && ROOMY_ARENA.has(path[3] ?? "")) {
       return path.length === 4 ? PostingArena.roomyArray(type, length) : undefined;
     }
     if (key === "index.vectors.rows" && type === "Float32Array" && dimensions > 0) {
-      const stride = Math.ceil(dimensions / 4) * 4;
-      vectors = length % stride === 0 ? VectorMatrix.reserveImage(dimensions, length) : {};
+      vectors = VectorMatrix.reserveImage(dimensions, length) ?? {};
       return vectors.rows;
     }
     const reserved =

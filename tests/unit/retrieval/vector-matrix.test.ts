@@ -66,6 +66,12 @@ describe("VectorMatrix.remap", () => {
     );
   }, 60_000);
 
+  it("reserves no image whose floats are not whole rows", () => {
+    // 5 dimensions are stored in rows of 8 floats.
+    expect(VectorMatrix.reserveImage(5, 12)).toBeUndefined();
+    expect(VectorMatrix.reserveImage(5, 16)?.scales.length).toBe(2);
+  });
+
   it("takes over the arrays of reserveImage in place, and copies any others", () => {
     const matrix = new VectorMatrix();
     const vectors = [
@@ -76,6 +82,7 @@ describe("VectorMatrix.remap", () => {
     vectors.forEach((vector, row) => matrix.set(row, vector));
     const image = matrix.image(3);
     const reserved = VectorMatrix.reserveImage(5, image.rows.length);
+    if (reserved === undefined) throw new Error("three whole rows were refused");
     reserved.rows.set(image.rows);
     reserved.codes.set(image.codes);
     reserved.scales.set(image.scales);
