@@ -44,13 +44,14 @@ export interface EngineImage {
 }
 
 /**
- * The image of an engine's memories (`entries`) and index; `undefined` when the index keeps no
- * image or does not hold exactly the engine's memories.
+ * The image of an engine's memories (`entries`, their numbers in `heldColumns`) and index;
+ * `undefined` when the index keeps no image or does not hold exactly the engine's memories.
  */
 export function engineImage(
   index: RetrievalIndex,
   entries: ReadonlyMap<string, HeldMemory>,
   order: CreatedOrder<HeldMemory>,
+  heldColumns: HeldColumns,
 ): EngineImage | undefined {
   const indexImage = index.image?.();
   if (indexImage === undefined || indexImage.ids.length !== entries.size) return undefined;
@@ -71,11 +72,12 @@ export function engineImage(
   const hashes = new Array<string>(n);
   const projectNames = new Map<string, number>();
   const tagLists = new Map<readonly string[], number>();
-  const rowOf = new Map<HeldMemory, number>();
+  // The image row of each held memory, by its row in `heldColumns` (no map keyed by objects).
+  const imageRowOf = new Int32Array(heldColumns.rows).fill(-1);
   for (let row = 0; row < n; row += 1) {
     const held = entries.get(indexImage.ids[row] as string);
     if (held === undefined) return undefined;
-    rowOf.set(held, row);
+    imageRowOf[held.row] = row;
     contents[row] = held.content;
     hashes[row] = held.hash;
     columns.created[row] = held.createdMs;
@@ -92,7 +94,7 @@ export function engineImage(
   }
   const orderRows = new Int32Array(n);
   let at = 0;
-  for (const held of order.walk("oldest")) orderRows[at++] = rowOf.get(held) ?? -1;
+  for (const held of order.walk("oldest")) orderRows[at++] = imageRowOf[held.row] ?? -1;
   if (at !== n) return undefined;
   return {
     index: indexImage,

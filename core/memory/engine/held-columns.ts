@@ -49,6 +49,11 @@ export class HeldColumns implements HeldColumnArrays {
     return columns;
   }
 
+  /** How many rows were handed out so far (released ones included): every row is below it. */
+  get rows(): number {
+    return this.#used;
+  }
+
   /** A row for a new memory (its numbers are whatever they were: set them all). */
   take(): number {
     const free = this.#free.pop();

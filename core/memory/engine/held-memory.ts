@@ -119,6 +119,11 @@ export class HeldMemory {
     return new HeldMemory(id, content, hash, createdMs, columns, row);
   }
 
+  /** Its row in the engine's {@link HeldColumns}. */
+  get row(): number {
+    return this.#row;
+  }
+
   get confidence(): number {
     return this.#columns.confidence[this.#row] as number;
   }

@@ -90,7 +90,7 @@ export class MemoryEngine implements MemoryReadModel {
 
   /** What it holds, as data (see `engine-image.ts`); `undefined` when its index keeps none. */
   image(): EngineImage | undefined {
-    return engineImage(this.#index, this.#entries, this.#order);
+    return engineImage(this.#index, this.#entries, this.#order, this.#columns);
   }
 
   /** Holds an image's memories (the engine must be empty); false when the index refuses it. */
