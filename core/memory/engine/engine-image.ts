@@ -4,7 +4,6 @@
  * is the memory in slot i, whose id is `index.ids[i]`), so nothing is held twice and a restore
  * builds each memory once, without decoding metadata or ISO instants.
  */
-import type { SnapshotArrayPlacer } from "../../ports/replica-snapshots.js";
 import type { HybridIndexImage } from "../../retrieval/index-image.js";
 import { PostingArena } from "../../retrieval/posting-arena.js";
 import type { RetrievalIndex } from "../../retrieval/retrieval-index.js";
@@ -163,13 +162,16 @@ const ROOMY_ARENA = new Set(["slots", "counts", "lengths", "docPool"]);
  * arena's arrays with spare room (see `VectorMatrix.reserveImage`, `PostingArena.roomyArray`).
  * Called with each array's path in the image, its type's name and length; `undefined` for any
  * other array (the reader makes a new one). Expects an image's vectors rows, codes and scales in
- * that order (the order of {@link EngineImage}).
+ * that order (the order of {@link EngineImage}). Its type is the port's `SnapshotArrayPlacer`,
+ * spelled out: the port imports this file's types, so importing it back would make a cycle.
  *
  * @example
  * const place = engineImagePlacer(100);
  * place(["index", "vectors", "rows"], "Float32Array", 100 * 1000); // a view of the matrix
  */
-export function engineImagePlacer(dimensions: number): SnapshotArrayPlacer {
+export function engineImagePlacer(
+  dimensions: number,
+): (path: readonly string[], type: string, length: number) => ArrayBufferView | undefined {
   let vectors: Partial<NonNullable<ReturnType<typeof VectorMatrix.reserveImage>>> = {};
   return (path, type, length) => {
     const key = path.join(".");
