@@ -8,7 +8,9 @@
  * @example
  * const tenants = new TenantSpace({ store, space, create, newId });
  * await tenants.init();
- * const memory = new TenantMemoryApi(tenants, { caller: () => currentPrincipal() });
+ * const operator = { tenant: "default", readOnly: false };
+ * const memory = new TenantMemoryApi(tenants, { caller: () => operator });
+ * await memory.as({ tenant: "acme", readOnly: false }).remember({ content: "…" });
  */
 export {
   DEFAULT_TENANT,

@@ -25,7 +25,7 @@ export interface Caller {
 
 /** What a {@link TenantMemoryApi} works with. */
 export interface TenantMemoryApiOptions {
-  /** The caller of the call being made (the shell reads it from the request's context). */
+  /** The caller of the call being made (see {@link TenantMemoryApi.as} for one per request). */
   readonly caller: () => Caller;
   /** Most live memories a tenant may hold (absent: no limit). */
   readonly memoryQuota?: number | undefined;
@@ -41,20 +41,46 @@ export interface TenantMemoryApiOptions {
  * of them can forget the tenant.
  *
  * @example
- * const memory = new TenantMemoryApi(tenants, { caller: () => currentPrincipal(), memoryQuota: 10_000 });
- * await runAs(acmeKey, () => memory.search({ query: "deploys" })); // acme's memories only
+ * const operator = { tenant: "default", readOnly: false };
+ * const memory = new TenantMemoryApi(tenants, { caller: () => operator, memoryQuota: 10_000 });
+ * await memory.as(acmeKey).search({ query: "deploys" }); // acme's memories only
  */
 export class TenantMemoryApi implements MemoryApi {
   readonly #tenants: TenantSpace;
   readonly #caller: () => Caller;
   readonly #quota: number | undefined;
   /** With a quota, a tenant's growing writes take turns, so two cannot both pass the check. */
-  readonly #quotaTurns = new KeyedLock();
+  #quotaTurns = new KeyedLock();
+  /** The views {@link as} made, by mode and tenant; shared by every view. */
+  #views = new Map<string, TenantMemoryApi>();
 
   constructor(tenants: TenantSpace, options: TenantMemoryApiOptions) {
     this.#tenants = tenants;
     this.#caller = options.caller;
     this.#quota = options.memoryQuota;
+  }
+
+  /**
+   * This API acting as `caller` whatever its own `caller` says: the same tenant space, quota and
+   * quota turns (so the quota holds across views). Kept, one per tenant and mode: the HTTP edge
+   * asks for one per request, with the principal it decided, rather than carry it in async
+   * context.
+   *
+   * @example
+   * await memory.as({ tenant: "acme", readOnly: true }).search({ query: "deploys" });
+   */
+  as(caller: Caller): TenantMemoryApi {
+    const { tenant, readOnly } = caller;
+    const key = `${readOnly ? "r" : "w"}:${tenant}`;
+    let view = this.#views.get(key);
+    if (view === undefined) {
+      const fixed: Caller = { tenant, readOnly };
+      view = new TenantMemoryApi(this.#tenants, { caller: () => fixed, memoryQuota: this.#quota });
+      view.#quotaTurns = this.#quotaTurns;
+      view.#views = this.#views;
+      this.#views.set(key, view);
+    }
+    return view;
   }
 
   async remember(input: RememberInput) {

@@ -163,7 +163,7 @@ function buildSqlsvcApp(options: SqlsvcAppOptions): SqlsvcParts {
   const logger = options.logger ?? SILENT_LOGGER;
   const { metrics, toolCallLog } = options;
   const edge = new Edge([
-    requestIdConcern(),
+    requestIdConcern({ scoped: true }),
     // Metrics only: the log has one line per tool call instead of one per request.
     metrics === undefined ? undefined : requestLogConcern(undefined, metrics),
     options.origins === undefined

@@ -28,7 +28,8 @@ interface Concern<N extends string, L> {
  * case in the lane's `laneSteps` (the compiler asks for it), and a middleware mounted on an app
  * without being one of its edge's concerns fails `tests/unit/shells/common/http/edge-parity.test.ts`.
  *
- * - `request-id`: `X-Request-Id` echoed or made, and current during the request.
+ * - `request-id`: `X-Request-Id` echoed or made, and handed to what answers the request (with
+ *   `scoped`, also current during it).
  * - `request-log`: the `request` log line and the request metrics.
  * - `origin-check`: `Host` and `Origin` against the service's allow-list (DNS rebinding, cross-site
  *   calls); the app answers 421/403, the lane hands refusals over.
@@ -42,7 +43,10 @@ interface Concern<N extends string, L> {
  * - `method-not-allowed`: 405 for a known path; the lane answers only `POST` on its own routes.
  */
 export type EdgeConcern =
-  | Concern<"request-id", { readonly idFor: (given: string | undefined) => string }>
+  | Concern<
+      "request-id",
+      { readonly idFor: (given: string | undefined) => string; readonly scoped: boolean }
+    >
   | Concern<"request-log", { readonly record: RecordAnswer }>
   | Concern<"origin-check", { readonly admits: (headers: IncomingHttpHeaders) => boolean }>
   | Concern<"bearer-auth", { readonly admits: (authorization: string | undefined) => boolean }>
@@ -54,17 +58,28 @@ export type EdgeConcern =
   | Concern<"method-not-allowed", { readonly admits: (method: string) => boolean }>;
 
 /**
- * A caller the lane admitted (see the `caller-auth` concern): its name for per-caller limits, and
- * how to run the request's work as that caller.
+ * A caller the lane admitted (see the `caller-auth` concern): its name for per-caller limits.
+ * The concern that admitted it knows who it is (memsvc: `principalOfAdmission`); the lane hands
+ * it to the route with the request ({@link LaneCall}).
  *
  * @example
- * const admission: LaneAdmission = { caller: "operator", run: (work, ...args) => work(...args) };
+ * const admission: LaneAdmission = { caller: "operator" };
  */
 export interface LaneAdmission {
   /** Stable per credential (a key id, `operator`): the rate limiter's bucket. */
   readonly caller: string;
-  /** Runs `work(...args)` as the caller. */
-  run<T, A extends unknown[]>(work: (...args: A) => T, ...args: A): T;
+}
+
+/**
+ * One request as the lane hands it to a route: its id (sent in `X-Request-Id`, logged) and the
+ * caller the edge admitted, if any. Carried explicitly, not in async context.
+ *
+ * @example
+ * const call: LaneCall = { id: "trace-42", admission: undefined };
+ */
+export interface LaneCall {
+  readonly id: string;
+  readonly admission: LaneAdmission | undefined;
 }
 
 /** The names of the concern kinds. */

@@ -5,7 +5,7 @@ import type {
   ServerResponse,
 } from "node:http";
 import { discardNodeBody, readNodeBody, type BodySink } from "./body-reader.js";
-import type { Edge, EdgeConcernName, LaneAdmission, RecordAnswer } from "./edge.js";
+import type { Edge, EdgeConcernName, LaneAdmission, LaneCall, RecordAnswer } from "./edge.js";
 import { handOverBody } from "./framework-internals.js";
 import { runWithRequestId } from "./request-id.js";
 
@@ -26,15 +26,18 @@ export type LaneResult = string | LaneAnswer | undefined;
  * A route the fast lane answers: `POST` to one exact path, JSON in and out.
  *
  * @example
- * const route: LaneRoute = { admits: () => true, answer: (body) => body.toString() };
+ * const route: LaneRoute = { admits: () => true, answer: (body, call) => JSON.stringify(call.id) };
  */
 export interface LaneRoute {
   /** The route's own admission (content type, protocol headers); false hands the request over. */
   admits(headers: IncomingHttpHeaders): boolean;
-  /** The answer to a body, run under the request's id. The promise never rejects. */
-  answer(body: Buffer): LaneResult | Promise<LaneResult>;
+  /**
+   * The answer to a body of the request `call` (its id and admitted caller). The promise never
+   * rejects.
+   */
+  answer(body: Buffer, call: LaneCall): LaneResult | Promise<LaneResult>;
   /** The answer to a client that went away mid-body (nobody reads it; it is logged); or none. */
-  failed?(error: Error): LaneAnswer | undefined;
+  failed?(error: Error, call: LaneCall): LaneAnswer | undefined;
 }
 
 /**
@@ -55,6 +58,8 @@ export interface FastLaneOptions {
 /** What the lane does of each edge concern, and which concerns it consumed. */
 export interface LaneSteps {
   readonly idFor: (given: string | undefined) => string;
+  /** Whether the route's answer runs with the id current (`runWithRequestId`). */
+  readonly scoped: boolean;
   readonly record: RecordAnswer | undefined;
   readonly authorized: ((authorization: string | undefined) => boolean) | undefined;
   readonly admit: ((headers: IncomingHttpHeaders) => LaneAdmission | undefined) | undefined;
@@ -75,6 +80,7 @@ const POST_ONLY = (method: string) => method === "POST";
  */
 export function laneSteps(edge: Edge): LaneSteps {
   let idFor: LaneSteps["idFor"] | undefined;
+  let scoped = false;
   let record: RecordAnswer | undefined;
   let authorized: LaneSteps["authorized"];
   let admit: LaneSteps["admit"];
@@ -86,6 +92,7 @@ export function laneSteps(edge: Edge): LaneSteps {
     switch (concern.name) {
       case "request-id":
         idFor = concern.lane.idFor;
+        scoped = concern.lane.scoped;
         break;
       case "request-log":
         record = concern.lane.record;
@@ -116,7 +123,7 @@ export function laneSteps(edge: Edge): LaneSteps {
   }
   if (idFor === undefined) throw new Error("the lane needs the request-id concern");
   if (take !== undefined && admit === undefined) throw new Error("rate-limit needs caller-auth");
-  return { idFor, record, authorized, admit, take, originAllowed, methodAllowed, consumed };
+  return { idFor, scoped, record, authorized, admit, take, originAllowed, methodAllowed, consumed };
 }
 
 /**
@@ -125,9 +132,9 @@ export function laneSteps(edge: Edge): LaneSteps {
  * `Request`/`Response` objects, everything else left to `fallback` (the service's Hono app). It
  * takes a request only when the app would let it through to the same route: the method, the
  * token (the edge's `bearer-auth`) or the caller and its rate (`caller-auth`, `rate-limit`: the
- * answer then runs as the caller), the `Host` and `Origin` (its `origin-check`), the declared size, and the route's own admission (content
+ * route is then handed the caller), the `Host` and `Origin` (its `origin-check`), the declared size, and the route's own admission (content
  * type, protocol headers). It reads the body (declared or chunked, {@link readNodeBody}), asks
- * the route for the answer under the request's id and sends it in one `end()` with
+ * the route for the answer, handing it the request's id and caller ({@link LaneCall}), and sends it in one `end()` with
  * `X-Request-Id`, then records it as the edge's `request-log` does. Whatever it does not answer
  * goes to the app with the body it read, so every refusal has one implementation; a body over
  * the limit goes with a mark on which the app answers 413 without reading.
@@ -179,10 +186,10 @@ export function createFastLane(
   };
 }
 
-/** One request through the lane, from its body to its answer. */
-class Exchange implements BodySink {
+/** One request through the lane, from its body to its answer (and the route's {@link LaneCall}). */
+class Exchange implements BodySink, LaneCall {
   readonly #started = performance.now();
-  readonly #id: string;
+  readonly id: string;
 
   constructor(
     readonly req: IncomingMessage,
@@ -193,7 +200,7 @@ class Exchange implements BodySink {
     readonly admission: LaneAdmission | undefined,
   ) {
     // Node joins repeated headers other than Set-Cookie into one string, as fetch's Headers do.
-    this.#id = steps.idFor(req.headers["x-request-id"] as string | undefined);
+    this.id = steps.idFor(req.headers["x-request-id"] as string | undefined);
   }
 
   body(body: Buffer | undefined): void {
@@ -201,17 +208,17 @@ class Exchange implements BodySink {
       this.fallback(this.req, this.res);
       return;
     }
-    const admission = this.admission;
-    const result =
-      admission === undefined
-        ? runWithRequestId(this.#id, answerOf, this.route, body)
-        : admission.run(runWithRequestId, this.#id, answerOf, this.route, body);
+    const result = this.steps.scoped
+      ? runWithRequestId(this.id, answerOf, this.route, body, this)
+      : this.route.answer(body, this);
     if (result instanceof Promise) void result.then((settled) => this.finish(settled, body));
     else this.finish(result, body);
   }
 
   failed(error: Error): void {
-    const answer = runWithRequestId(this.#id, failureOf, this.route, error);
+    const answer = this.steps.scoped
+      ? runWithRequestId(this.id, failureOf, this.route, error, this)
+      : this.route.failed?.(error, this);
     if (answer !== undefined) this.send(answer.status, answer.headers, answer.text);
   }
 
@@ -226,20 +233,24 @@ class Exchange implements BodySink {
   /** The answer in one write of headers and body, then its log line and metrics. */
   send(status: number, headers: Readonly<Record<string, string>> | undefined, text: string): void {
     const length = String(Buffer.byteLength(text));
-    const list = ["X-Request-Id", this.#id, "Content-Length", length];
+    const list = ["X-Request-Id", this.id, "Content-Length", length];
     if (headers === undefined) list.push("Content-Type", "application/json");
     else for (const name in headers) list.push(name, headers[name] as string);
     this.res.writeHead(status, list);
     this.res.end(text);
     const ms = performance.now() - this.#started;
-    this.steps.record?.(this.req.url ?? "", status, ms, this.#id, this.admission?.caller);
+    this.steps.record?.(this.req.url ?? "", status, ms, this.id, this.admission?.caller);
   }
 }
 
-function answerOf(route: LaneRoute, body: Buffer): LaneResult | Promise<LaneResult> {
-  return route.answer(body);
+function answerOf(
+  route: LaneRoute,
+  body: Buffer,
+  call: LaneCall,
+): LaneResult | Promise<LaneResult> {
+  return route.answer(body, call);
 }
 
-function failureOf(route: LaneRoute, error: Error): LaneAnswer | undefined {
-  return route.failed?.(error);
+function failureOf(route: LaneRoute, error: Error, call: LaneCall): LaneAnswer | undefined {
+  return route.failed?.(error, call);
 }

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { EdgeConcern, RecordAnswer } from "./edge.js";
 import { SILENT_LOGGER, type Logger } from "../logger.js";
-import { currentRequestId } from "./request-id.js";
+import { requestIdOf } from "./request-id.js";
 import type { ServiceMetrics } from "../service-metrics.js";
 
 /**
@@ -25,14 +25,19 @@ export function requestLog(logger: Logger, metrics?: ServiceMetrics): Middleware
       // cannot grow the label set.
       const route =
         c.req.routePath === "/*" || c.req.routePath === "*" ? "unmatched" : c.req.routePath;
-      logRequest(logger, metrics, {
-        method: c.req.method,
-        path: c.req.path,
-        route,
-        status: c.res.status,
-        ms: performance.now() - started,
-        caller: (c.get as (key: string) => unknown)(CALLER) as string | undefined,
-      });
+      logRequest(
+        logger,
+        metrics,
+        {
+          method: c.req.method,
+          path: c.req.path,
+          route,
+          status: c.res.status,
+          ms: performance.now() - started,
+          caller: (c.get as (key: string) => unknown)(CALLER) as string | undefined,
+        },
+        requestIdOf(c),
+      );
     }
   };
 }
@@ -65,18 +70,18 @@ export function logCallerAs(c: Context, caller: string): void {
 }
 
 /**
- * Records an answered request: the `request` log line of {@link requestLog} (with the request id,
- * the current one by default) and, with `metrics`, its count and latency. Shared by
+ * Records an answered request: the `request` log line of {@link requestLog} (with the request's
+ * id) and, with `metrics`, its count and latency. Shared by
  * {@link requestLog} and the fast lane, which answers without Hono, so both write the same line.
  *
  * @example
- * logRequest(logger, metrics, { method: "POST", path: "/v1/search", route: "/v1/search", status: 200, ms: 1.7 });
+ * logRequest(logger, metrics, { method: "POST", path: "/v1/search", route: "/v1/search", status: 200, ms: 1.7 }, "trace-42");
  */
 export function logRequest(
   logger: Logger,
   metrics: ServiceMetrics | undefined,
   request: AnsweredRequest,
-  id: string | undefined = currentRequestId(),
+  id: string | undefined,
 ): void {
   const { method, path, route, status, ms, caller } = request;
   logger.info("request", {

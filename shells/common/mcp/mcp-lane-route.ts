@@ -1,5 +1,6 @@
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import type { IncomingHttpHeaders } from "node:http";
 import type { LaneRoute } from "../http/fast-lane.js";
 import { JSON_RPC, McpProtocolError } from "./mcp-protocol-error.js";
 import type { ToolCallOutcome, ToolCatalog } from "./tool-catalog.js";
@@ -18,13 +19,22 @@ import type { ToolCallOutcome, ToolCatalog } from "./tool-catalog.js";
  * const routes = new Map([["/mcp", mcpLaneRoute(catalog)]]);
  */
 export function mcpLaneRoute(catalog: ToolCatalog): LaneRoute {
-  return {
-    admits: (headers) =>
-      isJsonContentType(headers["content-type"]) &&
-      // Node joins repeated headers other than Set-Cookie into one string, as fetch's Headers do.
-      isSupportedVersion(headers["mcp-protocol-version"] as string | undefined),
-    answer: (body) => answerBody(body, catalog),
-  };
+  return { admits: admitsMcp, answer: (body) => answerBody(body, catalog) };
+}
+
+/**
+ * Whether {@link mcpLaneRoute} admits a request by its headers: a JSON content type and a
+ * supported protocol version (or none), as the SDK transport would.
+ *
+ * @example
+ * admitsMcp({ "content-type": "application/json" }); // true
+ */
+export function admitsMcp(headers: IncomingHttpHeaders): boolean {
+  return (
+    isJsonContentType(headers["content-type"]) &&
+    // Node joins repeated headers other than Set-Cookie into one string, as fetch's Headers do.
+    isSupportedVersion(headers["mcp-protocol-version"] as string | undefined)
+  );
 }
 
 /** The fast answer to a body, or undefined when it is not JSON or not a message we answer. */

@@ -346,7 +346,8 @@ async function serve(configPath: string | undefined): Promise<void> {
   const listener = createMemoryListener({
     origins,
     metrics,
-    memory: runtime.memory,
+    // Each request acts on its principal's tenant (the edge decides it).
+    memory: (principal) => runtime.memoryAs(principal),
     tenants: runtime.tenants,
     version,
     authToken: config.api.authToken,

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { container as rootContainer, instanceCachingFactory, type InjectionToken } from "tsyringe";
 import { MemoryService, type MemoryApi } from "../../../core/memory/index.js";
 import {
+  DEFAULT_TENANT,
   TenantMemoryApi,
   TenantSpace,
   type Caller,
   type TenantParts,
 } from "../../../core/tenancy/index.js";
-import { currentPrincipal } from "../http/principal.js";
 import {
   JournaledVectorStore,
   type WriteRefusal,
@@ -54,11 +54,15 @@ const TOKENS = {
 
 /** The built service and what the CLI needs around it. */
 export interface MemsvcRuntime {
-  /** The memory use cases, each call inside the tenant of the request's principal (issue 23). */
+  /** The memory use cases as the operator on the default tenant (the sweep, library use). */
   readonly memory: MemoryApi;
   /** Every tenant's service (counts, `/v1/tenants`, metrics). */
   readonly tenants: TenantSpace;
-  /** The memory use cases as one fixed caller (stdio MCP: the operator on `mcp.tenant`). */
+  /**
+   * The memory use cases as one caller, inside its tenant (issue 23): what each HTTP request acts
+   * on, with its principal (`createMemoryApp`'s `memory`), and stdio MCP (the operator on
+   * `mcp.tenant`). One kept view per tenant and mode (`TenantMemoryApi.as`).
+   */
   memoryAs(caller: Caller): MemoryApi;
   /** Backs `GET /readyz`. */
   readonly readiness: () => Promise<void>;
@@ -235,13 +239,13 @@ export async function buildMemsvc(
       ...feedSeq(tenants),
     });
     const quota = config.tenants.memoryQuota;
-    const memoryAs = (caller: () => Caller) =>
-      new TenantMemoryApi(tenants, { caller, memoryQuota: quota });
+    const operator: Caller = { tenant: DEFAULT_TENANT, readOnly: false };
+    const memory = new TenantMemoryApi(tenants, { caller: () => operator, memoryQuota: quota });
     const embedder = container.resolve(TOKENS.embedder);
     return {
-      memory: memoryAs(currentPrincipal),
+      memory,
       tenants,
-      memoryAs: (caller) => memoryAs(() => caller),
+      memoryAs: (caller) => memory.as(caller),
       readiness: createReadinessCheck({
         store,
         embedder,

@@ -4,14 +4,15 @@ import type { EdgeConcern, LaneAdmission } from "../../common/http/edge.js";
 import { logCallerAs } from "../../common/http/request-log.js";
 import type { CallerAuthenticator } from "../auth/caller-authenticator.js";
 import { TENANT_HEADER } from "../auth/caller-authenticator.js";
-import { runAs, type Principal } from "./principal.js";
+import { actAs, OPERATOR, type Principal } from "./principal.js";
 
 /**
  * The memory API's `caller-auth` edge concern (issue 23): every request but `GET`/`HEAD` of an
- * open path (`/healthz`) gets its principal from {@link CallerAuthenticator} and runs as it
- * (`runAs`), or is refused with the `{error}` body (401 with `WWW-Authenticate: Bearer`, 400
+ * open path (`/healthz`) gets its principal from {@link CallerAuthenticator}, set on its context
+ * (`actAs`, read with `principalOf`), or is refused with the `{error}` body (401 with `WWW-Authenticate: Bearer`, 400
  * for a bad `X-Memsvc-Tenant`, 403 for a key naming another tenant). The fast lane admits the
- * callers decided without I/O and runs their answer as them; it hands the others to the app.
+ * callers decided without I/O and hands their principal to the route with the admission
+ * ({@link principalOfAdmission}); it hands the others to the app.
  *
  * @example
  * const concern = callerAuthConcern(new CallerAuthenticator(token, keys), ["/healthz"]);
@@ -30,7 +31,8 @@ export function callerAuthConcern(
     const decision = await auth.decide(c.req.header("authorization"), c.req.header(header));
     if (decision.ok) {
       logCallerAs(c, callerName(decision.principal));
-      await runAs(decision.principal, next);
+      actAs(c, decision.principal);
+      await next();
       return;
     }
     return new Response(JSON.stringify({ error: decision.message }), {
@@ -45,11 +47,9 @@ export function callerAuthConcern(
   const admissionOf = (principal: Principal): LaneAdmission => {
     let admission = admissions.get(principal);
     if (admission === undefined) {
-      admission = {
-        caller: callerName(principal),
-        run: (work, ...args) => runAs(principal, () => work(...args)),
-      };
+      admission = { caller: callerName(principal) };
       admissions.set(principal, admission);
+      principals.set(admission, principal);
     }
     return admission;
   };
@@ -65,11 +65,24 @@ export function callerAuthConcern(
   };
 }
 
+const principals = new WeakMap<LaneAdmission, Principal>();
+
+/**
+ * The principal of a caller the lane admitted through {@link callerAuthConcern}; {@link OPERATOR}
+ * for none (an edge without the concern), as the app's `principalOf` answers.
+ *
+ * @example
+ * const memory = memoryOf(principalOfAdmission(call.admission));
+ */
+export function principalOfAdmission(admission: LaneAdmission | undefined): Principal {
+  return (admission === undefined ? undefined : principals.get(admission)) ?? OPERATOR;
+}
+
 /**
  * The name the rate limiter keeps a caller's bucket under: `key:<id>` or `operator`.
  *
  * @example
- * callerName(currentPrincipal()); // "key:0123456789abcdef"
+ * callerName(principalOf(c)); // "key:0123456789abcdef"
  */
 export function callerName(principal: Principal): string {
   return principal.keyId === undefined ? "operator" : `key:${principal.keyId}`;

@@ -11,19 +11,31 @@ import { memsvcServerInfo } from "../mcp/memsvc-server-info.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.js";
 import { jsonObjectBody, MAX_BODY_BYTES } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
-import { currentRequestId } from "../../common/http/request-id.js";
+import { requestIdOf } from "../../common/http/request-id.js";
+import { memoryOfOption, type MemoryOf } from "./memory-of.js";
+import { principalOf } from "./principal.js";
 import { memoryEdge, type RequestRateLimit } from "./memory-edge.js";
 import type { OriginPolicy } from "../../common/http/origin-check.js";
 import { metricsHandler, type ServiceMetrics } from "../../common/service-metrics.js";
 import type { ApiKeys } from "../auth/api-keys.js";
 import { mountKeyRoutes, operatorOnly } from "./key-routes.js";
 
+/** What the MCP sub-app gets as `c.env`: the id of the request it answers. */
+interface McpEnv {
+  readonly requestId: string | undefined;
+}
+
 /** Resolves when the service can serve; rejects (its message is sent) when it cannot. */
 export type ReadinessCheck = () => Promise<void>;
 
 /** What {@link createMemoryApp} needs: built services, never the container. */
 export interface MemoryAppOptions {
-  readonly memory: MemoryApi;
+  /**
+   * The memory the requests act on: one for every caller, or, given a {@link MemoryOf}, the one
+   * of each request's principal (what the `caller-auth` edge decided: `memsvc` serve passes its
+   * tenant views, `TenantMemoryApi.as`).
+   */
+  readonly memory: MemoryApi | MemoryOf;
   /** Reported in `/openapi.json` and the MCP `initialize` answer. */
   readonly version: string;
   /**
@@ -68,16 +80,17 @@ export interface MemoryAppOptions {
  * const res = await app.request("/v1/stats", { headers: { Authorization: "Bearer s3cret" } });
  */
 export function createMemoryApp(options: MemoryAppOptions): Hono {
-  const { memory } = options;
+  const memoryOf = memoryOfOption(options.memory);
   const logger = options.logger ?? SILENT_LOGGER;
   const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const readiness = options.readiness ?? (() => Promise.resolve());
   let openapi: Promise<OpenApiDocument> | undefined;
   const app = new Hono();
-  const onError = (error: Error, c: Context) => {
-    const answer = toErrorJson(error, withFields(logger, { request_id: currentRequestId() }));
+  const answerError = (error: Error, c: Context, id: string | undefined) => {
+    const answer = toErrorJson(error, withFields(logger, { request_id: id }));
     return c.body(answer.text, answer.status, answer.headers);
   };
+  const onError = (error: Error, c: Context) => answerError(error, c, requestIdOf(c));
 
   // The edge concerns (memory-edge.ts), mounted around the routes; the fast lane applies the same.
   const edge = memoryEdge(app, {
@@ -114,8 +127,8 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
 
   // Every use case's route, from the operation table (operations/memory-operations.ts); the fast
   // path (see createMemoryListener) answers the hot ones in front of this app with the same calls.
-  mountMemoryOperations(app, memory, jsonObjectBody(maxBytes));
-  mountMemoryNdjsonRoutes(app, memory, options.importLimits);
+  mountMemoryOperations(app, memoryOf, jsonObjectBody(maxBytes));
+  mountMemoryNdjsonRoutes(app, memoryOf, options.importLimits);
   if (options.tenants !== undefined) mountTenantRoutes(app, options.tenants);
   mountKeyRoutes(app, {
     keys: options.keys,
@@ -124,8 +137,9 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
 
   // The MCP SDK and its JSON Schema validator cost ~25 MB of RSS: load them on the first /mcp
   // request, not at startup, so a service that is only used over REST does not pay for them.
-  let mcpApp: Promise<Hono> | undefined;
-  const loadMcpApp = async (): Promise<Hono> => {
+  // One MCP app per principal's memory (its tools act on it).
+  const mcpApps = new WeakMap<MemoryApi, Promise<Hono>>();
+  const loadMcpApp = async (memory: MemoryApi): Promise<Hono> => {
     const [catalog, { mountMcpHttp }] = await Promise.all([
       loadMemoryToolCatalog(memory, logger),
       import("../../common/mcp/mount-mcp-http.js"),
@@ -136,15 +150,22 @@ export function createMemoryApp(options: MemoryAppOptions): Hono {
       catalog,
       maxBodyBytes: maxBytes,
     });
-    sub.onError(onError);
+    // The sub-app has a context of its own: the request's id comes in its env (see `mcp`).
+    sub.onError((error, c) => answerError(error, c, (c.env as McpEnv | undefined)?.requestId));
     return sub;
   };
   const mcp = async (c: Context) => {
-    mcpApp ??= loadMcpApp().catch((error: unknown) => {
-      mcpApp = undefined;
-      throw error;
-    });
-    return (await mcpApp).fetch(c.req.raw);
+    const memory = memoryOf(principalOf(c));
+    let mcpApp = mcpApps.get(memory);
+    if (mcpApp === undefined) {
+      mcpApp = loadMcpApp(memory).catch((error: unknown) => {
+        mcpApps.delete(memory);
+        throw error;
+      });
+      mcpApps.set(memory, mcpApp);
+    }
+    const env: McpEnv = { requestId: requestIdOf(c) };
+    return (await mcpApp).fetch(c.req.raw, env);
   };
   // POST is the protocol (and the documented operation); other methods get the SDK's answer.
   app.post("/mcp", doc.mcp, mcp);

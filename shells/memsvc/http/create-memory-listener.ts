@@ -33,11 +33,7 @@ export function createMemoryListener(options: MemoryListenerOptions): RequestLis
   return createFastLane(
     {
       edge,
-      routes: memoryLaneRoutes(
-        options.memory,
-        memoryJsonCalls(options.memory),
-        options.logger ?? SILENT_LOGGER,
-      ),
+      routes: memoryLaneRoutes(options.memory, memoryJsonCalls(), options.logger ?? SILENT_LOGGER),
       maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     },
     fallback,

@@ -8,7 +8,7 @@ import { isTenantName, TENANT_NAME_RULE } from "../auth/tenant-name.js";
 import { HttpError } from "./http-error.js";
 import { jsonObjectBody } from "./json-object-body.js";
 import { ROUTE_DOCS as doc } from "./memory-route-docs.js";
-import { currentPrincipal } from "./principal.js";
+import { principalOf } from "./principal.js";
 import { REQUEST_SCHEMA_OPTIONS, validJson } from "./valid-input.js";
 
 /** What {@link mountKeyRoutes} needs. */
@@ -29,8 +29,8 @@ export interface KeyRoutesOptions {
  * app.get("/metrics", operatorOnly("metrics"), handler);
  */
 export function operatorOnly(what: string): MiddlewareHandler {
-  return async (_c, next) => {
-    if (!currentPrincipal().operator) {
+  return async (c, next) => {
+    if (!principalOf(c).operator) {
       throw new HttpError(403, `${what} are for the operator token only, not for tenant API keys`);
     }
     await next();

@@ -11,7 +11,7 @@ import { CallerAuthenticator } from "../auth/caller-authenticator.js";
 import { callerAuthConcern, callerName } from "./caller-auth.js";
 import { rateLimitConcern } from "../../common/http/rate-limit.js";
 import { TokenBuckets } from "../../common/http/token-buckets.js";
-import { currentPrincipal } from "./principal.js";
+import { principalOf } from "./principal.js";
 
 /** What {@link memoryEdge} needs of the app's options. */
 export interface MemoryEdgeOptions {
@@ -74,7 +74,7 @@ function memoryRateLimit(limit: RequestRateLimit) {
   const { requestsPerSecond: rate, burst } = limit;
   return rateLimitConcern({
     buckets: new TokenBuckets({ ratePerSecond: rate, burst }),
-    callerOf: () => callerName(currentPrincipal()),
+    callerOf: (c) => callerName(principalOf(c)),
     openPaths: ["/healthz"],
     body: (wait) => ({
       error: `rate limit exceeded: ${rate} requests per second (bursts of ${burst}) per API key; retry after ${wait} s`,

@@ -2,6 +2,8 @@ import type { Hono } from "hono";
 import { ndjsonLines } from "../../../core/memory/model/ndjson-lines.js";
 import { unknownFieldMessage } from "../../../core/memory/model/suggest-field.js";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
+import { memoryOfOption, type MemoryOf } from "./memory-of.js";
+import { principalOf } from "./principal.js";
 import { streamBody } from "../../common/http/body-reader.js";
 import { HttpError } from "./http-error.js";
 import { ImportBody, type ImportStop } from "./import-body.js";
@@ -42,12 +44,13 @@ const EXPORT_CHUNK_LINES = 256;
  */
 export function mountMemoryNdjsonRoutes(
   app: Hono,
-  memory: MemoryApi,
+  memory: MemoryApi | MemoryOf,
   limits: ImportRequestLimits = DEFAULT_IMPORT_LIMITS,
 ): void {
+  const memoryOf = memoryOfOption(memory);
   app.get("/v1/export", doc.exportMemories, async (c) => {
     const vectors = exportVectorsOf(c.req.queries());
-    const iterator = memory.exportMemories({ vectors })[Symbol.asyncIterator]();
+    const iterator = memoryOf(principalOf(c)).exportMemories({ vectors })[Symbol.asyncIterator]();
     // The first memory is read before answering, so a failing store is a clean 500.
     const first = await iterator.next();
     return new Response(exportStream(first, iterator), {
@@ -74,7 +77,9 @@ export function mountMemoryNdjsonRoutes(
         timeIsUp: () => performance.now() - started > limits.maxMs,
       },
     );
-    const result = await memory.importMemories(ndjsonLines(body, MAX_IMPORT_LINE_BYTES));
+    const result = await memoryOf(principalOf(c)).importMemories(
+      ndjsonLines(body, MAX_IMPORT_LINE_BYTES),
+    );
     if (body.stopped === undefined) return c.json(result);
     return c.json({ ...result, incomplete: incomplete(body.stopped, body.linesPassed, limits) });
   });

@@ -1,5 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { MemoryApi } from "../../../core/memory/memory-api.js";
+import { memoryOfOption, type MemoryOf } from "./memory-of.js";
+import { principalOf } from "./principal.js";
 import type { MemoryOperation, RestRoute } from "../operations/memory-operation.js";
 import { MEMORY_OPERATIONS } from "../operations/memory-operations.js";
 import { describeOperation } from "./memory-route-docs.js";
@@ -17,14 +19,16 @@ import { validJson, validMemoryId } from "./valid-input.js";
  */
 export function mountMemoryOperations(
   app: Hono,
-  memory: MemoryApi,
+  memory: MemoryApi | MemoryOf,
   body: MiddlewareHandler,
   operations: readonly MemoryOperation[] = MEMORY_OPERATIONS,
 ): void {
+  const memoryOf = memoryOfOption(memory);
   for (const operation of operations) {
     const { rest, call } = operation;
     if (rest === undefined) continue;
-    const handler = async (c: Context) => c.json(await call(memory, inputOf(rest, c)));
+    const handler = async (c: Context) =>
+      c.json(await call(memoryOf(principalOf(c)), inputOf(rest, c)));
     const docs = describeOperation(operation);
     app.on(
       rest.method.toUpperCase(),

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { describeRoute, resolver } from "hono-openapi";
 import * as v from "valibot";
-import { currentPrincipal } from "./principal.js";
+import { principalOf } from "./principal.js";
 import { REQUEST_SCHEMA_OPTIONS } from "./valid-input.js";
 
 /** What `GET /v1/tenants` reads: the live memories of every tenant holding some. */
@@ -39,7 +39,7 @@ const listTenantsDoc = describeRoute({
  */
 export function mountTenantRoutes(app: Hono, tenants: TenantDirectory): void {
   app.get("/v1/tenants", listTenantsDoc, async (c) => {
-    if (!currentPrincipal().operator) {
+    if (!principalOf(c).operator) {
       return c.json({ error: "forbidden: only the operator's key may list tenants" }, 403);
     }
     return c.json({ tenants: await tenants.counts() });

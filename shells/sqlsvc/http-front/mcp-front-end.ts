@@ -6,7 +6,7 @@ import {
   type LaneRoute,
   type LaneSteps,
 } from "../../common/http/fast-lane.js";
-import type { Edge } from "../../common/http/edge.js";
+import type { Edge, LaneCall } from "../../common/http/edge.js";
 import { runWithRequestId } from "../../common/http/request-id.js";
 import { parseSimpleRequestHead } from "./simple-request-head.js";
 
@@ -159,7 +159,8 @@ class FrontConnection {
       }
       const started = performance.now();
       const id = steps.idFor(head.headers["x-request-id"]);
-      const result = runWithRequestId(id, answerOf, route, pending.subarray(headEnd + 4, bodyEnd));
+      const body = pending.subarray(headEnd + 4, bodyEnd);
+      const result = runWithRequestId(id, answerOf, route, body, { id, admission: undefined });
       if (result instanceof Promise) {
         this.#busy = true;
         void result.then((settled) => {
@@ -267,8 +268,12 @@ const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
 const OK_LINE = "HTTP/1.1 200 OK\r\n";
 const JSON_TYPE = "Content-Type: application/json\r\n";
 
-function answerOf(route: LaneRoute, body: Buffer): LaneResult | Promise<LaneResult> {
-  return route.answer(body);
+function answerOf(
+  route: LaneRoute,
+  body: Buffer,
+  call: LaneCall,
+): LaneResult | Promise<LaneResult> {
+  return route.answer(body, call);
 }
 
 function headerLines(headers: Readonly<Record<string, string>>): string {

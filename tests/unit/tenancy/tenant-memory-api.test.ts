@@ -30,4 +30,29 @@ describe("TenantMemoryApi (issue 23)", () => {
     for await (const memory of exported) contents.push(memory.content);
     expect(contents).toEqual(["acme's only memory"]);
   });
+
+  it("acts as the caller a view was made for, whatever the API's own caller says", async () => {
+    const f = await tenantFixture();
+    const acme = f.memory.as({ tenant: "acme", readOnly: false });
+    await acme.remember({ content: "acme's deploy notes" });
+    expect((await f.memory.stats()).total_memories).toBe(0);
+    expect((await acme.stats()).total_memories).toBe(1);
+    expect(f.memory.as({ tenant: "acme", readOnly: false })).toBe(acme);
+    const reader = f.memory.as({ tenant: "acme", readOnly: true });
+    const refused = await reader.remember({ content: "a write" }).catch((e: unknown) => e);
+    expect(isAgentServicesError(refused, "read_only")).toBe(true);
+  });
+
+  it("keeps one tenant's quota across its views and the API itself", async () => {
+    const f = await tenantFixture({ memoryQuota: 1 });
+    const writes = [
+      f.memory.as({ tenant: "acme", readOnly: false }).remember({ content: "first" }),
+      f.memory.as({ tenant: "acme", readOnly: false }).remember({ content: "second" }),
+      f.as("acme", false, () => f.memory.remember({ content: "third" })),
+    ];
+    const settled = await Promise.allSettled(writes);
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    const reasons = settled.flatMap((s) => (s.status === "rejected" ? [s.reason] : []));
+    expect(reasons.every((reason) => isAgentServicesError(reason, "quota_exceeded"))).toBe(true);
+  });
 });

@@ -33,7 +33,7 @@ describe("the MCP lane route over real HTTP, against the SDK path", () => {
   beforeAll(async () => {
     const catalog = createToolCatalog(TEST_TOOLS, { onServerFault: () => undefined });
     const app = new Hono();
-    const edge = new Edge([requestIdConcern()]);
+    const edge = new Edge([requestIdConcern({ scoped: true })]);
     edge.mount(app, "request-id");
     mountMcpHttp(app, {
       info: { name: "test-mcp", version: "1.2.3" },

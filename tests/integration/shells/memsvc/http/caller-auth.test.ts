@@ -1,26 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MemoryApi } from "../../../../../core/memory/memory-api.js";
 import { InMemoryApiKeyStore } from "../../../../../core/testing/index.js";
 import { ApiKeys } from "../../../../../shells/memsvc/auth/api-keys.js";
 import { createMemoryListener } from "../../../../../shells/memsvc/http/index.js";
-import { currentPrincipal, type Principal } from "../../../../../shells/memsvc/http/principal.js";
+import type { MemoryOf } from "../../../../../shells/memsvc/http/memory-of.js";
+import type { Principal } from "../../../../../shells/memsvc/http/principal.js";
 import { recordingLogger } from "../../../../unit/shells/memsvc/http/memory-app-fixture.js";
 import { AUTH, TOKEN, close, listen, makeMemory } from "./fast-path-fixture.js";
 
-/** The memory API, recording the principal each use case ran as. */
-async function recordingMemory(): Promise<{ memory: MemoryApi; seen: Principal[] }> {
+/** The memory API per principal, recording the principal each use case ran as. */
+async function recordingMemory(): Promise<{ memory: MemoryOf; seen: Principal[] }> {
   const inner = await makeMemory();
   const seen: Principal[] = [];
-  const memory = new Proxy(inner, {
-    get(target, name) {
-      const value: unknown = Reflect.get(target, name);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        seen.push(currentPrincipal());
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
+  const memory: MemoryOf = (principal) =>
+    new Proxy(inner, {
+      get(target, name) {
+        const value: unknown = Reflect.get(target, name);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          seen.push(principal);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
   return { memory, seen };
 }
 

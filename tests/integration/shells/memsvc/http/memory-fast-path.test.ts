@@ -44,7 +44,7 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
       createFastLane(
         {
           edge,
-          routes: memoryLaneRoutes(memory, memoryJsonCalls(memory), logger),
+          routes: memoryLaneRoutes(memory, memoryJsonCalls(), logger),
           maxBodyBytes: MAX_BODY,
         },
         (req, res) => {

@@ -59,7 +59,7 @@ describe("the fast lane and the apps' middleware", () => {
       origins: new OriginPolicy(),
       ui: { path: "/ui", assets: { version: "v1", indexTemplate: "<html>", files: new Map() } },
     });
-    const routes = memoryLaneRoutes(memory, memoryJsonCalls(memory), SILENT_LOGGER);
+    const routes = memoryLaneRoutes(memory, memoryJsonCalls(), SILENT_LOGGER);
     expect(edgeDrift(app, [...routes.keys()])).toEqual([]);
     expect(edgeOf(app)?.concerns.map((concern) => concern.name)).toEqual([
       "request-id",
@@ -73,7 +73,7 @@ describe("the fast lane and the apps' middleware", () => {
 
   it("has a lane step for every middleware of the memory app without token or metrics", async () => {
     const { app, memory } = await makeApp();
-    const routes = memoryLaneRoutes(memory, memoryJsonCalls(memory), SILENT_LOGGER);
+    const routes = memoryLaneRoutes(memory, memoryJsonCalls(), SILENT_LOGGER);
     expect(edgeDrift(app, [...routes.keys()])).toEqual([]);
   });
 

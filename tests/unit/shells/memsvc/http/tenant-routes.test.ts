@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TenantMemoryApi } from "../../../../../core/tenancy/index.js";
 import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
-import { currentPrincipal, type Principal } from "../../../../../shells/memsvc/http/principal.js";
+import type { Principal } from "../../../../../shells/memsvc/http/principal.js";
 import { ApiKeys } from "../../../../../shells/memsvc/auth/api-keys.js";
 import { InMemoryApiKeyStore } from "../../../../../core/testing/index.js";
 import { tenantFixture } from "../../../../unit/tenancy/tenant-fixture.js";
@@ -19,10 +19,13 @@ const GLOBEX: Principal = { tenant: "globex", readOnly: false, operator: false, 
  */
 async function tenantApp(memoryQuota?: number) {
   const fixture = await tenantFixture({ ...(memoryQuota === undefined ? {} : { memoryQuota }) });
-  const memory = new TenantMemoryApi(fixture.tenants, { caller: currentPrincipal, memoryQuota });
+  const tenantMemory = new TenantMemoryApi(fixture.tenants, {
+    caller: () => OPERATOR,
+    memoryQuota,
+  });
   const keys = new ApiKeys({ store: new InMemoryApiKeyStore() });
   const app = createMemoryApp({
-    memory,
+    memory: (principal) => tenantMemory.as(principal),
     tenants: fixture.tenants,
     version: "9.9.9",
     authToken: OPERATOR_TOKEN,

@@ -125,11 +125,11 @@ describe("the memory operation table", () => {
 
   it("gives the fast lane exactly the hot routes, each calling its row's use case", async () => {
     const { memory, called } = recordingMemory();
-    const calls = memoryJsonCalls(memory);
+    const calls = memoryJsonCalls();
     expect(Object.keys(calls)).toEqual(hot.map((rest) => rest.path));
     for (const row of MEMORY_OPERATIONS.filter(({ rest }) => rest?.hot === true)) {
       called.length = 0;
-      await calls[row.rest?.path ?? ""]?.({});
+      await calls[row.rest?.path ?? ""]?.(memory, {});
       await row.call(memory, {});
       expect(called).toHaveLength(2);
       expect(called[0]).toBe(called[1]);
@@ -181,17 +181,16 @@ describe("the memory operation table", () => {
     );
     const list = createToolCatalog(createMemoryTools(memory, {}, operations)).listResult.tools;
     expect(list.at(-1)?.name).toBe("memory_stats_again");
-    const calls = memoryJsonCalls(memory, operations);
-    await calls["/v1/stats/again"]?.({});
+    const calls = memoryJsonCalls(operations);
+    await calls["/v1/stats/again"]?.(memory, {});
     expect(called).toEqual(["stats", "stats"]);
   });
 
   it("refuses a hot row the fast lane could not answer", () => {
-    const { memory } = recordingMemory();
     const broken = defineMemoryOperation({
       ...extraRow,
       rest: { ...extraRow.rest!, method: "get", request: { from: "nothing" } },
     });
-    expect(() => memoryJsonCalls(memory, [broken])).toThrow(/not a POST with a JSON body/);
+    expect(() => memoryJsonCalls([broken])).toThrow(/not a POST with a JSON body/);
   });
 });
