@@ -109,6 +109,7 @@ export type { AccessWriteBehindDeps } from "../storage/access-write-behind.js";
 export {
   createBm25Index,
   createHybridIndex,
+  DEFAULT_NEIGHBOUR_LIFT,
   DEFAULT_VECTOR_WEIGHT,
   type FusionMethod,
   type HybridIndexOptions,
@@ -122,6 +123,7 @@ export {
   DEFAULT_RECALL_MIN_SCORE,
   DEFAULT_RECALL_RELATIVE_FLOOR,
   MAX_RECALL_CANDIDATES,
+  neighbourLiftOf,
   recallKneeGapOf,
   recallMinScoreOf,
   recallRelativeFloorOf,

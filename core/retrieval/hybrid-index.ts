@@ -18,6 +18,7 @@ import type {
   RetrievalQuery,
 } from "./retrieval-index.js";
 import { SlotGroups } from "./slot-groups.js";
+import { StoreOrder } from "./store-order.js";
 import { TopK, type ScoredSlot } from "./top-k.js";
 import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
 
@@ -27,6 +28,14 @@ import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
  * conversation its own project, 0.5-0.7 with every turn visible; 0.9 and 1 lose to BM25.
  */
 export const DEFAULT_VECTOR_WEIGHT = 0.2;
+/**
+ * How much of its store neighbours' evidence a candidate with lexical evidence of its own gets:
+ * `G × max s(j) / d` over the documents written d = 1-2 before or after it in its group
+ * ({@link IndexedDocument.order}). Measured on four sets (docs/performance.md, "Neighbours by
+ * store order"): LoCoMo R@5 +3.9 points over no lift, the realistic store +0.8, at a cost of 0.8
+ * on LoCoMo when the order means nothing.
+ */
+export const DEFAULT_NEIGHBOUR_LIFT = 0.3;
 /** How deep each list is read for reciprocal rank fusion. */
 export const DEFAULT_RRF_DEPTH = 100;
 /** Removed slots are compacted away once there are more of them than this and than live ones. */
@@ -71,6 +80,23 @@ export interface HybridIndexOptions {
    * is classic BM25.
    */
   readonly queryText?: (text: string) => string;
+  /**
+   * `G` of the store-neighbour lift (convex fusion only), in [0, 1]: a candidate with lexical
+   * evidence of its own gets `G × max s(j) / d` over the accepted documents written d = 1-2
+   * before or after it in its order group, s the fused evidence. 0 turns it off. Default 0.3
+   * ({@link DEFAULT_NEIGHBOUR_LIFT}).
+   */
+  readonly neighbourLift?: number;
+}
+
+/** What one query knows of every slot: enough to give any slot its exact fused evidence. */
+interface QueryEvidence {
+  readonly scores: Float64Array;
+  readonly lexicalMax: number;
+  readonly mu: number;
+  readonly accepted: Uint8Array;
+  /** Whether the vector side counts (a convex query with a vector weight above 0). */
+  readonly vectors: boolean;
 }
 
 /**
@@ -107,7 +133,7 @@ export function createHybridIndex(options: HybridIndexOptions = {}): RetrievalIn
 export function createBm25Index(
   options: Omit<HybridIndexOptions, "fusion" | "vectorWeight"> = {},
 ): RetrievalIndex {
-  return new HybridIndex({ ...options, fusion: "convex", vectorWeight: 0 });
+  return new HybridIndex({ neighbourLift: 0, ...options, fusion: "convex", vectorWeight: 0 });
 }
 
 class HybridIndex implements RetrievalIndex {
@@ -118,6 +144,8 @@ class HybridIndex implements RetrievalIndex {
   readonly #rrfDepth: number;
   readonly #terms: (text: string) => readonly string[];
   readonly #queryText: (text: string) => string;
+  readonly #neighbourLift: number;
+  #order = new StoreOrder();
   #postings = new LexicalPostings();
   #vectors = new VectorMatrix();
   readonly #slotOf = new Map<string, number>();
@@ -151,6 +179,12 @@ class HybridIndex implements RetrievalIndex {
       b: checkRange("b", options.b ?? BM25_B, 0, 1),
       delta: checkRange("delta", options.delta ?? BM25_DELTA, 0, Number.MAX_VALUE),
     };
+    this.#neighbourLift = checkRange(
+      "neighbourLift",
+      options.neighbourLift ?? DEFAULT_NEIGHBOUR_LIFT,
+      0,
+      1,
+    );
     this.#rrfK = checkRange("rrfK", options.rrfK ?? RRF_K, 0, Number.MAX_VALUE);
     this.#rrfDepth = Math.floor(
       checkRange("rrfDepth", options.rrfDepth ?? DEFAULT_RRF_DEPTH, 1, Number.MAX_SAFE_INTEGER),
@@ -163,7 +197,12 @@ class HybridIndex implements RetrievalIndex {
 
   add(document: IndexedDocument): void {
     const terms = this.#terms(document.text);
-    this.remove(document.id);
+    const old = this.#slotOf.get(document.id);
+    // Re-added with the same store-order key (an update): it keeps its place among its
+    // neighbours, moved over before the old slot is dropped.
+    const keepPlace =
+      old !== undefined && document.order !== undefined && this.#order.holds(old, document.order);
+    if (old !== undefined) this.#drop(old, document.id, !keepPlace);
     const slot = this.#ids.length;
     this.#vectors.set(slot, document.vector);
     this.#ids.push(document.id);
@@ -177,8 +216,11 @@ class HybridIndex implements RetrievalIndex {
     this.#addToSum(document.vector, 1);
     this.#postings.add(slot, terms);
     this.#groups.add(slot, document.groups ?? []);
+    if (keepPlace) this.#order.replace(old, slot);
+    else this.#order.add(slot, document.order);
     const unordered = this.#ids.length - this.#orderedUpTo;
-    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo) this.#compact();
+    const removed = this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size;
+    if (removed || (unordered > REORDER_AFTER && unordered > this.#orderedUpTo)) this.#compact();
   }
 
   vectorOf(id: string): number[] | undefined {
@@ -189,17 +231,24 @@ class HybridIndex implements RetrievalIndex {
   remove(id: string): boolean {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return false;
+    this.#drop(slot, id, true);
+    if (this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size) this.#compact();
+    return true;
+  }
+
+  /** Marks a slot removed (compacted away later); `unlink`: out of the store order too. */
+  #drop(slot: number, id: string, unlink: boolean): void {
     this.#addToSum(this.#vectors.row(slot), -1);
     this.#slotOf.delete(id);
     this.#ids[slot] = undefined;
     this.#alive[slot] = 0;
     this.#postings.remove(slot);
+    if (unlink) this.#order.remove(slot);
     this.#removed += 1;
-    if (this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size) this.#compact();
-    return true;
   }
 
   settle(): void {
+    this.#order.settle();
     const unordered = this.#ids.length - this.#orderedUpTo;
     if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
   }
@@ -214,22 +263,25 @@ class HybridIndex implements RetrievalIndex {
       postings: this.#postings.image(),
       vectors: this.#vectors.image(n),
       groups: this.#groups.image(n),
+      order: this.#order.image(n),
       vectorSum: this.#vectorSum,
     };
   }
 
   restore(image: HybridIndexImage): boolean {
     if (this.#ids.length > 0) throw new Error("hybrid index: restore needs an empty index");
-    if (image.kind !== "hybrid" || image.probe !== this.#terms(TOKENIZER_PROBE).join(" ")) {
-      return false;
-    }
+    const { postings, vectors, groups, order } = image;
+    // An image saved before the index kept a store order is refused like another tokenizer's:
+    // the caller loads from the store, so no memory silently loses its neighbours.
+    const probe = this.#terms(TOKENIZER_PROBE).join(" ");
+    if (image.kind !== "hybrid" || image.probe !== probe || order === undefined) return false;
     const n = image.ids.length;
-    const { postings, vectors, groups } = image;
     const stride = Math.ceil(vectors.dimensions / 4) * 4;
     if (
       postings.slotCount !== n ||
       postings.docLengths.length !== n ||
       groups.primary.length !== n ||
+      [order.group, order.time, order.tie, order.prev, order.next].some((a) => a.length !== n) ||
       vectors.rows.length !== n * stride
     ) {
       throw new Error("hybrid index image: its parts disagree on the number of documents");
@@ -237,6 +289,7 @@ class HybridIndex implements RetrievalIndex {
     this.#postings = LexicalPostings.fromImage(postings);
     this.#vectors = VectorMatrix.fromImage(vectors);
     this.#groups = SlotGroups.fromImage(groups);
+    this.#order = StoreOrder.fromImage(order);
     this.#ids = [...image.ids];
     image.ids.forEach((id, slot) => this.#slotOf.set(id, slot));
     this.#alive = new Uint8Array(Math.max(64, n * 2));
@@ -269,20 +322,24 @@ class HybridIndex implements RetrievalIndex {
         ranked = this.#rankByConvex(topK, lexical, lexicalMax, mu, slotCount, accepted, range);
       }
       const w = this.#vectorWeight;
+      const known: QueryEvidence = { scores: lexical, lexicalMax, mu, accepted, vectors: w > 0 };
       return ranked.flatMap((hit) => {
         const similarity = this.#vectors.dot(hit.slot);
         const lexicalEvidence = lexicalMax > 0 ? (lexical[hit.slot] as number) / lexicalMax : 0;
         const semantic = w > 0 || this.#fusion === "rrf" ? semanticEvidence(similarity, mu) : 0;
-        const evidence =
-          this.#fusion === "rrf" ? fusedEvidence(lexicalEvidence, semantic, w) : hit.score;
+        const rrf = this.#fusion === "rrf";
+        const evidence = rrf ? fusedEvidence(lexicalEvidence, semantic, w) : hit.score;
         if (!(evidence > 0)) return [];
+        const neighbour = rrf ? 0 : this.#liftAt(known, hit.slot, (j) => this.#fusedAt(known, j));
         return [
           {
             id: hit.id,
+            // Lifted evidence can pass 1: the curve maps all of it to 1.
             relevance: calibratedRelevance(evidence),
             similarity,
             lexical: lexicalEvidence,
             semantic,
+            ...(neighbour > 0 ? { neighbour } : {}),
           },
         ];
       });
@@ -368,12 +425,14 @@ class HybridIndex implements RetrievalIndex {
   }
 
   /**
-   * The `topK` accepted slots of highest fused evidence `(1 - w) · score / lexicalMax + w ·
-   * semanticEvidence(cosine, mu)`. Exact top-k pruning: the vector part is at most `w`, so a slot
-   * whose lexical part plus `w` is below the k-th best so far cannot enter and is skipped by one
-   * comparison of its BM25 score with a cut derived from that floor (conservatively: the exact
-   * test decides the rest). The others are bounded with the approximate similarity plus the
-   * scan's slack, and only those that could still enter get their exact similarity.
+   * The `topK` accepted slots of highest evidence: the fused `(1 - w) · score / lexicalMax + w ·
+   * semanticEvidence(cosine, mu)` plus, for a slot with lexical evidence, its store neighbours'
+   * lift ({@link #liftAt}). Exact top-k pruning: the vector part is at most `w` and the lift at
+   * most `G`, so a slot whose lexical part plus both is below the k-th best so far cannot enter
+   * and is skipped by one comparison of its BM25 score with a cut derived from that floor
+   * (conservatively: the exact test decides the rest). The others are bounded with the
+   * approximate similarities (theirs and their neighbours') plus the scan's slack, and only those
+   * that could still enter get their exact similarity.
    */
   #rankByConvex(
     topK: number,
@@ -386,38 +445,73 @@ class HybridIndex implements RetrievalIndex {
   ): ScoredSlot[] {
     const best = new TopK(topK);
     const w = this.#vectorWeight;
+    const g = this.#neighbourLift;
     const lexicalWeight = 1 - w;
-    const lexicalOf = (score: number) => (lexicalMax > 0 ? score / lexicalMax : 0);
-    if (range === undefined || !(range.max >= range.min)) {
+    const vectors = range !== undefined && range.max >= range.min;
+    const known: QueryEvidence = { scores, lexicalMax, mu, accepted, vectors };
+    const exact = (slot: number) => this.#fusedAt(known, slot);
+    if (range === undefined || !vectors) {
       for (let slot = 0; slot < slotCount; slot += 1) {
-        const score = scores[slot] as number;
-        if (score > 0) this.#offer(best, slot, fusedEvidence(lexicalOf(score), 0, w));
+        if ((scores[slot] as number) > 0) {
+          this.#offer(best, slot, exact(slot) + this.#liftAt(known, slot, exact));
+        }
       }
       return best.sorted();
     }
     const approximations = this.#vectors.similarities;
-    const vectors = this.#vectors;
     const { max, slack } = range;
+    const upper = (slot: number) =>
+      accepted[slot] !== 1
+        ? 0
+        : fusedEvidence(
+            lexicalMax > 0 ? (scores[slot] as number) / lexicalMax : 0,
+            semanticEvidence(Math.min((approximations[slot] as number) + slack, max), mu),
+            w,
+          );
     let floor = best.floor();
-    let cut = lexicalCut(floor, w, lexicalWeight, lexicalMax);
+    let cut = lexicalCut(floor - g, w, lexicalWeight, lexicalMax);
     for (let slot = 0; slot < slotCount; slot += 1) {
       const lexicalScore = scores[slot] as number;
       if (lexicalScore < cut || accepted[slot] !== 1) continue;
-      const lexical = lexicalOf(lexicalScore);
-      const lexicalPart = lexicalWeight * lexical;
-      if (lexicalPart + w < floor) continue;
-      const upper = Math.min((approximations[slot] as number) + slack, max);
-      if (fusedEvidence(lexical, semanticEvidence(upper, mu), w) < floor) continue;
-      const fused = fusedEvidence(lexical, semanticEvidence(vectors.dot(slot), mu), w);
-      if (!(fused > 0) || fused < floor) continue;
-      this.#offer(best, slot, fused);
+      const lifted = g > 0 && lexicalScore > 0;
+      if (lexicalWeight * (lexicalScore / lexicalMax || 0) + w + (lifted ? g : 0) < floor) {
+        continue;
+      }
+      const liftBound = lifted ? this.#liftAt(known, slot, upper) : 0;
+      if (upper(slot) + liftBound < floor) continue;
+      const own = exact(slot);
+      if (own + liftBound < floor) continue;
+      const total = own + (lifted ? this.#liftAt(known, slot, exact) : 0);
+      if (!(total > 0) || total < floor) continue;
+      this.#offer(best, slot, total);
       const raised = best.floor();
       if (raised !== floor) {
         floor = raised;
-        cut = lexicalCut(floor, w, lexicalWeight, lexicalMax);
+        cut = lexicalCut(floor - g, w, lexicalWeight, lexicalMax);
       }
     }
     return best.sorted();
+  }
+
+  /** A slot's exact fused evidence in this query (0 when the query does not accept it). */
+  #fusedAt(known: QueryEvidence, slot: number): number {
+    if (known.accepted[slot] !== 1) return 0;
+    const { scores, lexicalMax, mu } = known;
+    const lexical = lexicalMax > 0 ? (scores[slot] as number) / lexicalMax : 0;
+    const semantic = known.vectors ? semanticEvidence(this.#vectors.dot(slot), mu) : 0;
+    return fusedEvidence(lexical, semantic, this.#vectorWeight);
+  }
+
+  /**
+   * What a slot's store neighbours lend it: `G × max s(j) / d` over the slots written d = 1-2
+   * before or after it in its order group, with `s` = `evidenceOf` (0 for a slot the query does
+   * not accept: another project's, a removed, expired or filtered-out memory); 0 for a slot
+   * without lexical evidence of its own (its neighbours' relevance is not its own).
+   */
+  #liftAt(known: QueryEvidence, slot: number, evidenceOf: (slot: number) => number): number {
+    const g = this.#neighbourLift;
+    if (!(g > 0) || !((known.scores[slot] as number) > 0) || known.accepted[slot] !== 1) return 0;
+    return g * this.#order.bestNeighbour(slot, evidenceOf);
   }
 
   #rankByRrf(
@@ -475,6 +569,7 @@ class HybridIndex implements RetrievalIndex {
     this.#postings.remap(newSlot, ids.length);
     this.#vectors.remap(newSlot, ids.length);
     this.#groups.remap(newSlot, ids.length);
+    this.#order.remap(newSlot, ids.length);
     this.#ids = ids;
     this.#alive = new Uint8Array(Math.max(64, ids.length * 2));
     this.#alive.fill(1, 0, ids.length);

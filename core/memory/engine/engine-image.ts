@@ -106,7 +106,7 @@ export function engineImage(
 /**
  * Restores an image into an empty engine's `index`, then calls `hold` with each memory in
  * listing order. Throws when the image is inconsistent; false when the index refuses it
- * (another tokenizer), nothing held then.
+ * (another tokenizer, or an image saved before the index kept a store order), nothing held then.
  */
 export function restoreEngine(
   image: EngineImage,
@@ -145,6 +145,8 @@ export function restoreEngine(
     held.lastAccessedMs = image.lastAccessed[row] as number;
     held.accessCount = image.accessCount[row] as number;
     held.expiresAtMs = image.expires[row] as number;
+    // The index took the image, so it holds a store order: the memory's insertion number.
+    held.tie = image.index.order?.tie[row] ?? 0;
     hold(held);
   }
   return true;

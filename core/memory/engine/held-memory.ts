@@ -78,6 +78,11 @@ export class HeldMemory {
   accessCount = 0;
   /** When it expires, epoch ms ({@link NEVER_EXPIRES_MS}: never). */
   expiresAtMs = NEVER_EXPIRES_MS;
+  /**
+   * Its insertion number in the engine: with `createdMs`, its place in the store order its
+   * neighbours are read from (`index-groups.ts`, `storeOrderOf`). Kept when it is updated.
+   */
+  tie = 0;
   /** Set when it leaves the engine (the listing order skips it). */
   gone = false;
 

@@ -1,4 +1,5 @@
 import { DEFAULT_RECALL_WEIGHTS, validateRecallWeights } from "./recall-weights.js";
+import { DEFAULT_NEIGHBOUR_LIFT } from "../../retrieval/hybrid-index.js";
 import { DEFAULT_RECALL_KNEE_GAP } from "./recall-cut.js";
 import type { MemoryServiceOptions } from "./types.js";
 
@@ -55,6 +56,16 @@ export function recallKneeGapOf(options: MemoryServiceOptions): number {
 }
 
 /**
+ * The store-neighbour lift the service's own index applies (see {@link DEFAULT_NEIGHBOUR_LIFT}).
+ *
+ * @example
+ * neighbourLiftOf(DEFAULT_MEMORY_SERVICE_OPTIONS); // 0.3
+ */
+export function neighbourLiftOf(options: MemoryServiceOptions): number {
+  return options.neighbourLift ?? DEFAULT_NEIGHBOUR_LIFT;
+}
+
+/**
  * The relevance floor recall applies when a request names none.
  *
  * @example
@@ -104,6 +115,7 @@ export function validateMemoryServiceOptions(options: MemoryServiceOptions): str
   };
   unitInterval("recall.min_score", options.recallMinScore);
   unitInterval("recall.relative_floor", options.recallRelativeFloor);
+  unitInterval("retrieval.neighbour_lift", options.neighbourLift);
   const kneeGap: unknown = options.recallKneeGap;
   if (kneeGap !== undefined && (typeof kneeGap !== "number" || !(kneeGap >= 0))) {
     // A library option only (no memsvc.yaml key yet): named as the option is spelled.
