@@ -67,6 +67,8 @@ async function evaluate(
   const index = make();
   const lengthOf = new Map(set.docs.map((d) => [d.id, words(d.text)]));
   const groupOf = new Map(set.docs.map((d) => [d.id, d.group]));
+  // The keys a hit counts as besides its id (LongMemEval: its session).
+  const keysOf = new Map(set.docs.map((d) => [d.id, d.keys ?? []]));
   writingOrder(set).forEach((i, tie) => {
     const d = set.docs[i];
     if (d === undefined) return;
@@ -86,7 +88,7 @@ async function evaluate(
         : { accept: (id: string) => ["", q.group].includes(groupOf.get(id) ?? "") }),
     });
     recall += evidenceRecall(
-      hits.map((h) => [h.id]),
+      hits.map((h) => [h.id, ...(keysOf.get(h.id) ?? [])]),
       q.relevant,
       5,
     );

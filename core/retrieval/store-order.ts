@@ -66,17 +66,20 @@ export class StoreOrder {
 
   /**
    * The most of `scoreOf(j) / d` over the slots j written d = 1 or 2 before or after `slot` in
-   * its group (0 when it has none): what its store neighbours lend it.
+   * its group whose `time` is within `window` of its own (0 when it has none): what its store
+   * neighbours lend it.
    */
-  bestNeighbour(slot: number, scoreOf: (slot: number) => number): number {
+  bestNeighbour(slot: number, scoreOf: (slot: number) => number, window = Infinity): number {
     if (this.#group[slot] === 0) return 0;
+    const time = this.#time[slot] as number;
+    const close = (other: number) => Math.abs((this.#time[other] as number) - time) <= window;
     let best = 0;
     for (const link of [this.#prev, this.#next]) {
       const near = link[slot] as number;
-      if (near === NONE) continue;
+      if (near === NONE || !close(near)) continue;
       best = Math.max(best, scoreOf(near));
       const far = link[near] as number;
-      if (far !== NONE) best = Math.max(best, scoreOf(far) / 2);
+      if (far !== NONE && close(far)) best = Math.max(best, scoreOf(far) / 2);
     }
     return best;
   }

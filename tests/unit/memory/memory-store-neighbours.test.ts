@@ -28,15 +28,16 @@ function scrambledIds(): () => string {
 async function service(options: { neighbourLift?: number } = {}) {
   const embedder = new FakeEmbedder({ dimensions: 8 });
   embedder.setVector(QUERY, vectorAt(1));
+  const clock = new ManualClock(T0);
   const svc = new MemoryService({
     store: new InMemoryVectorStore(),
     embedder,
-    clock: new ManualClock(T0),
+    clock,
     newId: scrambledIds(),
     options,
   });
   await svc.init();
-  return { svc, embedder };
+  return { svc, embedder, clock };
 }
 
 /** Remembers texts in one batch, in order, all pinned orthogonal to the query. */
@@ -102,6 +103,19 @@ describe("the store-neighbour lift", () => {
     const results = await explained(fixture.svc);
     expect(byContent(results, STRONG)).toBeDefined();
     expect(byContent(results, NEXT)?.factors?.neighbour).toBe(0);
+    expect(byContent(results, ALONE)?.factors?.neighbour).toBe(0);
+  });
+
+  it("lends only between memories written within an hour of each other", async () => {
+    const fixture = await service();
+    await write(fixture, [STRONG]);
+    fixture.clock.set(new Date(Date.parse(T0) + 30 * 60_000));
+    await write(fixture, [NEXT]);
+    fixture.clock.set(new Date(Date.parse(T0) + 150 * 60_000));
+    await write(fixture, [ALONE]);
+    const results = await explained(fixture.svc);
+    // NEXT: 30 min after STRONG; ALONE: 2 h after NEXT, 2.5 h after STRONG.
+    expect(byContent(results, NEXT)?.factors?.neighbour).toBeGreaterThan(0);
     expect(byContent(results, ALONE)?.factors?.neighbour).toBe(0);
   });
 

@@ -75,6 +75,7 @@ const settingsArb = fc.record({
   rrfDepth: fc.constantFrom(3, 100),
   delta: fc.constantFrom(0, 0.5),
   neighbourLift: fc.constantFrom(0, 0.3, 1),
+  neighbourWindow: fc.constantFrom(Infinity, 0, 1),
 });
 
 const tieOf = (id: string) => Number(id.slice(3));

@@ -22,6 +22,8 @@ export interface ReferenceSettings {
   readonly rrfDepth: number;
   /** The store-neighbour lift (0 when omitted). */
   readonly neighbourLift?: number;
+  /** Neighbours lend only within this of the candidate's order time (any when omitted). */
+  readonly neighbourWindow?: number;
 }
 
 interface Scored {
@@ -122,9 +124,13 @@ export function referenceRanking(
   const liftOf = (id: string) => {
     if (!(g > 0) || settings.fusion === "rrf" || !((lexical.get(id) ?? 0) > 0)) return 0;
     let best = 0;
+    const time = live.get(id)?.order?.time ?? 0;
+    const window = settings.neighbourWindow ?? Infinity;
     for (const [doc, d] of neighbours.get(id) ?? []) {
-      if (doc !== undefined && isAccepted.has(doc.id))
+      const close = Math.abs((doc?.order?.time ?? 0) - time) <= window;
+      if (doc !== undefined && close && isAccepted.has(doc.id)) {
         best = Math.max(best, evidenceOf(doc.id) / d);
+      }
     }
     return g * best;
   };
