@@ -5,7 +5,8 @@
  * BEIR-format directory (`--beir dir`, repeatable: `corpus.jsonl`, `queries.jsonl`,
  * `qrels/test.tsv`; only judged queries are asked) and LongMemEval (`--longmemeval file`, see
  * `longMemEvalSet`). Data stays out of the repository. Documents are added in the set's order
- * with a store order per group (as memories written one after the other sit in the engine), so
+ * with a store order per group and their instant (the realistic store: its age; the others all
+ * at one instant), as memories written one after the other sit in the engine, so
  * the store-neighbour lift sees what a writer in that order would give it; `--shuffled` adds
  * them in a seeded shuffle instead (a store whose order means nothing).
  *
@@ -17,7 +18,8 @@
  *
  * Run:
  *   npx tsx bench/ranking-sets.ts [--locomo path] [--beir dir]... [--longmemeval file] [--grid]
- *     [--shuffled] [--embedder word-vectors]
+ *     [--shuffled] [--lifts 0.2,0.5 (search with these store-neighbour lifts too)]
+ *     [--embedder word-vectors]
  */
 import { parseArgs } from "node:util";
 import {
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     locomo: { type: "string" },
     longmemeval: { type: "string" },
     shuffled: { type: "boolean", default: false },
+    lifts: { type: "string", default: "" },
     beir: { type: "string", multiple: true, default: [] },
     grid: { type: "boolean", default: false },
     embedder: { type: "string", default: "word-vectors" },
@@ -72,7 +75,7 @@ async function evaluate(
   writingOrder(set).forEach((i, tie) => {
     const d = set.docs[i];
     if (d === undefined) return;
-    const order = { group: d.group, time: 0, tie };
+    const order = { group: d.group, time: d.time ?? 0, tie };
     index.add({ id: d.id, text: d.text, vector: vectors.get(`d:${d.id}`) ?? [], order });
   });
   const meanLength = set.docs.reduce((s, d) => s + (lengthOf.get(d.id) ?? 0), 0) / set.docs.length;
@@ -143,6 +146,9 @@ const variants: [string, Make][] = [
   ["search, no neighbour lift", () => createHybridIndex({ neighbourLift: 0 })],
   ["search, excluded spans kept", () => createHybridIndex({ queryText: wholeQuery })],
 ];
+for (const g of values.lifts.split(",").filter((x) => x !== "")) {
+  variants.push([`neighbour lift ${g}`, () => createHybridIndex({ neighbourLift: Number(g) })]);
+}
 if (values.grid) {
   const hybrid = (name: string, options: HybridIndexOptions): [string, Make] => [
     name,
