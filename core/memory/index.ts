@@ -118,12 +118,12 @@ export {
   type RetrievalIndex,
   type RetrievalQuery,
 } from "../retrieval/index.js";
+export { neighbourLiftOf } from "./neighbour-lift.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   DEFAULT_RECALL_MIN_SCORE,
   DEFAULT_RECALL_RELATIVE_FLOOR,
   MAX_RECALL_CANDIDATES,
-  neighbourLiftOf,
   recallKneeGapOf,
   recallMinScoreOf,
   recallRelativeFloorOf,

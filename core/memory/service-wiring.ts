@@ -4,7 +4,7 @@ import { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { MemoryServiceDeps } from "./memory-service-deps.js";
-import { neighbourLiftOf } from "./model/memory-service-options.js";
+import { neighbourLiftOf } from "./neighbour-lift.js";
 import { contentHashWith, PURE_TEXT_HASHER } from "./model/content-key.js";
 import { accessKeys } from "./model/metadata-updates.js";
 import type { MemoryServiceOptions } from "./model/types.js";

@@ -1,5 +1,4 @@
 import { DEFAULT_RECALL_WEIGHTS, validateRecallWeights } from "./recall-weights.js";
-import { DEFAULT_NEIGHBOUR_LIFT } from "../../retrieval/hybrid-index.js";
 import { DEFAULT_RECALL_KNEE_GAP } from "./recall-cut.js";
 import type { MemoryServiceOptions } from "./types.js";
 
@@ -53,16 +52,6 @@ export function recallRelativeFloorOf(options: MemoryServiceOptions): number {
  */
 export function recallKneeGapOf(options: MemoryServiceOptions): number {
   return options.recallKneeGap ?? DEFAULT_RECALL_KNEE_GAP;
-}
-
-/**
- * The store-neighbour lift the service's own index applies (see {@link DEFAULT_NEIGHBOUR_LIFT}).
- *
- * @example
- * neighbourLiftOf(DEFAULT_MEMORY_SERVICE_OPTIONS); // 0.3
- */
-export function neighbourLiftOf(options: MemoryServiceOptions): number {
-  return options.neighbourLift ?? DEFAULT_NEIGHBOUR_LIFT;
 }
 
 /**
