@@ -169,6 +169,8 @@ class HybridIndex implements RetrievalIndex {
   #removed = 0;
   /** Slots below this are in group order (see {@link REORDER_AFTER}). */
   #orderedUpTo = 0;
+  /** Per slot, its exact fused evidence in the query being ranked (NaN: not computed yet). */
+  #fusedCache = new Float64Array(0);
   /** The acceptance mask of a query with a filter (reused). */
   #accepted = new Uint8Array(0);
   /**
@@ -462,14 +464,12 @@ class HybridIndex implements RetrievalIndex {
     accepted: Uint8Array,
     range: BoundedScan | undefined,
   ): ScoredSlot[] {
-    const best = new TopK(topK);
-    const w = this.#vectorWeight;
-    const g = this.#neighbourLift;
-    const lexicalWeight = 1 - w;
     const vectors = range !== undefined && range.max >= range.min;
     const known: QueryEvidence = { scores, lexicalMax, mu, accepted, vectors };
-    const exact = (slot: number) => this.#fusedAt(known, slot);
+    const g = this.#neighbourLift;
     if (range === undefined || !vectors) {
+      const best = new TopK(topK);
+      const exact = (slot: number) => this.#fusedAt(known, slot);
       for (let slot = 0; slot < slotCount; slot += 1) {
         if ((scores[slot] as number) > 0) {
           this.#offer(best, slot, exact(slot) + this.#liftAt(known, slot, exact));
@@ -477,39 +477,96 @@ class HybridIndex implements RetrievalIndex {
       }
       return best.sorted();
     }
+    const plain = this.#rankFused(topK, known, slotCount, range, 0, 0, -Infinity);
+    if (!(g > 0) || plain.length === 0) return plain;
+    // The plain top k with their lifts are k slots whose totals are known: the k-th of those
+    // is a floor no answer falls below. The best fused evidence bounds what any neighbour lends.
+    this.#startFusedCache(slotCount);
+    const exact = (slot: number) => this.#cachedFused(known, slot);
+    const totals = plain.map(({ slot }) => exact(slot) + this.#liftAt(known, slot, exact));
+    totals.sort((a, b) => b - a);
+    const seed = plain.length < topK ? -Infinity : (totals[topK - 1] as number);
+    const most = (plain[0] as ScoredSlot).score;
+    return this.#rankFused(topK, known, slotCount, range, g, most, seed);
+  }
+
+  /**
+   * The exact top k of fused evidence plus, with `g` > 0, the store neighbours' lift
+   * ({@link #liftAt}), given that no neighbour's fused evidence exceeds `most` and no answer's
+   * total falls below `seed`. See {@link #rankByConvex} for the pruning.
+   */
+  #rankFused(
+    topK: number,
+    known: QueryEvidence,
+    slotCount: number,
+    range: BoundedScan,
+    g: number,
+    most: number,
+    seed: number,
+  ): ScoredSlot[] {
+    const { scores, lexicalMax, mu, accepted } = known;
+    const best = new TopK(topK);
+    const w = this.#vectorWeight;
+    const lexicalWeight = 1 - w;
     const approximations = this.#vectors.similarities;
+    const vectors = this.#vectors;
     const { max, slack } = range;
+    const lexicalOf = (score: number) => (lexicalMax > 0 ? score / lexicalMax : 0);
     const upper = (slot: number) =>
       accepted[slot] !== 1
         ? 0
         : fusedEvidence(
-            lexicalMax > 0 ? (scores[slot] as number) / lexicalMax : 0,
+            lexicalOf(scores[slot] as number),
             semanticEvidence(Math.min((approximations[slot] as number) + slack, max), mu),
             w,
           );
-    let floor = best.floor();
-    let cut = lexicalCut(floor - g, w, lexicalWeight, lexicalMax);
+    const exact = (slot: number) => this.#cachedFused(known, slot);
+    const maxLift = g * most;
+    let floor = Math.max(best.floor(), seed);
+    let cut = lexicalCut(floor - maxLift, w, lexicalWeight, lexicalMax);
     for (let slot = 0; slot < slotCount; slot += 1) {
       const lexicalScore = scores[slot] as number;
       if (lexicalScore < cut || accepted[slot] !== 1) continue;
+      const lexical = lexicalOf(lexicalScore);
       const lifted = g > 0 && lexicalScore > 0;
-      if (lexicalWeight * (lexicalScore / lexicalMax || 0) + w + (lifted ? g : 0) < floor) {
-        continue;
-      }
-      const liftBound = lifted ? this.#liftAt(known, slot, upper) : 0;
-      if (upper(slot) + liftBound < floor) continue;
-      const own = exact(slot);
+      const lexicalPart = lexicalWeight * lexical;
+      if (lexicalPart + w + (lifted ? maxLift : 0) < floor) continue;
+      const own = fusedEvidence(
+        lexical,
+        semanticEvidence(Math.min((approximations[slot] as number) + slack, max), mu),
+        w,
+      );
+      if (own + (lifted ? maxLift : 0) < floor) continue;
+      const liftBound = lifted ? Math.min(maxLift, this.#liftAt(known, slot, upper)) : 0;
       if (own + liftBound < floor) continue;
-      const total = own + (lifted ? this.#liftAt(known, slot, exact) : 0);
+      const fused = lifted
+        ? exact(slot)
+        : fusedEvidence(lexical, semanticEvidence(vectors.dot(slot), mu), w);
+      if (fused + liftBound < floor) continue;
+      const total = fused + (lifted ? this.#liftAt(known, slot, exact) : 0);
       if (!(total > 0) || total < floor) continue;
       this.#offer(best, slot, total);
-      const raised = best.floor();
+      const raised = Math.max(best.floor(), seed);
       if (raised !== floor) {
         floor = raised;
-        cut = lexicalCut(floor - g, w, lexicalWeight, lexicalMax);
+        cut = lexicalCut(floor - maxLift, w, lexicalWeight, lexicalMax);
       }
     }
     return best.sorted();
+  }
+
+  /** Forgets the cached fused evidence of the last query (see {@link #cachedFused}). */
+  #startFusedCache(slotCount: number): void {
+    if (this.#fusedCache.length < slotCount)
+      this.#fusedCache = new Float64Array(this.#alive.length);
+    this.#fusedCache.fill(NaN, 0, slotCount);
+  }
+
+  /** {@link #fusedAt}, computed once per slot and query (neighbours are asked for repeatedly). */
+  #cachedFused(known: QueryEvidence, slot: number): number {
+    let fused = this.#fusedCache[slot] as number;
+    if (Number.isNaN(fused)) this.#fusedCache[slot] = fused = this.#fusedAt(known, slot);
+    return fused;
   }
 
   /** A slot's exact fused evidence in this query (0 when the query does not accept it). */

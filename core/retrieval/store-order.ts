@@ -74,11 +74,16 @@ export class StoreOrder {
     const time = this.#time[slot] as number;
     const close = (other: number) => Math.abs((this.#time[other] as number) - time) <= window;
     let best = 0;
-    for (const link of [this.#prev, this.#next]) {
-      const near = link[slot] as number;
-      if (near === NONE || !close(near)) continue;
-      best = Math.max(best, scoreOf(near));
-      const far = link[near] as number;
+    const before = this.#prev[slot] as number;
+    if (before !== NONE && close(before)) {
+      best = Math.max(best, scoreOf(before));
+      const far = this.#prev[before] as number;
+      if (far !== NONE && close(far)) best = Math.max(best, scoreOf(far) / 2);
+    }
+    const after = this.#next[slot] as number;
+    if (after !== NONE && close(after)) {
+      best = Math.max(best, scoreOf(after));
+      const far = this.#next[after] as number;
       if (far !== NONE && close(far)) best = Math.max(best, scoreOf(far) / 2);
     }
     return best;
