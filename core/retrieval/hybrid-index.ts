@@ -1,8 +1,9 @@
 /**
  * The hybrid retrieval index (BM25 fused with cosine).
  * Long because: one class whose lexical and vector sides share the slot numbering, its
- * compaction and its group reordering; the parts that stand alone are already their own files
- * (postings, matrix, fusion, slot groups, top-k).
+ * compaction and its group reordering, and whose exact top-k pruning (with the store-neighbour
+ * lift's bounds) reads all of them at once; the parts that stand alone are already their own
+ * files (postings, matrix, fusion, slot groups, store order, top-k).
  */
 import { BM25_B, BM25_DELTA, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
 import { calibratedRelevance, fusedEvidence, semanticEvidence } from "./calibration.js";
