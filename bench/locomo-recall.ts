@@ -14,6 +14,7 @@
  *     [--floor 0.02] [--relative-floor 0.5] [--knee-gap 0.7]   (the configured cut:
  *     recall.min_score, recall.relative_floor and the knee, see core/memory/model/recall-cut.ts;
  *     `--knee-gap Infinity` is no knee; `--min-score` is a request's floor, which replaces them)
+ *     [--neighbour-lift 0.3]   (retrieval.neighbour_lift: 0 turns the store-neighbour lift off)
  *     [--embedder word-vectors|hashing]
  */
 import { parseArgs } from "node:util";
@@ -32,6 +33,7 @@ const { values, positionals } = parseArgs({
     floor: { type: "string" },
     "relative-floor": { type: "string" },
     "knee-gap": { type: "string" },
+    "neighbour-lift": { type: "string" },
   },
 });
 const dataPath = positionals[0];
@@ -96,7 +98,8 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(
   `LoCoMo recall: ${questions} questions, embedder ${embedder.id}, budget ${values.budget ?? "default"}, ` +
     `min_score ${values["min-score"] ?? "default"}, floor ${values.floor ?? "default"}, ` +
-    `relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}`,
+    `relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}, ` +
+    `neighbour_lift ${values["neighbour-lift"] ?? "default"}`,
 );
 console.log(`context holds an evidence turn: ${(anyEvidence / questions).toFixed(3)}`);
 console.log(`mean share of evidence turns held: ${(evidenceShare / questions).toFixed(3)}`);

@@ -3,7 +3,12 @@
  * everywhere rather than best on one. Sets: the realistic store (bench/data/team-memories.json,
  * always), LoCoMo (`--locomo path/to/locomo10.json`, each conversation its own project) and any
  * BEIR-format directory (`--beir dir`, repeatable: `corpus.jsonl`, `queries.jsonl`,
- * `qrels/test.tsv`; only judged queries are asked). Data stays out of the repository.
+ * `qrels/test.tsv`; only judged queries are asked) and LongMemEval (`--longmemeval file`, see
+ * `longMemEvalSet`). Data stays out of the repository. Documents are added in the set's order
+ * with a store order per group and their instant (the realistic store: its age; the others all
+ * at one instant), as memories written one after the other sit in the engine, so
+ * the store-neighbour lift sees what a writer in that order would give it; `--shuffled` adds
+ * them in a seeded shuffle instead (a store whose order means nothing).
  *
  * For each setting and set it prints R@5 of the relevant documents (search limit 10 through the
  * index alone) and the length ratio: the mean length in words of the top 5 hits over the mean
@@ -12,7 +17,9 @@
  * core/retrieval/excluded-spans.ts); every gain is against it.
  *
  * Run:
- *   npx tsx bench/ranking-sets.ts [--locomo path] [--beir dir]... [--grid] [--embedder word-vectors]
+ *   npx tsx bench/ranking-sets.ts [--locomo path] [--beir dir]... [--longmemeval file] [--grid]
+ *     [--shuffled] [--lifts 0.2,0.5 (search with these store-neighbour lifts too)]
+ *     [--embedder word-vectors]
  */
 import { parseArgs } from "node:util";
 import {
@@ -22,12 +29,22 @@ import {
   type HybridIndexOptions,
 } from "../core/retrieval/index.js";
 import { makeBenchEmbedder } from "./support/bench-embedder.js";
-import { beirSet, locomoSet, teamSet, type DataSet } from "./support/ranking-data.js";
+import {
+  beirSet,
+  locomoSet,
+  longMemEvalSet,
+  teamSet,
+  type DataSet,
+} from "./support/ranking-data.js";
 import { evidenceRecall } from "./support/retrieval-metrics.js";
+import { seededRandom } from "./support/seeded-random.js";
 
 const { values } = parseArgs({
   options: {
     locomo: { type: "string" },
+    longmemeval: { type: "string" },
+    shuffled: { type: "boolean", default: false },
+    lifts: { type: "string", default: "" },
     beir: { type: "string", multiple: true, default: [] },
     grid: { type: "boolean", default: false },
     embedder: { type: "string", default: "word-vectors" },
@@ -53,8 +70,14 @@ async function evaluate(
   const index = make();
   const lengthOf = new Map(set.docs.map((d) => [d.id, words(d.text)]));
   const groupOf = new Map(set.docs.map((d) => [d.id, d.group]));
-  for (const d of set.docs)
-    index.add({ id: d.id, text: d.text, vector: vectors.get(`d:${d.id}`) ?? [] });
+  // The keys a hit counts as besides its id (LongMemEval: its session).
+  const keysOf = new Map(set.docs.map((d) => [d.id, d.keys ?? []]));
+  writingOrder(set).forEach((i, tie) => {
+    const d = set.docs[i];
+    if (d === undefined) return;
+    const order = { group: d.group, time: d.time ?? 0, tie };
+    index.add({ id: d.id, text: d.text, vector: vectors.get(`d:${d.id}`) ?? [], order });
+  });
   const meanLength = set.docs.reduce((s, d) => s + (lengthOf.get(d.id) ?? 0), 0) / set.docs.length;
   let recall = 0;
   let ratio = 0;
@@ -68,7 +91,7 @@ async function evaluate(
         : { accept: (id: string) => ["", q.group].includes(groupOf.get(id) ?? "") }),
     });
     recall += evidenceRecall(
-      hits.map((h) => [h.id]),
+      hits.map((h) => [h.id, ...(keysOf.get(h.id) ?? [])]),
       q.relevant,
       5,
     );
@@ -81,9 +104,22 @@ async function evaluate(
   return { recallAt5: recall / set.queries.length, lengthRatio: ratio / set.queries.length };
 }
 
+/** The documents' indices in the order they are written: the set's own, or a seeded shuffle. */
+function writingOrder(set: DataSet): number[] {
+  const order = [...set.docs.keys()];
+  if (!values.shuffled) return order;
+  const random = seededRandom(22);
+  for (let i = order.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
+  }
+  return order;
+}
+
 const sets: DataSet[] = [teamSet()];
 if (values.locomo !== undefined) sets.push(locomoSet(values.locomo));
 for (const dir of values.beir) sets.push(beirSet(dir));
+if (values.longmemeval !== undefined) sets.push(longMemEvalSet(values.longmemeval));
 
 const vectorsOf = new Map<DataSet, Map<string, number[]>>();
 for (const set of sets) {
@@ -107,8 +143,12 @@ const variants: [string, Make][] = [
   ["BM25 without excluded spans", () => createBm25Index({ delta: 0 })],
   ["BM25+ (delta 1)", () => createBm25Index()],
   ["search default (hybrid)", () => createHybridIndex()],
+  ["search, no neighbour lift", () => createHybridIndex({ neighbourLift: 0 })],
   ["search, excluded spans kept", () => createHybridIndex({ queryText: wholeQuery })],
 ];
+for (const g of values.lifts.split(",").filter((x) => x !== "")) {
+  variants.push([`neighbour lift ${g}`, () => createHybridIndex({ neighbourLift: Number(g) })]);
+}
 if (values.grid) {
   const hybrid = (name: string, options: HybridIndexOptions): [string, Make] => [
     name,
@@ -127,6 +167,8 @@ if (values.grid) {
   ]);
   for (const w of [0, 0.1, 0.3, 0.5])
     variants.push(hybrid(`vector weight ${w}`, { vectorWeight: w }));
+  for (const g of [0.2, 0.4, 0.5, 1])
+    variants.push(hybrid(`neighbour lift ${g}`, { neighbourLift: g }));
   variants.push(hybrid("rrf k 60", { fusion: "rrf" }));
 }
 

@@ -15,6 +15,7 @@
  *     [--floor 0.02] [--relative-floor 0.5] [--knee-gap 0.7]   (the configured cut:
  *     recall.min_score, recall.relative_floor and the knee, see core/memory/model/recall-cut.ts;
  *     `--knee-gap Infinity` is no knee; `--min-score` is a request's floor, which replaces them)
+ *     [--neighbour-lift 0.3]   (retrieval.neighbour_lift: 0 turns the store-neighbour lift off)
  *     [--embedder word-vectors|hashing]
  *
  * `--sweep` prints recall for floors 0 to 0.6, to choose the default floor.
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     floor: { type: "string" },
     "relative-floor": { type: "string" },
     "knee-gap": { type: "string" },
+    "neighbour-lift": { type: "string" },
     budget: { type: "string" },
     sweep: { type: "boolean", default: false },
   },
@@ -195,7 +197,7 @@ function line(label: string, f: RecallFigures): string {
 
 console.log(
   `realistic store: ${data.memories.length} memories, ${data.questions.length} questions; embedder ${embedder.id}; ` +
-    `floor ${values.floor ?? "default"}, relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}`,
+    `floor ${values.floor ?? "default"}, relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}, neighbour_lift ${values["neighbour-lift"] ?? "default"}`,
 );
 const floor = values["min-score"] === undefined ? undefined : Number(values["min-score"]);
 console.log(

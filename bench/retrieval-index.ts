@@ -11,7 +11,9 @@
  *
  * Run:
  *   npx tsx bench/retrieval-index.ts [--n 100000] [--dimensions 100] [--queries 300]
- *     [--corpus synthetic|memory-load]
+ *     [--corpus synthetic|memory-load] [--neighbour-lift 0.3]
+ * (documents carry a store order like the engine's: memory-load by project and scope in writing
+ * order, synthetic by one of 20 groups; `--neighbour-lift 0` measures the index without the lift)
  * (profile with `node --import tsx --cpu-prof bench/retrieval-index.ts …`)
  */
 import { cpus, loadavg } from "node:os";
@@ -32,12 +34,14 @@ const { values } = parseArgs({
     dimensions: { type: "string", default: "100" },
     queries: { type: "string", default: "300" },
     corpus: { type: "string", default: "synthetic" },
+    "neighbour-lift": { type: "string", default: "0.3" },
   },
 });
 const N = Number(values.n);
 const D = Number(values.dimensions);
 const Q = Number(values.queries);
 const PROJECTS = 20;
+const neighbourLift = Number(values["neighbour-lift"]);
 const random = seededRandom(7);
 
 /** Letters only (`w1a` would split into the terms `w`, `1`, `a`, found in every document). */
@@ -103,6 +107,7 @@ function build(index: RetrievalIndex, label: string): void {
       id: `m${String(i).padStart(6, "0")}`,
       text: text(8 + Math.floor(random2() * 24)),
       vector: unitVector(),
+      order: { group: `g${i % PROJECTS}`, time: 0, tie: i },
     });
   }
   const seconds = (performance.now() - start) / 1000;
@@ -118,7 +123,7 @@ function build(index: RetrievalIndex, label: string): void {
 function memoryLoadRun(): void {
   const embedder = new WordVectorEmbedder();
   const corpus = memoryLoadCorpus(seededRandom(42));
-  const index = createHybridIndex();
+  const index = createHybridIndex({ neighbourLift });
   const heapBefore = process.memoryUsage().heapUsed;
   const start = performance.now();
   for (let i = 0; i < N; i += 1) {
@@ -127,7 +132,9 @@ function memoryLoadRun(): void {
       ...(body.project === "" ? [] : [`project:${body.project}`]),
       ...(body.scope === "permanent" ? ["permanent"] : []),
     ];
-    index.add({ id: `m${i}`, text: body.content, vector: embedder.embed(body.content), groups });
+    const order = { group: `${body.project}\u0000${body.scope}`, time: 0, tie: i };
+    const vector = embedder.embed(body.content);
+    index.add({ id: `m${i}`, text: body.content, vector, groups, order });
   }
   console.log(
     `memory-load corpus: built ${N} documents in ${((performance.now() - start) / 1000).toFixed(1)} s; ` +
@@ -164,7 +171,7 @@ if (values.corpus === "memory-load") {
   memoryLoadRun();
   process.exit(0);
 }
-const hybrid = createHybridIndex();
+const hybrid = createHybridIndex({ neighbourLift });
 build(hybrid, "hybrid");
 const queries = Array.from({ length: Q }, () => ({
   text: text(6),

@@ -233,6 +233,7 @@ const UPSERT = `
     SELECT u.id, u.document, u.metadata, substring($2::bytea FROM u.start FOR u.length),
       COALESCE(u.metadata->>'tenant', 'default')
     FROM input u
+    ORDER BY u.ord
     ON CONFLICT (id) DO UPDATE SET
       document = EXCLUDED.document,
       vector = EXCLUDED.vector,

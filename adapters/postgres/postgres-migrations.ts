@@ -26,6 +26,9 @@ export interface MigrationResult {
  *    (`memsvc_vector_space`, one row) and the leases of `claimTurn` (`memsvc_leases`).
  * 3. `memsvc_api_keys`: the tenants' API keys (issue 23), one row per key, the secret only as a
  *    salted scrypt hash. (Version 2 is the tenant's column of the change log.)
+ * 4. `memsvc_memories.write_order`: the order records were first written in (an update keeps it),
+ *    which a scan reads by, so a load from the store keeps the memories' writing order (their
+ *    store neighbours, issue 22). Rows written before it are numbered in no particular order.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -72,6 +75,14 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at timestamptz NOT NULL,
         secret_hash text NOT NULL
       );
+    `,
+  },
+  {
+    version: 4,
+    name: "writing order of memories",
+    sql: `
+      ALTER TABLE memsvc_memories ADD COLUMN write_order bigserial;
+      CREATE UNIQUE INDEX memsvc_memories_write_order ON memsvc_memories (write_order);
     `,
   },
 ];

@@ -171,7 +171,12 @@ export class PostgresVectorStore implements VectorStore {
 
   async scan(cursor: string | undefined, limit: number): Promise<ScanPage> {
     const size = Math.max(1, Math.floor(limit));
+    if (cursor !== undefined && !/^\d+$/.test(cursor)) {
+      throw new Error(`PostgresVectorStore.scan: invalid cursor ${JSON.stringify(cursor)}`);
+    }
+    // In writing order (an update keeps its place): a load keeps the memories' store neighbours.
     const { rows } = await this.#context.query<{
+      write_order: string;
       id: string;
       document: string;
       metadata: Metadata;
@@ -179,8 +184,8 @@ export class PostgresVectorStore implements VectorStore {
     }>(
       "scan records",
       cursor === undefined
-        ? "SELECT id, document, metadata, vector FROM memsvc_memories ORDER BY id LIMIT $1"
-        : "SELECT id, document, metadata, vector FROM memsvc_memories WHERE id > $2 ORDER BY id LIMIT $1",
+        ? "SELECT write_order, id, document, metadata, vector FROM memsvc_memories ORDER BY write_order LIMIT $1"
+        : "SELECT write_order, id, document, metadata, vector FROM memsvc_memories WHERE write_order > $2::bigint ORDER BY write_order LIMIT $1",
       cursor === undefined ? [size] : [size, cursor],
     );
     const records = rows.map((r) => ({
@@ -189,7 +194,7 @@ export class PostgresVectorStore implements VectorStore {
       document: r.document,
       metadata: r.metadata,
     }));
-    return { records, next: rows.length === size ? rows[rows.length - 1]?.id : undefined };
+    return { records, next: rows.length === size ? rows[rows.length - 1]?.write_order : undefined };
   }
 
   async count(): Promise<number> {

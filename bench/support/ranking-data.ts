@@ -10,6 +10,8 @@ export interface Doc {
   readonly group: string;
   /** Further keys a hit on this document counts as (LongMemEval: its session). */
   readonly keys?: readonly string[];
+  /** When it was written, ms relative to the set's present (the realistic store: its age). */
+  readonly time?: number;
 }
 
 /** One judged query of a ranking set. */
@@ -37,7 +39,7 @@ export function teamSet(): DataSet {
   const data = JSON.parse(
     readFileSync(new URL("../data/team-memories.json", import.meta.url), "utf8"),
   ) as {
-    memories: { id: string; content: string; scope: string; project: string }[];
+    memories: { id: string; content: string; scope: string; project: string; age_days: number }[];
     questions: { question: string; project: string; relevant: string[] }[];
   };
   return {
@@ -46,6 +48,7 @@ export function teamSet(): DataSet {
       id: m.id,
       text: m.content,
       group: m.scope === "permanent" ? "" : m.project,
+      time: -m.age_days * 86_400_000,
     })),
     queries: data.questions
       .filter((q) => q.relevant.length > 0)

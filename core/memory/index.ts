@@ -109,6 +109,7 @@ export type { AccessWriteBehindDeps } from "../storage/access-write-behind.js";
 export {
   createBm25Index,
   createHybridIndex,
+  DEFAULT_NEIGHBOUR_LIFT,
   DEFAULT_VECTOR_WEIGHT,
   type FusionMethod,
   type HybridIndexOptions,
@@ -117,6 +118,7 @@ export {
   type RetrievalIndex,
   type RetrievalQuery,
 } from "../retrieval/index.js";
+export { neighbourLiftOf } from "./neighbour-lift.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   DEFAULT_RECALL_MIN_SCORE,

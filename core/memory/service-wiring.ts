@@ -4,6 +4,7 @@ import { MemoryEngine } from "./engine/memory-engine.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { MemoryServiceDeps } from "./memory-service-deps.js";
+import { neighbourLiftOf } from "./neighbour-lift.js";
 import { contentHashWith, PURE_TEXT_HASHER } from "./model/content-key.js";
 import { accessKeys } from "./model/metadata-updates.js";
 import type { MemoryServiceOptions } from "./model/types.js";
@@ -39,7 +40,7 @@ export function wireMemoryService(
   warn: (message: string, cause: unknown) => void,
   nowMs: () => number,
 ): ServiceParts {
-  const index = deps.index ?? createHybridIndex();
+  const index = deps.index ?? createHybridIndex({ neighbourLift: neighbourLiftOf(options) });
   if (index.size !== 0) throw new Error("MemoryService: the retrieval index must be empty");
   if ((deps.feed === undefined) !== (deps.locks === undefined)) {
     throw new Error("MemoryService: replica mode needs both a feed and locks");

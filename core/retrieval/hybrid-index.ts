@@ -1,8 +1,9 @@
 /**
  * The hybrid retrieval index (BM25 fused with cosine).
  * Long because: one class whose lexical and vector sides share the slot numbering, its
- * compaction and its group reordering; the parts that stand alone are already their own files
- * (postings, matrix, fusion, slot groups, top-k).
+ * compaction and its group reordering, and whose exact top-k pruning (with the store-neighbour
+ * lift's bounds) reads all of them at once; the parts that stand alone are already their own
+ * files (postings, matrix, fusion, slot groups, store order, top-k).
  */
 import { BM25_B, BM25_DELTA, BM25_K1, type Bm25Parameters } from "./bm25-scoring.js";
 import { calibratedRelevance, fusedEvidence, semanticEvidence } from "./calibration.js";
@@ -18,6 +19,7 @@ import type {
   RetrievalQuery,
 } from "./retrieval-index.js";
 import { SlotGroups } from "./slot-groups.js";
+import { StoreOrder } from "./store-order.js";
 import { TopK, type ScoredSlot } from "./top-k.js";
 import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
 
@@ -27,6 +29,22 @@ import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
  * conversation its own project, 0.5-0.7 with every turn visible; 0.9 and 1 lose to BM25.
  */
 export const DEFAULT_VECTOR_WEIGHT = 0.2;
+/**
+ * How much of its store neighbours' evidence a candidate with lexical evidence of its own gets:
+ * `G × max s(j) / d` over the documents written d = 1-2 before or after it in its group
+ * ({@link IndexedDocument.order}). Measured on four sets (docs/performance.md, "Neighbours by
+ * store order"): LoCoMo R@5 +3.9 points over no lift (0.598), NegConstraint +0.5, the realistic
+ * store and LongMemEval level, at a cost of 0.8 on LoCoMo when the order means nothing (0.5:
+ * +4.9 in order, −3.5 shuffled).
+ */
+export const DEFAULT_NEIGHBOUR_LIFT = 0.3;
+/**
+ * Store neighbours lend only when written within this of each other (the order key's `time`
+ * units; the engine's are ms): one hour, one sitting. Memories written days apart next to each
+ * other in a project are not about one thing more often than any two (the realistic store:
+ * context precision 0.768 without a window, 0.802 with it, docs/performance.md).
+ */
+export const DEFAULT_NEIGHBOUR_WINDOW = 3_600_000;
 /** How deep each list is read for reciprocal rank fusion. */
 export const DEFAULT_RRF_DEPTH = 100;
 /** Removed slots are compacted away once there are more of them than this and than live ones. */
@@ -71,6 +89,28 @@ export interface HybridIndexOptions {
    * is classic BM25.
    */
   readonly queryText?: (text: string) => string;
+  /**
+   * `G` of the store-neighbour lift (convex fusion only), in [0, 1]: a candidate with lexical
+   * evidence of its own gets `G × max s(j) / d` over the accepted documents written d = 1-2
+   * before or after it in its order group, s the fused evidence. 0 turns it off. Default 0.3
+   * ({@link DEFAULT_NEIGHBOUR_LIFT}).
+   */
+  readonly neighbourLift?: number;
+  /**
+   * Neighbours lend only when their order `time` is within this of the candidate's (≥ 0; the
+   * engine gives ms). Default one hour ({@link DEFAULT_NEIGHBOUR_WINDOW}); `Infinity`: any.
+   */
+  readonly neighbourWindow?: number;
+}
+
+/** What one query knows of every slot: enough to give any slot its exact fused evidence. */
+interface QueryEvidence {
+  readonly scores: Float64Array;
+  readonly lexicalMax: number;
+  readonly mu: number;
+  readonly accepted: Uint8Array;
+  /** Whether the vector side counts (a convex query with a vector weight above 0). */
+  readonly vectors: boolean;
 }
 
 /**
@@ -107,7 +147,7 @@ export function createHybridIndex(options: HybridIndexOptions = {}): RetrievalIn
 export function createBm25Index(
   options: Omit<HybridIndexOptions, "fusion" | "vectorWeight"> = {},
 ): RetrievalIndex {
-  return new HybridIndex({ ...options, fusion: "convex", vectorWeight: 0 });
+  return new HybridIndex({ neighbourLift: 0, ...options, fusion: "convex", vectorWeight: 0 });
 }
 
 class HybridIndex implements RetrievalIndex {
@@ -118,6 +158,9 @@ class HybridIndex implements RetrievalIndex {
   readonly #rrfDepth: number;
   readonly #terms: (text: string) => readonly string[];
   readonly #queryText: (text: string) => string;
+  readonly #neighbourLift: number;
+  readonly #neighbourWindow: number;
+  #order = new StoreOrder();
   #postings = new LexicalPostings();
   #vectors = new VectorMatrix();
   readonly #slotOf = new Map<string, number>();
@@ -128,6 +171,8 @@ class HybridIndex implements RetrievalIndex {
   #removed = 0;
   /** Slots below this are in group order (see {@link REORDER_AFTER}). */
   #orderedUpTo = 0;
+  /** Per slot, its exact fused evidence in the query being ranked (NaN: not computed yet). */
+  #fusedCache = new Float64Array(0);
   /** The acceptance mask of a query with a filter (reused). */
   #accepted = new Uint8Array(0);
   /**
@@ -151,6 +196,18 @@ class HybridIndex implements RetrievalIndex {
       b: checkRange("b", options.b ?? BM25_B, 0, 1),
       delta: checkRange("delta", options.delta ?? BM25_DELTA, 0, Number.MAX_VALUE),
     };
+    this.#neighbourLift = checkRange(
+      "neighbourLift",
+      options.neighbourLift ?? DEFAULT_NEIGHBOUR_LIFT,
+      0,
+      1,
+    );
+    this.#neighbourWindow = checkRange(
+      "neighbourWindow",
+      options.neighbourWindow ?? DEFAULT_NEIGHBOUR_WINDOW,
+      0,
+      Infinity,
+    );
     this.#rrfK = checkRange("rrfK", options.rrfK ?? RRF_K, 0, Number.MAX_VALUE);
     this.#rrfDepth = Math.floor(
       checkRange("rrfDepth", options.rrfDepth ?? DEFAULT_RRF_DEPTH, 1, Number.MAX_SAFE_INTEGER),
@@ -163,7 +220,12 @@ class HybridIndex implements RetrievalIndex {
 
   add(document: IndexedDocument): void {
     const terms = this.#terms(document.text);
-    this.remove(document.id);
+    const old = this.#slotOf.get(document.id);
+    // Re-added with the same store-order key (an update): it keeps its place among its
+    // neighbours, moved over before the old slot is dropped.
+    const keepPlace =
+      old !== undefined && document.order !== undefined && this.#order.holds(old, document.order);
+    if (old !== undefined) this.#drop(old, document.id, !keepPlace);
     const slot = this.#ids.length;
     this.#vectors.set(slot, document.vector);
     this.#ids.push(document.id);
@@ -177,8 +239,11 @@ class HybridIndex implements RetrievalIndex {
     this.#addToSum(document.vector, 1);
     this.#postings.add(slot, terms);
     this.#groups.add(slot, document.groups ?? []);
+    if (keepPlace) this.#order.replace(old, slot);
+    else this.#order.add(slot, document.order);
     const unordered = this.#ids.length - this.#orderedUpTo;
-    if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo) this.#compact();
+    const removed = this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size;
+    if (removed || (unordered > REORDER_AFTER && unordered > this.#orderedUpTo)) this.#compact();
   }
 
   vectorOf(id: string): number[] | undefined {
@@ -189,17 +254,24 @@ class HybridIndex implements RetrievalIndex {
   remove(id: string): boolean {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return false;
+    this.#drop(slot, id, true);
+    if (this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size) this.#compact();
+    return true;
+  }
+
+  /** Marks a slot removed (compacted away later); `unlink`: out of the store order too. */
+  #drop(slot: number, id: string, unlink: boolean): void {
     this.#addToSum(this.#vectors.row(slot), -1);
     this.#slotOf.delete(id);
     this.#ids[slot] = undefined;
     this.#alive[slot] = 0;
     this.#postings.remove(slot);
+    if (unlink) this.#order.remove(slot);
     this.#removed += 1;
-    if (this.#removed > COMPACT_AFTER && this.#removed > this.#slotOf.size) this.#compact();
-    return true;
   }
 
   settle(): void {
+    this.#order.settle();
     const unordered = this.#ids.length - this.#orderedUpTo;
     if (unordered > REORDER_AFTER && unordered > this.#orderedUpTo / 8) this.#compact();
   }
@@ -214,22 +286,25 @@ class HybridIndex implements RetrievalIndex {
       postings: this.#postings.image(),
       vectors: this.#vectors.image(n),
       groups: this.#groups.image(n),
+      order: this.#order.image(n),
       vectorSum: this.#vectorSum,
     };
   }
 
   restore(image: HybridIndexImage): boolean {
     if (this.#ids.length > 0) throw new Error("hybrid index: restore needs an empty index");
-    if (image.kind !== "hybrid" || image.probe !== this.#terms(TOKENIZER_PROBE).join(" ")) {
-      return false;
-    }
+    const { postings, vectors, groups, order } = image;
+    // An image saved before the index kept a store order is refused like another tokenizer's:
+    // the caller loads from the store, so no memory silently loses its neighbours.
+    const probe = this.#terms(TOKENIZER_PROBE).join(" ");
+    if (image.kind !== "hybrid" || image.probe !== probe || order === undefined) return false;
     const n = image.ids.length;
-    const { postings, vectors, groups } = image;
     const stride = Math.ceil(vectors.dimensions / 4) * 4;
     if (
       postings.slotCount !== n ||
       postings.docLengths.length !== n ||
       groups.primary.length !== n ||
+      [order.group, order.time, order.tie, order.prev, order.next].some((a) => a.length !== n) ||
       vectors.rows.length !== n * stride
     ) {
       throw new Error("hybrid index image: its parts disagree on the number of documents");
@@ -237,6 +312,7 @@ class HybridIndex implements RetrievalIndex {
     this.#postings = LexicalPostings.fromImage(postings);
     this.#vectors = VectorMatrix.fromImage(vectors);
     this.#groups = SlotGroups.fromImage(groups);
+    this.#order = StoreOrder.fromImage(order);
     this.#ids = [...image.ids];
     image.ids.forEach((id, slot) => this.#slotOf.set(id, slot));
     this.#alive = new Uint8Array(Math.max(64, n * 2));
@@ -269,20 +345,24 @@ class HybridIndex implements RetrievalIndex {
         ranked = this.#rankByConvex(topK, lexical, lexicalMax, mu, slotCount, accepted, range);
       }
       const w = this.#vectorWeight;
+      const known: QueryEvidence = { scores: lexical, lexicalMax, mu, accepted, vectors: w > 0 };
       return ranked.flatMap((hit) => {
         const similarity = this.#vectors.dot(hit.slot);
         const lexicalEvidence = lexicalMax > 0 ? (lexical[hit.slot] as number) / lexicalMax : 0;
         const semantic = w > 0 || this.#fusion === "rrf" ? semanticEvidence(similarity, mu) : 0;
-        const evidence =
-          this.#fusion === "rrf" ? fusedEvidence(lexicalEvidence, semantic, w) : hit.score;
+        const rrf = this.#fusion === "rrf";
+        const evidence = rrf ? fusedEvidence(lexicalEvidence, semantic, w) : hit.score;
         if (!(evidence > 0)) return [];
+        const neighbour = rrf ? 0 : this.#liftAt(known, hit.slot, (j) => this.#fusedAt(known, j));
         return [
           {
             id: hit.id,
+            // Lifted evidence can pass 1: the curve maps all of it to 1.
             relevance: calibratedRelevance(evidence),
             similarity,
             lexical: lexicalEvidence,
             semantic,
+            ...(neighbour > 0 ? { neighbour } : {}),
           },
         ];
       });
@@ -368,12 +448,14 @@ class HybridIndex implements RetrievalIndex {
   }
 
   /**
-   * The `topK` accepted slots of highest fused evidence `(1 - w) · score / lexicalMax + w ·
-   * semanticEvidence(cosine, mu)`. Exact top-k pruning: the vector part is at most `w`, so a slot
-   * whose lexical part plus `w` is below the k-th best so far cannot enter and is skipped by one
-   * comparison of its BM25 score with a cut derived from that floor (conservatively: the exact
-   * test decides the rest). The others are bounded with the approximate similarity plus the
-   * scan's slack, and only those that could still enter get their exact similarity.
+   * The `topK` accepted slots of highest evidence: the fused `(1 - w) · score / lexicalMax + w ·
+   * semanticEvidence(cosine, mu)` plus, for a slot with lexical evidence, its store neighbours'
+   * lift ({@link #liftAt}). Exact top-k pruning: the vector part is at most `w` and the lift at
+   * most `G`, so a slot whose lexical part plus both is below the k-th best so far cannot enter
+   * and is skipped by one comparison of its BM25 score with a cut derived from that floor
+   * (conservatively: the exact test decides the rest). The others are bounded with the
+   * approximate similarities (theirs and their neighbours') plus the scan's slack, and only those
+   * that could still enter get their exact similarity.
    */
   #rankByConvex(
     topK: number,
@@ -384,40 +466,130 @@ class HybridIndex implements RetrievalIndex {
     accepted: Uint8Array,
     range: BoundedScan | undefined,
   ): ScoredSlot[] {
-    const best = new TopK(topK);
-    const w = this.#vectorWeight;
-    const lexicalWeight = 1 - w;
-    const lexicalOf = (score: number) => (lexicalMax > 0 ? score / lexicalMax : 0);
-    if (range === undefined || !(range.max >= range.min)) {
+    const vectors = range !== undefined && range.max >= range.min;
+    const known: QueryEvidence = { scores, lexicalMax, mu, accepted, vectors };
+    const g = this.#neighbourLift;
+    if (range === undefined || !vectors) {
+      const best = new TopK(topK);
+      const exact = (slot: number) => this.#fusedAt(known, slot);
       for (let slot = 0; slot < slotCount; slot += 1) {
-        const score = scores[slot] as number;
-        if (score > 0) this.#offer(best, slot, fusedEvidence(lexicalOf(score), 0, w));
+        if ((scores[slot] as number) > 0) {
+          this.#offer(best, slot, exact(slot) + this.#liftAt(known, slot, exact));
+        }
       }
       return best.sorted();
     }
+    const plain = this.#rankFused(topK, known, slotCount, range, 0, 0, -Infinity);
+    if (!(g > 0) || plain.length === 0) return plain;
+    // The plain top k with their lifts are k slots whose totals are known: the k-th of those
+    // is a floor no answer falls below. The best fused evidence bounds what any neighbour lends.
+    this.#startFusedCache(slotCount);
+    const exact = (slot: number) => this.#cachedFused(known, slot);
+    const totals = plain.map(({ slot }) => exact(slot) + this.#liftAt(known, slot, exact));
+    totals.sort((a, b) => b - a);
+    const seed = plain.length < topK ? -Infinity : (totals[topK - 1] as number);
+    const most = (plain[0] as ScoredSlot).score;
+    return this.#rankFused(topK, known, slotCount, range, g, most, seed);
+  }
+
+  /**
+   * The exact top k of fused evidence plus, with `g` > 0, the store neighbours' lift
+   * ({@link #liftAt}), given that no neighbour's fused evidence exceeds `most` and no answer's
+   * total falls below `seed`. See {@link #rankByConvex} for the pruning.
+   */
+  #rankFused(
+    topK: number,
+    known: QueryEvidence,
+    slotCount: number,
+    range: BoundedScan,
+    g: number,
+    most: number,
+    seed: number,
+  ): ScoredSlot[] {
+    const { scores, lexicalMax, mu, accepted } = known;
+    const best = new TopK(topK);
+    const w = this.#vectorWeight;
+    const lexicalWeight = 1 - w;
     const approximations = this.#vectors.similarities;
     const vectors = this.#vectors;
     const { max, slack } = range;
-    let floor = best.floor();
-    let cut = lexicalCut(floor, w, lexicalWeight, lexicalMax);
+    const lexicalOf = (score: number) => (lexicalMax > 0 ? score / lexicalMax : 0);
+    const upper = (slot: number) =>
+      accepted[slot] !== 1
+        ? 0
+        : fusedEvidence(
+            lexicalOf(scores[slot] as number),
+            semanticEvidence(Math.min((approximations[slot] as number) + slack, max), mu),
+            w,
+          );
+    const exact = (slot: number) => this.#cachedFused(known, slot);
+    const maxLift = g * most;
+    let floor = Math.max(best.floor(), seed);
+    let cut = lexicalCut(floor - maxLift, w, lexicalWeight, lexicalMax);
     for (let slot = 0; slot < slotCount; slot += 1) {
       const lexicalScore = scores[slot] as number;
       if (lexicalScore < cut || accepted[slot] !== 1) continue;
       const lexical = lexicalOf(lexicalScore);
+      const lifted = g > 0 && lexicalScore > 0;
       const lexicalPart = lexicalWeight * lexical;
-      if (lexicalPart + w < floor) continue;
-      const upper = Math.min((approximations[slot] as number) + slack, max);
-      if (fusedEvidence(lexical, semanticEvidence(upper, mu), w) < floor) continue;
-      const fused = fusedEvidence(lexical, semanticEvidence(vectors.dot(slot), mu), w);
-      if (!(fused > 0) || fused < floor) continue;
-      this.#offer(best, slot, fused);
-      const raised = best.floor();
+      if (lexicalPart + w + (lifted ? maxLift : 0) < floor) continue;
+      const own = fusedEvidence(
+        lexical,
+        semanticEvidence(Math.min((approximations[slot] as number) + slack, max), mu),
+        w,
+      );
+      if (own + (lifted ? maxLift : 0) < floor) continue;
+      const liftBound = lifted ? Math.min(maxLift, this.#liftAt(known, slot, upper)) : 0;
+      if (own + liftBound < floor) continue;
+      const fused = lifted
+        ? exact(slot)
+        : fusedEvidence(lexical, semanticEvidence(vectors.dot(slot), mu), w);
+      if (fused + liftBound < floor) continue;
+      const total = fused + (lifted ? this.#liftAt(known, slot, exact) : 0);
+      if (!(total > 0) || total < floor) continue;
+      this.#offer(best, slot, total);
+      const raised = Math.max(best.floor(), seed);
       if (raised !== floor) {
         floor = raised;
-        cut = lexicalCut(floor, w, lexicalWeight, lexicalMax);
+        cut = lexicalCut(floor - maxLift, w, lexicalWeight, lexicalMax);
       }
     }
     return best.sorted();
+  }
+
+  /** Forgets the cached fused evidence of the last query (see {@link #cachedFused}). */
+  #startFusedCache(slotCount: number): void {
+    if (this.#fusedCache.length < slotCount)
+      this.#fusedCache = new Float64Array(this.#alive.length);
+    this.#fusedCache.fill(NaN, 0, slotCount);
+  }
+
+  /** {@link #fusedAt}, computed once per slot and query (neighbours are asked for repeatedly). */
+  #cachedFused(known: QueryEvidence, slot: number): number {
+    let fused = this.#fusedCache[slot] as number;
+    if (Number.isNaN(fused)) this.#fusedCache[slot] = fused = this.#fusedAt(known, slot);
+    return fused;
+  }
+
+  /** A slot's exact fused evidence in this query (0 when the query does not accept it). */
+  #fusedAt(known: QueryEvidence, slot: number): number {
+    if (known.accepted[slot] !== 1) return 0;
+    const { scores, lexicalMax, mu } = known;
+    const lexical = lexicalMax > 0 ? (scores[slot] as number) / lexicalMax : 0;
+    const semantic = known.vectors ? semanticEvidence(this.#vectors.dot(slot), mu) : 0;
+    return fusedEvidence(lexical, semantic, this.#vectorWeight);
+  }
+
+  /**
+   * What a slot's store neighbours lend it: `G × max s(j) / d` over the slots written d = 1-2
+   * before or after it in its order group (within the neighbour window), with `s` = `evidenceOf` (0 for a slot the query does
+   * not accept: another project's, a removed, expired or filtered-out memory); 0 for a slot
+   * without lexical evidence of its own (its neighbours' relevance is not its own).
+   */
+  #liftAt(known: QueryEvidence, slot: number, evidenceOf: (slot: number) => number): number {
+    const g = this.#neighbourLift;
+    if (!(g > 0) || !((known.scores[slot] as number) > 0) || known.accepted[slot] !== 1) return 0;
+    return g * this.#order.bestNeighbour(slot, evidenceOf, this.#neighbourWindow);
   }
 
   #rankByRrf(
@@ -475,6 +647,7 @@ class HybridIndex implements RetrievalIndex {
     this.#postings.remap(newSlot, ids.length);
     this.#vectors.remap(newSlot, ids.length);
     this.#groups.remap(newSlot, ids.length);
+    this.#order.remap(newSlot, ids.length);
     this.#ids = ids;
     this.#alive = new Uint8Array(Math.max(64, ids.length * 2));
     this.#alive.fill(1, 0, ids.length);

@@ -59,6 +59,18 @@ export interface GroupsImage {
   readonly lists: readonly { readonly group: string; readonly slots: Int32Array<ArrayBuffer> }[];
 }
 
+/** The store order (see `StoreOrder`): per slot its group (0: none), key and chain links. */
+export interface StoreOrderImage {
+  /** Group names by number (from 1). */
+  readonly names: readonly string[];
+  readonly group: Int32Array<ArrayBuffer>;
+  readonly time: Float64Array<ArrayBuffer>;
+  readonly tie: Int32Array<ArrayBuffer>;
+  /** The previous and next slot of the same group (-1: none). */
+  readonly prev: Int32Array<ArrayBuffer>;
+  readonly next: Int32Array<ArrayBuffer>;
+}
+
 /**
  * The whole hybrid index. `probe` is the index's terms of a fixed text: an index whose
  * tokenizer differs (another release) refuses the image rather than answer differently.
@@ -76,6 +88,11 @@ export interface HybridIndexImage {
   readonly postings: PostingsImage;
   readonly vectors: VectorsImage;
   readonly groups: GroupsImage;
+  /**
+   * The store order. An image saved before the index kept one has none: a restore refuses it
+   * (the caller loads from the store instead), so neighbours are never silently missing.
+   */
+  readonly order?: StoreOrderImage;
   /** The live vectors' fixed-point sum. */
   readonly vectorSum: Float64Array<ArrayBuffer>;
 }

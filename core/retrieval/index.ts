@@ -13,7 +13,8 @@
  * - vector side: `vector-matrix.ts` (rows in WebAssembly memory, int8 codes from
  *   `vector-codes.ts` for a bounded first pass), `vector-kernel.wat` and its compiled bytes
  *   `vector-kernel-wasm.ts` (SIMD dot products).
- * - shared: `slot-groups.ts` (a project's or scope's slots, for filter masks), `top-k.ts` (the
+ * - shared: `slot-groups.ts` (a project's or scope's slots, for filter masks), `store-order.ts`
+ *   (each group's slots in writing order, for the store-neighbour lift), `top-k.ts` (the
  *   one top-k heap), `cosine-retrieval-index.ts` (brute-force cosine reference).
  *
  * @example
@@ -29,11 +30,13 @@ export type {
 export {
   createBm25Index,
   createHybridIndex,
+  DEFAULT_NEIGHBOUR_LIFT,
   DEFAULT_RRF_DEPTH,
   DEFAULT_VECTOR_WEIGHT,
   type FusionMethod,
   type HybridIndexOptions,
 } from "./hybrid-index.js";
+export type { StoreOrderKey } from "./store-order.js";
 export { CosineRetrievalIndex } from "./cosine-retrieval-index.js";
 export { lexicalTerms, lexicalTermsWith } from "./lexical-terms.js";
 export { withoutExcludedSpans } from "./excluded-spans.js";

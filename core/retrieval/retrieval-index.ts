@@ -6,6 +6,7 @@
  */
 
 import type { HybridIndexImage } from "./index-image.js";
+import type { StoreOrderKey } from "./store-order.js";
 
 /** One document to index: a memory's id, its content and its embedding. */
 export interface IndexedDocument {
@@ -18,6 +19,13 @@ export interface IndexedDocument {
    * rank one group's documents without naming them one by one ({@link RetrievalQuery.groups}).
    */
   readonly groups?: readonly string[];
+  /**
+   * Where the document sits in its writer's order (its group, then time and tie): the documents
+   * written just before and after it in the same group are its store neighbours, which lend a
+   * candidate with lexical evidence of its own part of their evidence (see
+   * `HybridIndexOptions.neighbourLift`). Omitted: it has no neighbours and is no one's.
+   */
+  readonly order?: StoreOrderKey;
 }
 
 /** A ranked query over the indexed documents. */
@@ -62,6 +70,11 @@ export interface RetrievalHit {
   readonly lexical?: number;
   /** Semantic evidence in [0, 1]: the cosine's rise above the query's mean cosine. */
   readonly semantic?: number;
+  /**
+   * Evidence lent by the document's store neighbours, in [0, lift] (0 when it has no lexical
+   * evidence of its own): added to the fused evidence before the calibration curve.
+   */
+  readonly neighbour?: number;
 }
 
 /**

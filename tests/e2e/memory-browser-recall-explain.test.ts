@@ -54,6 +54,7 @@ const factorLine = (f: Factors) =>
       ["rel", f.relevance],
       ["lex", f.lexical],
       ["sem", f.semantic],
+      ["nbr", f.neighbour],
       ["rec", f.recency],
       ["freq", f.frequency],
       ["type", f.type],

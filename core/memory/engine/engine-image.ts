@@ -109,8 +109,8 @@ export function engineImage(
 /**
  * Restores an image into an empty engine's `index`, then calls `hold` with each memory in
  * listing order; returns the columns that hold their numbers (row i: the image's row i). Throws
- * when the image is inconsistent; `undefined` when the index refuses it (another tokenizer),
- * nothing held then.
+ * when the image is inconsistent; `undefined` when the index refuses it (another tokenizer, or an
+ * image saved before the index kept a store order), nothing held then.
  */
 export function restoreEngine(
   image: EngineImage,
@@ -148,6 +148,8 @@ export function restoreEngine(
     held.scope = scope;
     held.project = project;
     held.tags = tags;
+    // The index took the image, so it holds a store order: the memory's insertion number.
+    held.tie = image.index.order?.tie[row] ?? 0;
     hold(held);
   }
   return columns;

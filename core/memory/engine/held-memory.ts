@@ -75,6 +75,11 @@ export class HeldMemory {
   scope: MemoryScope = "permanent";
   project = "";
   tags: readonly string[] = [];
+  /**
+   * Its insertion number in the engine: with `createdMs`, its place in the store order its
+   * neighbours are read from (`index-groups.ts`, `storeOrderOf`). Kept when it is updated.
+   */
+  tie = 0;
   /** Set when it leaves the engine (the listing order skips it). */
   gone = false;
   readonly #columns: HeldColumns;

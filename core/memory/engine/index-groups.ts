@@ -2,6 +2,7 @@
  * The retrieval-index groups of a memory: a project query ranks only its project's group and the
  * permanent one, so the other projects' memories cost it nothing.
  */
+import type { StoreOrderKey } from "../../retrieval/store-order.js";
 import type { Memory } from "../model/types.js";
 
 /** The index group of the permanent memories (any project). */
@@ -28,6 +29,21 @@ export function groupsOf(memory: Pick<Memory, "project" | "scope">): string[] {
   if (memory.project !== "") groups.push(projectGroup(memory.project));
   if (memory.scope === "permanent") groups.push(PERMANENT_GROUP);
   return groups;
+}
+
+/**
+ * A memory's place in the store order the index reads its neighbours from: its group is its
+ * project and scope (a tenant has its own engine), ordered by creation instant, then insertion
+ * number (`tie`), so memories written in one millisecond (a batch) keep the order they came in.
+ *
+ * @example
+ * storeOrderOf({ project: "billing", scope: "session", createdMs: 1000, tie: 3 });
+ * // { group: "billing\u0000session", time: 1000, tie: 3 }
+ */
+export function storeOrderOf(
+  held: Pick<Memory, "project" | "scope"> & { readonly createdMs: number; readonly tie: number },
+): StoreOrderKey {
+  return { group: `${held.project}\u0000${held.scope}`, time: held.createdMs, tie: held.tie };
 }
 
 /**

@@ -11,7 +11,13 @@ import { engineImage, restoreEngine, type EngineImage } from "./engine-image.js"
 import { HashLookup } from "./hash-lookup.js";
 import { HeldColumns } from "./held-columns.js";
 import { HeldMemory, Interner } from "./held-memory.js";
-import { groupsOf, inGroupOrder, PERMANENT_GROUP, projectGroup } from "./index-groups.js";
+import {
+  groupsOf,
+  inGroupOrder,
+  PERMANENT_GROUP,
+  projectGroup,
+  storeOrderOf,
+} from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";
 import { CountTally, type MemoryCounts } from "./memory-counts.js";
 import { compileMemoryFilter } from "./memory-filter.js";
@@ -51,6 +57,8 @@ export class MemoryEngine implements MemoryReadModel {
   readonly #order = new CreatedOrder<HeldMemory>();
   /** The stats and "all live" answers, kept between changes. */
   readonly #liveness = new LivenessCache(this.#entries);
+  /** The next memory's insertion number (its `tie` in the store order). */
+  #nextTie = 0;
 
   constructor(index: RetrievalIndex, options: ExpiryOptions) {
     this.#index = index;
@@ -79,8 +87,9 @@ export class MemoryEngine implements MemoryReadModel {
 
   /** Every held memory (expired ones not swept yet included) as the store holds it. */
   *records(): Generator<VectorRecord> {
-    // In the order the index keeps its rows in, so a load from these records needs no reordering.
-    for (const held of inGroupOrder(this.#entries.values())) {
+    // In store order (a load numbers them in the order read, so it keeps their neighbours), then
+    // group by group as the index keeps its rows, so a load from these records needs no reordering.
+    for (const held of inGroupOrder(inStoreOrder(this.#entries.values()))) {
       const vector = this.#index.vectorOf(held.id);
       if (vector === undefined) continue;
       const metadata = encodeMemoryMetadata(held.toMemory(), held.hash);
@@ -99,6 +108,7 @@ export class MemoryEngine implements MemoryReadModel {
     this.#liveness.changed();
     this.#byHash.defer();
     const columns = restoreEngine(image, this.#index, this.#interner, (held) => {
+      this.#nextTie = Math.max(this.#nextTie, held.tie + 1);
       this.#liveness.added(held.expiresAtMs);
       this.#entries.set(held.id, held);
       this.#order.add(held);
@@ -108,29 +118,46 @@ export class MemoryEngine implements MemoryReadModel {
     return true;
   }
 
-  /** Adds (or replaces) a memory the store has just acknowledged. */
+  /**
+   * Adds (or replaces) a memory the store has just acknowledged. A new memory takes the next
+   * insertion number; a replaced one (new content) keeps its own, so it keeps its place among
+   * its store neighbours.
+   */
   add(memory: Memory, hash: string, vector: readonly number[]): void {
-    this.remove(memory.id);
+    const known = this.#entries.get(memory.id);
+    if (known !== undefined) this.#forget(known, false);
     this.#liveness.changed();
     const held = HeldMemory.of(memory, hash, this.#interner, this.#columns);
+    held.tie = known?.tie ?? this.#nextTie++;
     this.#liveness.added(held.expiresAtMs);
     this.#entries.set(held.id, held);
     this.#order.add(held);
     this.#byHash.add(held);
-    this.#index.add({ id: held.id, text: held.content, vector, groups: groupsOf(held) });
+    this.#index.add({
+      id: held.id,
+      text: held.content,
+      vector,
+      groups: groupsOf(held),
+      order: storeOrderOf(held),
+    });
   }
 
   /** Forgets a memory the store has deleted; false when it was not held. */
   remove(id: string): boolean {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
+    this.#forget(entry, true);
+    return true;
+  }
+
+  /** Drops a held memory (and from the index too when `unindex`; else an add replaces it). */
+  #forget(entry: HeldMemory, unindex: boolean): void {
     this.#liveness.changed();
-    this.#entries.delete(id);
+    this.#entries.delete(entry.id);
     this.#order.remove(entry);
     this.#byHash.remove(entry);
     entry.release();
-    this.#index.remove(id);
-    return true;
+    if (unindex) this.#index.remove(entry.id);
   }
 
   /** The memory if it is held and live at `nowMs`. */
@@ -147,25 +174,28 @@ export class MemoryEngine implements MemoryReadModel {
     let entry = this.#entries.get(memory.id);
     if (entry === undefined) return false;
     this.#liveness.changed();
-    const { project, scope } = entry;
+    const { project, scope, createdMs } = entry;
     if (entry.createdMs !== Date.parse(memory.created_at)) {
       // Its place in the listing order moves: a new entry there, the old one gone.
       this.#order.remove(entry);
       this.#byHash.remove(entry);
       entry.release();
-      const content = entry.content;
+      const { content, tie } = entry;
       entry = HeldMemory.of({ ...memory, content }, entry.hash, this.#interner, this.#columns);
+      entry.tie = tie;
       this.#entries.set(memory.id, entry);
       this.#order.add(entry);
       this.#byHash.add(entry);
     } else {
       entry.assign(memory, this.#interner);
     }
-    if (project !== memory.project || scope !== memory.scope) {
-      // Its groups changed: index it again (same text and vector) under the new ones.
+    if (project !== memory.project || scope !== memory.scope || createdMs !== entry.createdMs) {
+      // Its groups or store-order place changed: index it again (same text and vector).
       const vector = this.#index.vectorOf(memory.id);
       if (vector !== undefined) {
-        this.#index.add({ id: memory.id, text: entry.content, vector, groups: groupsOf(entry) });
+        const groups = groupsOf(entry);
+        const order = storeOrderOf(entry);
+        this.#index.add({ id: memory.id, text: entry.content, vector, groups, order });
       }
     }
     this.#liveness.expiriesMoved();
@@ -252,6 +282,7 @@ export class MemoryEngine implements MemoryReadModel {
               similarity: hit.similarity,
               ...(hit.lexical === undefined ? {} : { lexical: hit.lexical }),
               ...(hit.semantic === undefined ? {} : { semantic: hit.semantic }),
+              ...(hit.neighbour === undefined ? {} : { neighbour: hit.neighbour }),
             },
           ];
     });
@@ -316,6 +347,14 @@ export class MemoryEngine implements MemoryReadModel {
   peek(id: string): Memory | undefined {
     return this.#entries.get(id)?.toMemory();
   }
+}
+
+/** Held memories by creation instant, then insertion number (as they came, when already so). */
+function inStoreOrder(entries: Iterable<HeldMemory>): HeldMemory[] {
+  const all = [...entries];
+  const before = (a: HeldMemory, b: HeldMemory) => a.createdMs - b.createdMs || a.tie - b.tie;
+  const sorted = all.every((held, i) => i === 0 || before(all[i - 1] as HeldMemory, held) <= 0);
+  return sorted ? all : all.sort(before);
 }
 
 function olderFirst(a: Memory, b: Memory): number {

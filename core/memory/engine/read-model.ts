@@ -34,6 +34,8 @@ export interface EngineHit {
   readonly lexical?: number;
   /** The index's semantic evidence in [0, 1], when it has one (see `RetrievalHit.semantic`). */
   readonly semantic?: number;
+  /** Evidence its store neighbours lent it, when any (see `RetrievalHit.neighbour`). */
+  readonly neighbour?: number;
 }
 
 /** A value now or later: the engine answers at once, the replica read model asks the store. */

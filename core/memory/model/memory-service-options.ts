@@ -104,6 +104,7 @@ export function validateMemoryServiceOptions(options: MemoryServiceOptions): str
   };
   unitInterval("recall.min_score", options.recallMinScore);
   unitInterval("recall.relative_floor", options.recallRelativeFloor);
+  unitInterval("retrieval.neighbour_lift", options.neighbourLift);
   const kneeGap: unknown = options.recallKneeGap;
   if (kneeGap !== undefined && (typeof kneeGap !== "number" || !(kneeGap >= 0))) {
     // A library option only (no memsvc.yaml key yet): named as the option is spelled.

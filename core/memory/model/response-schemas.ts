@@ -70,7 +70,13 @@ const relevanceFactors = {
     unit,
     v.description("the cosine's rise above the message's mean cosine over the store"),
   ),
-  relevance: v.pipe(unit, v.description("the calibrated relevance the two give")),
+  neighbour: v.pipe(
+    unit,
+    v.description(
+      "evidence lent by the memories written just before and after it in its project and scope (0 without lexical evidence of its own)",
+    ),
+  ),
+  relevance: v.pipe(unit, v.description("the calibrated relevance the three give")),
 };
 
 const recallFactorsSchema = v.object({
@@ -158,7 +164,7 @@ export const searchResultSchema = v.object({
       score: v.pipe(
         v.number(),
         v.description(
-          "calibrated relevance in [0, 1] (lexical and semantic evidence fused, one fixed curve): comparable across queries and store sizes; 0.5 is about an even chance that the memory answers the message",
+          "calibrated relevance in [0, 1] (lexical and semantic evidence fused, plus what its store neighbours lend, one fixed curve): comparable across queries and store sizes; 0.5 is about an even chance that the memory answers the message",
         ),
       ),
       factors: v.optional(v.object(relevanceFactors)),

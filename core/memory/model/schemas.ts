@@ -167,7 +167,7 @@ const rankedFilterEntries = {
     v.pipe(
       v.boolean(E.explain),
       v.description(
-        "Add each item's factors (lexical and semantic evidence; for recall also recency, frequency, type, scope, confidence) and, for recall, what the budget cut.",
+        "Add each item's factors (lexical, semantic and store-neighbour evidence; for recall also recency, frequency, type, scope, confidence) and, for recall, what the budget cut.",
       ),
     ),
   ),

@@ -95,7 +95,12 @@ export interface RelevanceFactors {
   readonly lexical: number;
   /** The cosine's rise above the message's mean cosine over the store. */
   readonly semantic: number;
-  /** The calibrated relevance the two give (search's `score`). */
+  /**
+   * Evidence lent by the memories written just before and after it in its project and scope
+   * (0 without lexical evidence of its own; see docs/memory-model.md, "Ranking").
+   */
+  readonly neighbour: number;
+  /** The calibrated relevance the three give (search's `score`). */
   readonly relevance: number;
 }
 
@@ -323,6 +328,13 @@ export interface MemoryServiceOptions {
    * candidate at or above `recallMinScore`). Optional like {@link recallMinScore}.
    */
   readonly recallKneeGap?: number;
+  /**
+   * How much of its store neighbours' evidence a candidate with lexical evidence of its own gets,
+   * in [0, 1] (default 0.3; 0 turns it off): the memories written just before and after it in
+   * its project and scope (see `HybridIndexOptions.neighbourLift`). Used when the service builds
+   * its own index. Optional like {@link recallMinScore}.
+   */
+  readonly neighbourLift?: number;
   /**
    * Told about problems that must not fail the request, e.g. an access-metadata update that
    * failed after a recall had already answered, or a stored record that cannot be decoded.

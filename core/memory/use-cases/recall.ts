@@ -96,6 +96,7 @@ export async function recall(
       factors: {
         lexical: hit.lexical ?? 0,
         semantic: hit.semantic ?? 0,
+        neighbour: hit.neighbour ?? 0,
         relevance,
         ...boosts,
       },

@@ -26,7 +26,7 @@ export async function search(context: ServiceContext, input: unknown): Promise<S
   });
   const include = new Set(body.include);
   return {
-    results: hits.flatMap(({ memory, relevance, lexical, semantic }) => {
+    results: hits.flatMap(({ memory, relevance, lexical, semantic, neighbour }) => {
       if (relevance < (body.min_score ?? 0)) return [];
       const { id, content, type, scope, confidence } = memory;
       const summary = {
@@ -38,7 +38,12 @@ export async function search(context: ServiceContext, input: unknown): Promise<S
         ...(include.has("tags") ? { tags: memory.tags } : {}),
         ...(include.has("project") ? { project: memory.project } : {}),
       };
-      const factors = { lexical: lexical ?? 0, semantic: semantic ?? 0, relevance };
+      const factors = {
+        lexical: lexical ?? 0,
+        semantic: semantic ?? 0,
+        neighbour: neighbour ?? 0,
+        relevance,
+      };
       return [{ memory: summary, score: relevance, ...(body.explain === true ? { factors } : {}) }];
     }),
   };

@@ -1,5 +1,6 @@
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS as MEMORY,
+  neighbourLiftOf,
   recallKneeGapOf,
 } from "../../../core/memory/index.js";
 
@@ -219,6 +220,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "number",
     MEMORY.weights.confidence,
     "Weight of the stored confidence",
+  ),
+  key(
+    "retrieval.neighbour_lift",
+    "number",
+    neighbourLiftOf(MEMORY),
+    'How much a search or recall candidate with words of the message gets of the relevance of the memories written just before and after it in its project and scope, in [0, 1]; 0 turns it off (docs/memory-model.md "Ranking")',
   ),
   key("ui.enabled", "boolean", true, "Serve the memory browser (`true` or `false`)"),
   key("ui.path", "string", "/ui", "Where the memory browser is served"),

@@ -198,6 +198,9 @@ export const RawConfigSchema = v.strictObject(
         {} as never,
       ),
     }),
+    retrieval: section({
+      neighbour_lift: weight(),
+    }),
     ui: section({
       enabled: v.optional(v.boolean("expected true or false")),
       path: v.optional(

@@ -11,6 +11,7 @@ import {
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   recallMinScoreOf,
+  neighbourLiftOf,
   recallKneeGapOf,
   recallRelativeFloorOf,
 } from "../../../core/memory/index.js";
@@ -157,6 +158,8 @@ function resolveConfig(
       recallRelativeFloor:
         raw.recall.relative_floor ?? recallRelativeFloorOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
       recallKneeGap: raw.recall.knee_gap ?? recallKneeGapOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
+      neighbourLift:
+        raw.retrieval.neighbour_lift ?? neighbourLiftOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
     },
     sweepIntervalMs: (raw.memory.sweep_interval_seconds ?? 300) * 1000,
     ui: { enabled: raw.ui.enabled ?? true, path: raw.ui.path ?? "/ui" },

@@ -53,6 +53,7 @@ export interface Stats {
 export interface RecallFactors {
   lexical: number;
   semantic: number;
+  neighbour: number;
   relevance: number;
   recency: number;
   frequency: number;

@@ -3,9 +3,14 @@ import { h } from "./dom.js";
 
 /** The factors in the order shown, with their short label and what they mean (the tooltip). */
 const FACTORS: readonly (readonly [keyof RecallFactors, string, string])[] = [
-  ["relevance", "rel", "relevance: the calibrated relevance lexical and semantic give"],
+  ["relevance", "rel", "relevance: the calibrated relevance lexical, semantic and nbr give"],
   ["lexical", "lex", "lexical: BM25+ over the most the message's terms could score"],
   ["semantic", "sem", "semantic: the cosine's rise above the message's mean over the store"],
+  [
+    "neighbour",
+    "nbr",
+    "neighbour: evidence lent by the memories written just before and after it (same project and scope)",
+  ],
   ["recency", "rec", "recency: newer scores higher (half-life decay)"],
   ["frequency", "freq", "frequency: how often recall returned it"],
   ["type", "type", "type: the weight of its type"],

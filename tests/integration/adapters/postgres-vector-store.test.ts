@@ -148,9 +148,15 @@ describe("PostgresVectorStore on a real PostgreSQL", () => {
     await other.close();
   });
 
-  it("pages a scan by id with every vector", async () => {
-    const ids = Array.from({ length: 250 }, (_, i) => `s${String(i).padStart(3, "0")}`);
-    await Promise.all(ids.map((id, i) => postgres.store.upsert([record(id, i)])));
+  it("pages a scan in writing order with every vector, an update keeping its place (issue 22)", async () => {
+    // Ids in an order of their own, so id order cannot pass for writing order.
+    const ids = Array.from(
+      { length: 250 },
+      (_, i) => `s${String((i * 97) % 250).padStart(3, "0")}`,
+    );
+    for (const [i, id] of ids.slice(0, 100).entries()) await postgres.store.upsert([record(id, i)]);
+    await postgres.store.upsert(ids.slice(100).map((id, i) => record(id, 100 + i)));
+    await postgres.store.upsert([record(ids[3] as string, 1000)]);
     const seen: string[] = [];
     for (
       let cursor: string | undefined, first = true;

@@ -16,6 +16,7 @@ const DEFAULTS: ReferenceSettings = {
   delta: 1,
   rrfK: 60,
   rrfDepth: 100,
+  neighbourLift: 0.3,
 };
 
 const WORDS = [
@@ -51,6 +52,12 @@ const operationArb = fc.oneof(
       text: textArb,
       vector: vectorArb,
       groups: fc.subarray(GROUPS),
+      // A store order of few groups and instants, so neighbours and out-of-order adds are common;
+      // the tie is the id's number, so a re-add with the same group and instant keeps its place.
+      order: fc.option(
+        fc.record({ group: fc.constantFrom("x", "y"), time: fc.constantFrom(0, 1, 2) }),
+        { nil: undefined },
+      ),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), id: idArb }) },
@@ -67,7 +74,11 @@ const settingsArb = fc.record({
   vectorWeight: fc.constantFrom(0, 0.3, 0.5, 1),
   rrfDepth: fc.constantFrom(3, 100),
   delta: fc.constantFrom(0, 0.5),
+  neighbourLift: fc.constantFrom(0, 0.3, 1),
+  neighbourWindow: fc.constantFrom(Infinity, 0, 1),
 });
+
+const tieOf = (id: string) => Number(id.slice(3));
 
 function toQuery(q: {
   text: string;
@@ -99,8 +110,11 @@ describe("createHybridIndex", () => {
           const live = new Map<string, IndexedDocument>();
           for (const op of operations) {
             if (op.kind === "add") {
-              index.add(op);
-              live.set(op.id, op);
+              const { order, ...rest } = op;
+              const doc =
+                order === undefined ? rest : { ...rest, order: { ...order, tie: tieOf(op.id) } };
+              index.add(doc);
+              live.set(op.id, doc);
             } else {
               expect(index.remove(op.id)).toBe(live.delete(op.id));
             }
@@ -144,6 +158,9 @@ describe("createHybridIndex", () => {
       repeat: fc.constantFrom(1, 1, 1, 3, 7),
       long: fc.integer({ min: 0, max: 9 }).map((i) => i === 0),
       vector: vectorArb,
+      // Instants out of order in a group of up to 120: adds walk back, or re-sort the group.
+      time: fc.integer({ min: 0, max: 50 }),
+      group: fc.constantFrom("x", "x", "y"),
     });
     fc.assert(
       fc.property(
@@ -159,7 +176,12 @@ describe("createHybridIndex", () => {
             const text = (d.long ? [...words, ...Array<string>(1100).fill("coffee")] : words).join(
               " ",
             );
-            const doc = { id: `d${String(i).padStart(3, "0")}`, text, vector: d.vector };
+            const doc = {
+              id: `d${String(i).padStart(3, "0")}`,
+              text,
+              vector: d.vector,
+              order: { group: d.group, time: d.time, tie: i },
+            };
             index.add(doc);
             live.set(doc.id, doc);
           });
@@ -286,6 +308,8 @@ describe("createHybridIndex", () => {
         text: `${WORDS[i % WORDS.length]} ${WORDS[(i * 5) % WORDS.length]} note ${i % 40}`,
         vector: [Math.sin(i), Math.cos(i * 3), (i % 7) - 3, 1],
         ...(groups === undefined ? {} : { groups }),
+        // Store neighbours across compactions and renumbering, in a few order groups.
+        order: { group: `o${i % 3}`, time: Math.floor(i / 10), tie: i },
       };
       index.add(doc);
       live.set(doc.id, doc);

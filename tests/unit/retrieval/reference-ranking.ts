@@ -20,6 +20,10 @@ export interface ReferenceSettings {
   readonly delta: number;
   readonly rrfK: number;
   readonly rrfDepth: number;
+  /** The store-neighbour lift (0 when omitted). */
+  readonly neighbourLift?: number;
+  /** Neighbours lend only within this of the candidate's order time (any when omitted). */
+  readonly neighbourWindow?: number;
 }
 
 interface Scored {
@@ -94,6 +98,43 @@ export function referenceRanking(
   const evidenceOf = (id: string) =>
     fusedEvidence(lexicalOf(id), semanticOf(id), settings.vectorWeight);
 
+  // Store neighbours: each order group's live documents sorted by (time, tie).
+  const chains = new Map<string, IndexedDocument[]>();
+  for (const doc of docs) {
+    if (doc.order === undefined) continue;
+    chains.set(doc.order.group, [...(chains.get(doc.order.group) ?? []), doc]);
+  }
+  const neighbours = new Map<string, [IndexedDocument | undefined, number][]>();
+  for (const chain of chains.values()) {
+    chain.sort(
+      (a, b) =>
+        (a.order?.time ?? 0) - (b.order?.time ?? 0) || (a.order?.tie ?? 0) - (b.order?.tie ?? 0),
+    );
+    chain.forEach((doc, i) =>
+      neighbours.set(doc.id, [
+        [chain[i - 1], 1],
+        [chain[i - 2], 2],
+        [chain[i + 1], 1],
+        [chain[i + 2], 2],
+      ]),
+    );
+  }
+  const isAccepted = new Set(accepted.map((d) => d.id));
+  const g = settings.neighbourLift ?? 0;
+  const liftOf = (id: string) => {
+    if (!(g > 0) || settings.fusion === "rrf" || !((lexical.get(id) ?? 0) > 0)) return 0;
+    let best = 0;
+    const time = live.get(id)?.order?.time ?? 0;
+    const window = settings.neighbourWindow ?? Infinity;
+    for (const [doc, d] of neighbours.get(id) ?? []) {
+      const close = Math.abs((doc?.order?.time ?? 0) - time) <= window;
+      if (doc !== undefined && close && isAccepted.has(doc.id)) {
+        best = Math.max(best, evidenceOf(doc.id) / d);
+      }
+    }
+    return g * best;
+  };
+
   let fused: Scored[];
   if (settings.fusion === "rrf") {
     const lexicalRanked = accepted
@@ -113,14 +154,15 @@ export function referenceRanking(
     }
     fused = [...sums].map(([id, score]) => ({ id, score }));
   } else {
-    fused = accepted.map((d) => ({ id: d.id, score: evidenceOf(d.id) }));
+    fused = accepted.map((d) => ({ id: d.id, score: evidenceOf(d.id) + liftOf(d.id) }));
   }
   const ranked = fused
     .filter((s) => s.score > 0)
     .sort(byRank)
     .slice(0, Math.floor(query.topK));
   return ranked.flatMap((s) => {
-    const evidence = evidenceOf(s.id);
+    const neighbour = liftOf(s.id);
+    const evidence = settings.fusion === "rrf" ? evidenceOf(s.id) : s.score;
     if (!(evidence > 0)) return [];
     return [
       {
@@ -129,6 +171,7 @@ export function referenceRanking(
         similarity: similarity.get(s.id) ?? 0,
         lexical: lexicalOf(s.id),
         semantic: semanticOf(s.id),
+        ...(neighbour > 0 ? { neighbour } : {}),
       },
     ];
   });

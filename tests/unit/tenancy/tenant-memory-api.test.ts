@@ -55,4 +55,23 @@ describe("TenantMemoryApi (issue 23)", () => {
     const reasons = settled.flatMap((s) => (s.status === "rejected" ? [s.reason] : []));
     expect(reasons.every((reason) => isAgentServicesError(reason, "quota_exceeded"))).toBe(true);
   });
+
+  it("lends no store-neighbour evidence across tenants (issue 22): each tenant has its own order", async () => {
+    const f = await tenantFixture();
+    const strong = { content: "payments migration: freeze the payments writes first" };
+    const next = { content: "then copy the ledger table" };
+    const lift = async (tenant: string) =>
+      f.as(tenant, true, async () => {
+        const { results } = await f.memory.search({
+          message: "payments migration ledger",
+          explain: true,
+        });
+        return results.find((r) => r.memory.content === next.content)?.factors?.neighbour;
+      });
+    await f.as("acme", false, () => f.memory.remember(strong));
+    await f.memory.remember(next);
+    expect(await lift("default")).toBe(0);
+    await f.as("acme", false, () => f.memory.remember(next));
+    expect(await lift("acme")).toBeGreaterThan(0);
+  });
 });

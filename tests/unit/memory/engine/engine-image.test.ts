@@ -202,4 +202,32 @@ describe("engine image", () => {
     const image = engine.image() as EngineImage;
     expect(() => newEngine().restore({ ...image, hashes: [] })).toThrow(/disagree/);
   });
+
+  it("is refused when saved before the index kept a store order, so the load goes to the store", () => {
+    const engine = newEngine();
+    engine.add(memoryOf(fc.sample(stepArb, 1)[0] as Step), "h", [1, 0, 0, 0, 0, 0]);
+    const image = engine.image() as EngineImage;
+    const { order: _, ...older } = image.index;
+    const restored = newEngine();
+    expect(restored.restore({ ...image, index: older })).toBe(false);
+    expect(restored.size).toBe(0);
+  });
+
+  it("keeps every memory's store neighbours through its records, loaded in the order given (the snapshot file)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(stepArb, { minLength: 1, maxLength: 150 }),
+        fc.array(stepArb, { minLength: 1, maxLength: 6 }),
+        (steps, queries) => {
+          const engine = newEngine();
+          apply(engine, steps);
+          const loaded = newEngine();
+          for (const record of engine.records()) loaded.load(record);
+          loaded.settle();
+          expect(answers(loaded, queries).hits).toEqual(answers(engine, queries).hits);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });

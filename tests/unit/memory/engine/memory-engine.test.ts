@@ -273,6 +273,33 @@ describe("MemoryEngine", () => {
     expect(engine.recordAccess([session.id], T0 + 3 * HOUR)).toEqual([]);
   });
 
+  it("lends no evidence from an expired neighbour, nor from one a filter leaves out", () => {
+    const engine = new MemoryEngine(createHybridIndex(), DEFAULT_MEMORY_SERVICE_OPTIONS);
+    const expiring = new Date(T0 + HOUR).toISOString();
+    // Both ttl in one project: store neighbours. Orthogonal vectors: only words count.
+    const strong = base(1, {
+      content: "Deploys run on Fridays",
+      scope: "ttl",
+      expires_at: expiring,
+    });
+    const next = base(2, { content: "Fridays only", scope: "ttl", type: "rule" });
+    engine.add(strong, "h1", [0, 1]);
+    engine.add(next, "h2", [0, 1]);
+    const lift = (hours: number, filter: MemoryFilter = {}) =>
+      engine
+        .query({
+          text: "deploys fridays",
+          vector: [1, 0],
+          topK: 5,
+          filter,
+          nowMs: T0 + hours * HOUR,
+        })
+        .find((hit) => hit.memory.id === next.id)?.neighbour;
+    expect(lift(0.5)).toBeGreaterThan(0);
+    expect(lift(2)).toBeUndefined();
+    expect(lift(0.5, { types: ["rule"] })).toBeUndefined();
+  });
+
   for (const index of ["cosine", "hybrid"] as const) {
     it(`ranks a memory by the expiry an update or an access gave it (${index} index)`, () => {
       const engine = new MemoryEngine(

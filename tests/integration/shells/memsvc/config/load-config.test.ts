@@ -57,6 +57,7 @@ describe("loadConfig", () => {
       recallMinScore: 0.02,
       recallRelativeFloor: 0.5,
       recallKneeGap: 0.7,
+      neighbourLift: 0.3,
       weights: {
         similarity: 0.5,
         recency: 0.15,
@@ -243,6 +244,17 @@ describe("loadConfig", () => {
     expect(config.memory.recallKneeGap).toBe(1.5);
     expect(problems(loadConfig({ env: { MEMSVC_RECALL_KNEE_GAP: "-1" }, cwd: dir }))).toEqual([
       "recall.knee_gap (from MEMSVC_RECALL_KNEE_GAP): expected a number >= 0, got -1",
+    ]);
+  });
+
+  it("takes the store-neighbour lift from the environment and refuses one above 1", () => {
+    const { config } = ok(loadConfig({ env: { MEMSVC_RETRIEVAL_NEIGHBOUR_LIFT: "0" }, cwd: dir }));
+    expect(config.memory.neighbourLift).toBe(0);
+    expect(ok(loadConfig({ env: {}, cwd: dir })).config.memory.neighbourLift).toBe(0.3);
+    expect(
+      problems(loadConfig({ env: { MEMSVC_RETRIEVAL_NEIGHBOUR_LIFT: "1.5" }, cwd: dir })),
+    ).toEqual([
+      "retrieval.neighbour_lift (from MEMSVC_RETRIEVAL_NEIGHBOUR_LIFT): expected a number in [0, 1], got 1.5",
     ]);
   });
 
