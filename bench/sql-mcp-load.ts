@@ -12,6 +12,7 @@
  *   npx tsx bench/sql-mcp-load.ts                          # ours only: req/s, p50/p99, CPU µs/call
  *   npx tsx bench/sql-mcp-load.ts --go /tmp/gosqlx-mcp     # ours and Go, one run, ratio per cell
  *   npx tsx bench/sql-mcp-load.ts --go /tmp/gosqlx-mcp --reps 5 --seconds 2
+ *   npx tsx bench/sql-mcp-load.ts --go /tmp/gosqlx-mcp --tools validate_sql,parse_sql --queries 1
  *
  * With `--go`, both servers run for the whole run and the load generator rotates between them
  * within each cell: every repetition measures ours and Go back to back (the order alternating
@@ -22,7 +23,7 @@
  *   BENCH_SECONDS=3  (measured seconds per server and repetition; `--seconds`)
  *   BENCH_REPS=5  (repetitions per cell with `--go`; `--reps`; default 5, and 1 without `--go`)
  *   BENCH_WARMUP_CALLS=800  (the first, global warm-up: calls per tool and query; default 800)
- *   SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql BENCH_QUERIES=1,5
+ *   SQLSVC_MCP_WORKERS=1 BENCH_TOOLS=validate_sql,analyze_sql BENCH_QUERIES=1,5  (`--tools`, `--queries`)
  *   BENCH_SQLSVC_BIN=/path/to/dist/shells/sqlsvc/cli/sqlsvc-mcp.js  (another build, to compare)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"  (Node options for our server processes)
  *
@@ -43,6 +44,8 @@ const { values: args } = parseArgs({
     go: { type: "string" },
     reps: { type: "string" },
     seconds: { type: "string" },
+    tools: { type: "string" },
+    queries: { type: "string" },
   },
 });
 const GO_BIN = args.go ?? process.env["BENCH_GO_BIN"];
@@ -89,9 +92,12 @@ const ALL_TOOLS = [
   "analyze_sql",
 ];
 const WARMUP_CALLS = Number(process.env["BENCH_WARMUP_CALLS"] ?? 800);
-const TOOLS = (process.env["BENCH_TOOLS"] ?? ALL_TOOLS.join(",")).split(",");
-/** Which queries are measured, by line count (`BENCH_QUERIES=1,5`); all three by default. */
-const MEASURED_QUERIES = (process.env["BENCH_QUERIES"] ?? "1,5,60").split(",");
+const TOOLS = (args.tools ?? process.env["BENCH_TOOLS"] ?? ALL_TOOLS.join(",")).split(",");
+/** Which queries are measured, by line count (`--queries 1,5`); all three by default. */
+const MEASURED_QUERIES = (args.queries ?? process.env["BENCH_QUERIES"] ?? "1,5,60").split(",");
+for (const tool of TOOLS) {
+  if (!ALL_TOOLS.includes(tool)) throw new Error(`--tools: unknown tool ${tool}`);
+}
 
 /** A running server under test. */
 interface Target {

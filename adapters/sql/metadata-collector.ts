@@ -8,6 +8,8 @@ interface Seen {
   readonly order: number;
   readonly value: string;
   readonly key: string;
+  /** A column's qualifier (the table key it resolved to); "" for tables and functions. */
+  readonly qualifier: string;
 }
 
 /** The three name lists of a statement. */
@@ -41,19 +43,25 @@ export class MetadataCollector {
     const value = parts.join(".");
     // Only a one-part name can refer to a CTE; the key remembers that for the final filter.
     const key = parts.length === 1 ? `1:${value.toLowerCase()}` : `n:${value}`;
-    this.tables.push({ at, order: this.order++, value, key });
+    this.tables.push({ at, order: this.order++, value, key, qualifier: "" });
   }
 
   /** A column reference: `qualifier` as written (empty when bare), `name` unquoted. */
   column(qualifier: string, name: string, at = -1): void {
     if (name === "" || name === "*") return;
-    this.columns.push({ at, order: this.order++, value: name, key: `${qualifier}\u0000${name}` });
+    this.columns.push({
+      at,
+      order: this.order++,
+      value: name,
+      key: `${qualifier}\u0000${name}`,
+      qualifier,
+    });
   }
 
   /** A function call, name as written. */
   func(name: string, at = -1): void {
     if (name === "") return;
-    this.functions.push({ at, order: this.order++, value: name, key: name });
+    this.functions.push({ at, order: this.order++, value: name, key: name, qualifier: "" });
   }
 
   /** A CTE name: references to it are not tables. */
@@ -66,10 +74,8 @@ export class MetadataCollector {
     const ctes = this.cteNames;
     // A column read from a CTE or derived table (`SELECT s.id FROM (SELECT id FROM users) s`)
     // passes on a column already listed inside it: it counts only when nothing else has its name.
-    const passesOn = (s: Seen): boolean => {
-      const qualifier = s.key.slice(0, s.key.indexOf("\u0000"));
-      return qualifier.startsWith("(") || ctes.has(qualifier);
-    };
+    const passesOn = (s: Seen): boolean =>
+      s.qualifier.startsWith("(") || (ctes.size > 0 && ctes.has(s.qualifier));
     const named = new Set(this.columns.filter((s) => !passesOn(s)).map((s) => s.value));
     return {
       tables: unique(this.tables, (s) => !(s.key.startsWith("1:") && ctes.has(s.key.slice(2)))),

@@ -76,7 +76,7 @@ export class PgStatement extends LazyStatement {
   }
 
   protected override collectInto(out: MetadataCollector): void {
-    walk(this.stmt(), { out, source: this.source, scope: new ColumnScope() });
+    visit(this.stmt(), { out, source: this.source, scope: new ColumnScope() }, "", 0);
   }
 }
 
@@ -152,24 +152,66 @@ interface WalkStep {
 }
 
 /**
- * Visits the tree depth first, each field before the fields after it (first-seen order), with an
- * explicit stack: a chain of thousands of JOINs nests as deep as it is long, and a recursive
- * walk overflowed the call stack on a 128 KiB join chain (issue 26).
+ * How deep {@link visit} recurses before the rest of a subtree is walked with an explicit stack
+ * ({@link walk}); each level is two small frames, far below Node's stack.
  */
-function walk(root: unknown, rootState: WalkState): void {
-  const stack: WalkStep[] = [{ node: root, state: rootState, owner: "" }];
+const MAX_RECURSION = 200;
+
+/**
+ * Visits the tree depth first, each field before the fields after it (first-seen order): by
+ * recursion, which builds nothing per node (the stack walk allocated a step object per field and
+ * a key array per object: half of extract_metadata's walk), down to {@link MAX_RECURSION} levels;
+ * deeper subtrees (a chain of thousands of JOINs nests as deep as it is long, issue 26) go to
+ * the explicit-stack {@link walk}, which visits in the same order.
+ */
+function visit(node: unknown, state: WalkState, owner: string, depth: number): void {
+  if (depth > MAX_RECURSION) {
+    walk(node, state, owner);
+    return;
+  }
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      if (item !== null && typeof item === "object") visit(item, state, owner, depth + 1);
+    }
+    return;
+  }
+  const obj = node as PgNode;
+  for (const key in obj) {
+    const value = obj[key];
+    if (value === null || typeof value !== "object") continue;
+    visitField(key, value as PgNode, state, owner);
+    const inner = stateFor(key, value as PgNode, state, owner);
+    visit(value, inner, isNodeType(key) ? key : owner, depth + 1);
+  }
+}
+
+/** The state a field's value is walked with: a query block opens its own scope. */
+function stateFor(key: string, value: PgNode, state: WalkState, owner: string): WalkState {
+  // A set operation's arms are query blocks; a join's sides (also larg/rarg) are not.
+  return BLOCK_KEYS.has(key) && owner !== "JoinExpr"
+    ? { ...state, scope: blockScope(value, state.scope) }
+    : state;
+}
+
+/** Node types are capitalised (`SelectStmt`); fields are not (`targetList`). */
+function isNodeType(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 65 && first <= 90;
+}
+
+/**
+ * The same visit as {@link visit} with an explicit stack, for subtrees too deep to recurse into:
+ * a recursive walk overflowed the call stack on a 128 KiB join chain (issue 26).
+ */
+function walk(root: unknown, rootState: WalkState, rootOwner: string): void {
+  const stack: WalkStep[] = [{ node: root, state: rootState, owner: rootOwner }];
   for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
     let { state, owner } = step;
     const { node, key } = step;
     if (key !== undefined) {
       visitField(key, node as PgNode, state, owner);
-      // Node types are capitalised (`SelectStmt`); fields are not (`targetList`).
-      const first = key.charCodeAt(0);
-      // A set operation's arms are query blocks; a join's sides (also larg/rarg) are not.
-      if (BLOCK_KEYS.has(key) && owner !== "JoinExpr") {
-        state = { ...state, scope: blockScope(node as PgNode, state.scope) };
-      }
-      if (first >= 65 && first <= 90) owner = key;
+      state = stateFor(key, node as PgNode, state, owner);
+      if (isNodeType(key)) owner = key;
     }
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], state, owner });
