@@ -253,7 +253,7 @@ async function main(): Promise<void> {
     const rssIdle = rssMb(pid);
     const chromaIdle = rssMb(chroma);
     console.log(
-      `memsvc pid ${pid} (Chroma pid ${chroma}) on port ${port}, ready after ${service.readyMs.toFixed(0)} ms; loadavg ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}`,
+      `memsvc pid ${pid} (${pgUrl === undefined ? "Chroma" : "PostgreSQL"} pid ${chroma}) on port ${port}, ready after ${service.readyMs.toFixed(0)} ms; loadavg ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}`,
     );
 
     const rows: string[][] = [];
@@ -359,7 +359,11 @@ async function main(): Promise<void> {
     service = await spawnService(dir, env);
     port = service.port;
     const restartRss = rssMb(service.child.pid);
-    const restartChromaRss = rssMb(childPid(service.child.pid as number));
+    const restartChromaRss = rssMb(
+      pgUrl === undefined ? childPid(service.child.pid as number) : chroma,
+    );
+    // Labels: the store's processes are Chroma's, or the PostgreSQL server's with `--postgres`.
+    const store = pgUrl === undefined ? "Chroma" : "PostgreSQL";
 
     const header = [
       "operation",
@@ -384,14 +388,16 @@ async function main(): Promise<void> {
     for (const r of rows) console.log(line(r));
     console.log();
     console.log(
-      `RSS (VmRSS) service + Chroma: idle ${fmt(rssIdle)} + ${fmt(chromaIdle)} MB, after load ${fmt(rssLoaded)} + ${fmt(chromaLoaded)} MB, peak during queries ${fmt(rssPeak)} + ${fmt(chromaPeak)} = ${fmt(rssPeak + chromaPeak)} MB`,
+      `RSS (VmRSS) service + ${store}: idle ${fmt(rssIdle)} + ${fmt(chromaIdle)} MB, after load ${fmt(rssLoaded)} + ${fmt(chromaLoaded)} MB, peak during queries ${fmt(rssPeak)} + ${fmt(chromaPeak)} = ${fmt(rssPeak + chromaPeak)} MB`,
     );
     console.log(
       `restart over ${total} memories: spawn to listening (engine loaded) ${service.readyMs.toFixed(0)} ms; RSS after restart ${fmt(restartRss)} + ${fmt(restartChromaRss)} MB`,
     );
-    console.log(
-      `write journal: ${drained.pending} ids not yet in Chroma after the last write; Chroma had them ${drained.ms.toFixed(0)} ms later (the queries start then)`,
-    );
+    if (pgUrl === undefined) {
+      console.log(
+        `write journal: ${drained.pending} ids not yet in Chroma after the last write; Chroma had them ${drained.ms.toFixed(0)} ms later (the queries start then)`,
+      );
+    } else console.log("every write committed to PostgreSQL before it was answered (no journal)");
     if (retries > 0)
       console.log(`${retries} request(s) retried after ECONNRESET on a reused socket`);
     console.log(
