@@ -209,7 +209,7 @@ class Exchange implements BodySink, LaneCall {
       return;
     }
     const result = this.steps.scoped
-      ? runWithRequestId(this.id, answerOf, this.route, body, this)
+      ? runWithRequestId(this.id, laneAnswerOf, this.route, body, this)
       : this.route.answer(body, this);
     if (result instanceof Promise) void result.then((settled) => this.finish(settled, body));
     else this.finish(result, body);
@@ -243,7 +243,14 @@ class Exchange implements BodySink, LaneCall {
   }
 }
 
-function answerOf(
+/**
+ * `route`'s answer to `body`, as a function of its arguments (no closure per request) for
+ * `runWithRequestId`, which the front ends with a scoped request id run it under.
+ *
+ * @example
+ * runWithRequestId(id, laneAnswerOf, route, body, { id, admission: undefined });
+ */
+export function laneAnswerOf(
   route: LaneRoute,
   body: Buffer,
   call: LaneCall,

@@ -1,12 +1,13 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import {
+  laneAnswerOf,
   laneSteps,
   type LaneResult,
   type LaneRoute,
   type LaneSteps,
 } from "../../common/http/fast-lane.js";
-import type { Edge, LaneCall } from "../../common/http/edge.js";
+import type { Edge } from "../../common/http/edge.js";
 import { runWithRequestId } from "../../common/http/request-id.js";
 import { parseSimpleRequestHead } from "./simple-request-head.js";
 
@@ -160,7 +161,7 @@ class FrontConnection {
       const started = performance.now();
       const id = steps.idFor(head.headers["x-request-id"]);
       const body = pending.subarray(headEnd + 4, bodyEnd);
-      const result = runWithRequestId(id, answerOf, route, body, { id, admission: undefined });
+      const result = runWithRequestId(id, laneAnswerOf, route, body, { id, admission: undefined });
       if (result instanceof Promise) {
         this.#busy = true;
         void result.then((settled) => {
@@ -267,14 +268,6 @@ const EMPTY = Buffer.alloc(0);
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
 const OK_LINE = "HTTP/1.1 200 OK\r\n";
 const JSON_TYPE = "Content-Type: application/json\r\n";
-
-function answerOf(
-  route: LaneRoute,
-  body: Buffer,
-  call: LaneCall,
-): LaneResult | Promise<LaneResult> {
-  return route.answer(body, call);
-}
 
 function headerLines(headers: Readonly<Record<string, string>>): string {
   let lines = "";
