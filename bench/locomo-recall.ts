@@ -15,6 +15,7 @@
  *     recall.min_score, recall.relative_floor and the knee, see core/memory/model/recall-cut.ts;
  *     `--knee-gap Infinity` is no knee; `--min-score` is a request's floor, which replaces them)
  *     [--neighbour-lift 0.3]   (retrieval.neighbour_lift: 0 turns the store-neighbour lift off)
+ *     [--context-neighbours 2]   (recall.context_neighbours: episodes added each side of a recalled one)
  *     [--embedder word-vectors|hashing]
  */
 import { parseArgs } from "node:util";
@@ -34,6 +35,7 @@ const { values, positionals } = parseArgs({
     "relative-floor": { type: "string" },
     "knee-gap": { type: "string" },
     "neighbour-lift": { type: "string" },
+    "context-neighbours": { type: "string" },
   },
 });
 const dataPath = positionals[0];
@@ -99,7 +101,8 @@ console.log(
   `LoCoMo recall: ${questions} questions, embedder ${embedder.id}, budget ${values.budget ?? "default"}, ` +
     `min_score ${values["min-score"] ?? "default"}, floor ${values.floor ?? "default"}, ` +
     `relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}, ` +
-    `neighbour_lift ${values["neighbour-lift"] ?? "default"}`,
+    `neighbour_lift ${values["neighbour-lift"] ?? "default"}, ` +
+    `context_neighbours ${values["context-neighbours"] ?? "default"}`,
 );
 console.log(`context holds an evidence turn: ${(anyEvidence / questions).toFixed(3)}`);
 console.log(`mean share of evidence turns held: ${(evidenceShare / questions).toFixed(3)}`);

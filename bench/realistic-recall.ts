@@ -16,6 +16,7 @@
  *     recall.min_score, recall.relative_floor and the knee, see core/memory/model/recall-cut.ts;
  *     `--knee-gap Infinity` is no knee; `--min-score` is a request's floor, which replaces them)
  *     [--neighbour-lift 0.3]   (retrieval.neighbour_lift: 0 turns the store-neighbour lift off)
+ *     [--context-neighbours 2]   (recall.context_neighbours: episodes added each side of a recalled one)
  *     [--embedder word-vectors|hashing]
  *
  * `--sweep` prints recall for floors 0 to 0.6, to choose the default floor.
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     "relative-floor": { type: "string" },
     "knee-gap": { type: "string" },
     "neighbour-lift": { type: "string" },
+    "context-neighbours": { type: "string" },
     budget: { type: "string" },
     sweep: { type: "boolean", default: false },
   },
@@ -197,7 +199,8 @@ function line(label: string, f: RecallFigures): string {
 
 console.log(
   `realistic store: ${data.memories.length} memories, ${data.questions.length} questions; embedder ${embedder.id}; ` +
-    `floor ${values.floor ?? "default"}, relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}, neighbour_lift ${values["neighbour-lift"] ?? "default"}`,
+    `floor ${values.floor ?? "default"}, relative_floor ${values["relative-floor"] ?? "default"}, knee_gap ${values["knee-gap"] ?? "default"}, neighbour_lift ${values["neighbour-lift"] ?? "default"}, ` +
+    `context_neighbours ${values["context-neighbours"] ?? "default"}`,
 );
 const floor = values["min-score"] === undefined ? undefined : Number(values["min-score"]);
 console.log(

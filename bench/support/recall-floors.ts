@@ -3,8 +3,8 @@ import type { MemoryServiceOptions } from "../../core/memory/index.js";
 /**
  * The configured recall floors a bench was asked for (`--floor`, `--relative-floor`: what
  * `recall.min_score` and `recall.relative_floor` set in memsvc.yaml; `--knee-gap`: the service
- * option `recallKneeGap`, `Infinity` for no knee; `--neighbour-lift`: `retrieval.neighbour_lift`),
- * as service options; none given keeps the
+ * option `recallKneeGap`, `Infinity` for no knee; `--neighbour-lift`: `retrieval.neighbour_lift`;
+ * `--context-neighbours`: `recall.context_neighbours`), as service options; none given keeps the
  * defaults. A request's `--min-score` replaces both, so sweep these instead to
  * compare default floors.
  *
@@ -17,8 +17,12 @@ export function configuredFloors(values: {
   readonly "relative-floor"?: string | undefined;
   readonly "knee-gap"?: string | undefined;
   readonly "neighbour-lift"?: string | undefined;
+  readonly "context-neighbours"?: string | undefined;
 }): Partial<MemoryServiceOptions> {
   return {
+    ...(values["context-neighbours"] === undefined
+      ? {}
+      : { recallContextNeighbours: Number(values["context-neighbours"]) }),
     ...(values["neighbour-lift"] === undefined
       ? {}
       : { neighbourLift: Number(values["neighbour-lift"]) }),

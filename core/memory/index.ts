@@ -11,8 +11,8 @@
  *   `recall-weights.ts`), the service options (`memory-service-options.ts`) and NDJSON import
  *   lines (`ndjson-lines.ts`).
  * - `engine/`: the read model (`read-model.ts`: `MemoryReadModel` and the engine's query
- *   vocabulary), `MemoryEngine` (every memory in process, owner mode) and `StoreQueryReadModel`
- *   (the store's own queries, replica mode), with filters, listing order and pages.
+ *   vocabulary), `MemoryEngine` (every memory in process, in owner mode and on every replica),
+ *   with filters, listing order and pages.
  * - `use-cases/`: one file per use case, each `(context, input) => result` over the
  *   `ServiceContext` (`service-context.ts`): remember, remember-batch, recall, search, get, list,
  *   update, delete, delete-matching, export, import, stats, sweep-expired (and what several
@@ -121,9 +121,12 @@ export {
 export { neighbourLiftOf } from "./neighbour-lift.js";
 export {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
+  DEFAULT_RECALL_CONTEXT_NEIGHBOURS,
   DEFAULT_RECALL_MIN_SCORE,
   DEFAULT_RECALL_RELATIVE_FLOOR,
   MAX_RECALL_CANDIDATES,
+  MAX_RECALL_CONTEXT_NEIGHBOURS,
+  recallContextNeighboursOf,
   recallKneeGapOf,
   recallMinScoreOf,
   recallRelativeFloorOf,

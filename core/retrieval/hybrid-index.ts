@@ -251,6 +251,15 @@ class HybridIndex implements RetrievalIndex {
     return slot === undefined ? undefined : this.#vectors.row(slot);
   }
 
+  storeNeighbours(id: string, distance: number): string[] {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return [];
+    this.#order.settle();
+    return this.#order
+      .around(slot, distance, this.#neighbourWindow)
+      .flatMap((other) => this.#ids[other] ?? []);
+  }
+
   remove(id: string): boolean {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return false;

@@ -113,6 +113,13 @@ export interface RetrievalIndex {
    */
   restore?(image: HybridIndexImage): boolean;
   /**
+   * The documents written up to `distance` before and after `id` in its store order (its
+   * {@link IndexedDocument.order} group, within the index's neighbour window), earliest first,
+   * without `id` itself; none for a document without an order or not indexed. Optional: an index
+   * that keeps no order has no neighbours.
+   */
+  storeNeighbours?(id: string, distance: number): string[];
+  /**
    * The `topK` most relevant accepted documents, most relevant first; ties by id (ascending), so
    * equal inputs give equal answers. Documents with relevance 0 may be omitted.
    */

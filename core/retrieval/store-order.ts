@@ -25,6 +25,9 @@ const NONE = -1;
 const WALK_LIMIT = 32;
 
 /**
+ * Long because: one class over typed arrays (group, key, links) that every method reads and
+ * writes together; splitting it would expose the layout.
+ *
  * The index's slots chained group by group in store order (see {@link StoreOrderKey}), so a
  * candidate's store neighbours (the documents written just before and after it in its own group)
  * are two array reads away. Per slot: its group's number, its key (`time` float64, `tie` int32)
@@ -87,6 +90,27 @@ export class StoreOrder {
       if (far !== NONE && close(far)) best = Math.max(best, scoreOf(far) / 2);
     }
     return best;
+  }
+
+  /**
+   * The slots written up to `distance` before and after `slot` in its group whose `time` is
+   * within `window` of its own, in store order (earliest first), without `slot` itself; none for
+   * a slot without a group. Reads need {@link settle} first.
+   */
+  around(slot: number, distance: number, window = Infinity): number[] {
+    if (this.#group[slot] === 0) return [];
+    const time = this.#time[slot] as number;
+    const walk = (links: Int32Array): number[] => {
+      const found: number[] = [];
+      let other = links[slot] as number;
+      while (other !== NONE && found.length < distance) {
+        if (!(Math.abs((this.#time[other] as number) - time) <= window)) break;
+        found.push(other);
+        other = links[other] as number;
+      }
+      return found;
+    };
+    return [...walk(this.#prev).reverse(), ...walk(this.#next)];
   }
 
   /** Chains a new slot into its group at its key's place; a slot without a key has none. */

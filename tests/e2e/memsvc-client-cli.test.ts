@@ -80,6 +80,11 @@ describe("memsvc client commands", () => {
     const recall = cli(["recall", "when do we deploy?"]);
     expect(recall.stdout).toContain("[rule] Deploys run on Fridays after 14:00");
     expect(recall.stderr).toMatch(/^1 memories, \d+ tokens\n$/);
+    const strict = cli(["recall", "when do we deploy?", "--min-score", "0.99"]);
+    expect(strict.stdout).toBe("nothing relevant remembered\n");
+    const tooWide = cli(["recall", "deploys", "--context-neighbours", "11"]);
+    expect(tooWide.code).toBe(3);
+    expect(tooWide.stderr).toContain("context_neighbours: expected an integer between 0 and 10");
 
     const get = cli(["get", id]);
     expect(get.stdout).toMatch(/^content\s+Deploys run on Fridays after 14:00$/m);

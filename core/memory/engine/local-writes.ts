@@ -3,6 +3,7 @@ import type { VectorRecord } from "../../ports/vector-store.js";
 import type { Memory, MemoryStats } from "../model/types.js";
 import type { OrderPosition } from "./created-order.js";
 import type { MemoryCounts } from "./memory-counts.js";
+import type { MemoryFilter } from "./memory-filter.js";
 import type {
   Awaitable,
   DuplicateKey,
@@ -177,6 +178,15 @@ export class LocallyWrittenEngine implements MemoryReadModel {
 
   query(query: EngineQuery): Awaitable<EngineHit[]> {
     return this.#inner.query(query);
+  }
+
+  storeNeighbours(
+    ids: readonly string[],
+    distance: number,
+    filter: MemoryFilter,
+    nowMs: number,
+  ): Awaitable<Memory[][]> {
+    return this.#inner.storeNeighbours(ids, distance, filter, nowMs);
   }
 
   live(nowMs: number): Awaitable<Iterable<Memory>> {

@@ -20,7 +20,7 @@ import {
 } from "./index-groups.js";
 import { LivenessCache } from "./liveness-cache.js";
 import { CountTally, type MemoryCounts } from "./memory-counts.js";
-import { compileMemoryFilter } from "./memory-filter.js";
+import { compileMemoryFilter, type MemoryFilter } from "./memory-filter.js";
 
 /**
  * The in-process query engine over the memories of one store: every stored memory held compactly
@@ -286,6 +286,28 @@ export class MemoryEngine implements MemoryReadModel {
             },
           ];
     });
+  }
+
+  /**
+   * Per id of `ids`, the live memories that pass `filter` written up to `distance` before and
+   * after it in its store order (the index's order groups: project and scope, within its
+   * neighbour window), earliest first; empty for an id not held or an index without an order.
+   */
+  storeNeighbours(
+    ids: readonly string[],
+    distance: number,
+    filter: MemoryFilter,
+    nowMs: number,
+  ): Memory[][] {
+    const passes = compileMemoryFilter(filter);
+    return ids.map((id) =>
+      (this.#index.storeNeighbours?.(id, distance) ?? []).flatMap((other) => {
+        const entry = this.#entries.get(other);
+        return entry !== undefined && isLive(entry.expiresAtMs, nowMs) && passes(entry)
+          ? [entry.toMemory()]
+          : [];
+      }),
+    );
   }
 
   /**

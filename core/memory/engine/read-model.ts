@@ -43,13 +43,9 @@ export type Awaitable<T> = T | Promise<T>;
 
 /**
  * What {@link MemoryService} reads memories through, and tells about the writes the store has
- * acknowledged. Two implementations:
- *
- * - `MemoryEngine` (the default, owner mode): every memory held in process, loaded at startup,
- *   exact hybrid ranking; correct only while this service is the store's only writer.
- * - `StoreQueryReadModel` (replica mode): holds nothing, asks the store on every read through
- *   the `VectorQuery` port, so several services can share one collection, at the cost of a store
- *   query per read and the store's own (vector-only, possibly approximate) ranking.
+ * acknowledged: `MemoryEngine`, every memory held in process with exact hybrid ranking (loaded at
+ * startup; a replica keeps it current from the store's change feed), possibly wrapped
+ * (`LocallyWrittenEngine` notes this process's writes for the change follower).
  *
  * @example
  * const hits = await reads.query({ text, vector, topK: 10, filter: { project }, nowMs });
@@ -79,6 +75,17 @@ export interface MemoryReadModel {
   findDuplicate(key: DuplicateKey, nowMs: number): Awaitable<Memory | undefined>;
   /** The `topK` most relevant live memories that pass the filter. */
   query(query: EngineQuery): Awaitable<EngineHit[]>;
+  /**
+   * Per id of `ids`, the live memories that pass `filter` written up to `distance` before and
+   * after it in its store order (its project and scope, within the index's neighbour window),
+   * earliest first: the turns around a recalled one. Empty for an id not held.
+   */
+  storeNeighbours(
+    ids: readonly string[],
+    distance: number,
+    filter: MemoryFilter,
+    nowMs: number,
+  ): Awaitable<Memory[][]>;
   /**
    * Every memory live at `nowMs`, in no particular order (list, delete by filter, export). The
    * engine walks what it holds; the replica model reads the whole store, page by page.

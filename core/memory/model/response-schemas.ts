@@ -109,7 +109,21 @@ export const recallResultSchema = v.object({
   tokens_used: v.pipe(v.number(), v.integer(), v.minValue(0)),
   items: v.optional(
     v.pipe(
-      v.array(v.object({ ...recallItemEntries, factors: v.optional(recallFactorsSchema) })),
+      v.array(
+        v.object({
+          ...recallItemEntries,
+          context_of: v.optional(
+            v.pipe(
+              v.string(),
+              v.uuid(),
+              v.description(
+                "the recalled episode this one was written next to: it is in the context as that one's surrounding turn (`context_neighbours`), not for its own relevance",
+              ),
+            ),
+          ),
+          factors: v.optional(recallFactorsSchema),
+        }),
+      ),
       v.description("the chosen memories, in context order"),
     ),
   ),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { strictBody } from "./strict-body.js";
+import { MAX_RECALL_CONTEXT_NEIGHBOURS } from "./memory-service-options.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 
 /**
@@ -38,6 +39,7 @@ export const FIELD_EXPECTATIONS = Object.freeze({
   dry_run: "expected a boolean",
   explain: "expected a boolean",
   items: "expected a boolean",
+  context_neighbours: "expected an integer between 0 and 10",
 });
 
 /**
@@ -192,6 +194,14 @@ export const recallInputSchema = strictBody(
         v.boolean(E.items),
         v.description(
           "Also return the chosen memories as `items` (id, type, scope, created_at, score), in context order.",
+        ),
+      ),
+    ),
+    context_neighbours: v.optional(
+      v.pipe(
+        integerInRange(E.context_neighbours, 0, MAX_RECALL_CONTEXT_NEIGHBOURS),
+        v.description(
+          "After each recalled episode, add this many episodes written just before and after it (same project and scope, within an hour: the turns of its conversation), within the budget. Default `recall.context_neighbours` (0: off) when no `min_score` is given, else 0.",
         ),
       ),
     ),

@@ -121,6 +121,12 @@ export interface RecallItem {
   readonly created_at: string;
   /** The recall score: relevance gated re-ranking, in [0, 1]. */
   readonly score: number;
+  /**
+   * The id of the recalled episode this one was written next to, when it is in the context as
+   * that one's surrounding turn rather than for its own relevance (see
+   * `recallContextNeighbours`).
+   */
+  readonly context_of?: string;
   /** With `explain: true`. */
   readonly factors?: RecallFactors;
 }
@@ -160,6 +166,11 @@ export interface RecallInput extends RankedFilters {
   readonly budget?: number;
   /** Also return the chosen memories as `items`. */
   readonly items?: boolean | undefined;
+  /**
+   * Episodes each side of every recalled episode to add as its context, 0..10 (default the
+   * service's `recallContextNeighbours` when no `min_score` is given, else 0).
+   */
+  readonly context_neighbours?: number | undefined;
 }
 
 /** Output of `recall`: the seed's three fields, plus `items` and `explain` when asked. */
@@ -335,6 +346,14 @@ export interface MemoryServiceOptions {
    * its own index. Optional like {@link recallMinScore}.
    */
   readonly neighbourLift?: number;
+  /**
+   * How many of the memories written just before and after each recalled `episode` (in its
+   * project and scope, within an hour of it) recall adds as its context, each side, in [0, 10]
+   * (default 0: off; 2 suits a store of conversation turns): the turns around one that matched.
+   * Applies when a request names no `min_score` (a request's `context_neighbours` replaces it),
+   * and only within the budget. Optional like {@link recallMinScore}.
+   */
+  readonly recallContextNeighbours?: number;
   /**
    * Told about problems that must not fail the request, e.g. an access-metadata update that
    * failed after a recall had already answered, or a stored record that cannot be decoded.

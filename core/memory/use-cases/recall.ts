@@ -3,8 +3,9 @@
  * into a token budget as one context text; counts an access for each memory it returns.
  */
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
-import { formatContextLine, packContext } from "../../tokens/pack-context.js";
+import { formatContextLine, packContext, type ContextEntry } from "../../tokens/pack-context.js";
 import {
+  recallContextNeighboursOf,
   recallKneeGapOf,
   recallMinScoreOf,
   recallRelativeFloorOf,
@@ -13,6 +14,7 @@ import { parseInput } from "../model/parse-input.js";
 import { recallInputSchema } from "../model/schemas.js";
 import { recallCutFloor } from "../model/recall-cut.js";
 import { scoreMemory } from "../model/scoring.js";
+import type { EngineHit } from "../engine/read-model.js";
 import type { ServiceContext } from "../service-context.js";
 import type { Memory, RecallFactors, RecallItem, RecallResult } from "../model/types.js";
 import { rankedFilter } from "./ranked-filter.js";
@@ -36,6 +38,8 @@ interface Candidate {
   readonly similarity: number;
   readonly score: number;
   readonly factors: RecallFactors;
+  /** The recalled episode this one is in the context around (see `withContext`). */
+  readonly contextOf?: string;
 }
 
 /**
@@ -43,7 +47,9 @@ interface Candidate {
  * floor (the request's `min_score`, else `recallCutFloor`: the configured `recall.min_score`
  * raised to the hits' knee, a clear fall in relevance, when they have one), scores them (`scoreMemory`:
  * relevance, with recency, frequency, type, scope and confidence gated by it), packs the best
- * into `budget` tokens and counts an access for each one returned: exact in the engine at once,
+ * into `budget` tokens (then, when asked, the episodes written around each recalled episode:
+ * `context_neighbours`, else `recall.context_neighbours` without a `min_score`) and counts an
+ * access for each one returned: exact in the engine at once,
  * written to the store behind the answer (the access write-behind). `items: true` adds the
  * chosen memories; `explain: true` adds their factors and what the floor and the budget cut.
  *
@@ -86,28 +92,24 @@ export async function recall(
     halfLifeHours: options.halfLifeHours,
     weights: options.weights,
   };
-  const candidates: Candidate[] = hits.map((hit) => {
-    const { score, factors } = scoreMemory(hit.memory, hit.relevance, scoring);
-    const { similarity: relevance, ...boosts } = factors;
-    return {
-      memory: hit.memory,
-      similarity: hit.relevance,
-      score,
-      factors: {
-        lexical: hit.lexical ?? 0,
-        semantic: hit.semantic ?? 0,
-        neighbour: hit.neighbour ?? 0,
-        relevance,
-        ...boosts,
-      },
-    };
-  });
+  const candidates: Candidate[] = hits.map((hit) => candidateOf(hit, scoring));
   candidates.sort(byScore);
-  const packed = packContext(
-    candidates.map((c) => ({ label: c.memory.type, text: c.memory.content })),
-    body.budget,
-  );
-  const returned = packed.included.flatMap((index) => candidates[index]?.memory.id ?? []);
+  const ranked = packContext(candidates.map(lineOf), body.budget);
+  const chosen = ranked.included.flatMap((index) => candidates[index] ?? []);
+  const around =
+    body.context_neighbours ??
+    (body.min_score === undefined ? recallContextNeighboursOf(options) : 0);
+  const neighbours =
+    around > 0
+      ? await contextNeighbours(context, chosen, { all, hits, around, body, scoring })
+      : [];
+  const lines = neighbours.length === 0 ? chosen : withNeighbours(chosen, neighbours, body.budget);
+  // Indexes into `lines`: the ranked packing's context as it is when no neighbour came.
+  const packed =
+    lines === chosen
+      ? { ...ranked, included: chosen.map((_, index) => index) }
+      : packContext(lines.map(lineOf), body.budget);
+  const returned = packed.included.flatMap((index) => lines[index]?.memory.id ?? []);
   // Exact in the engine at once; written to the store behind the answer.
   if (recallOptions.countAccesses !== false) {
     context.accesses.mark(await engine.recordAccess(returned, nowMs));
@@ -120,11 +122,19 @@ export async function recall(
   const explain = body.explain === true;
   if (body.items !== true && !explain) return answer;
   const items: RecallItem[] = packed.included.flatMap((index) => {
-    const c = candidates[index];
-    return c === undefined ? [] : [{ ...summary(c), ...(explain ? { factors: c.factors } : {}) }];
+    const c = lines[index];
+    return c === undefined
+      ? []
+      : [
+          {
+            ...summary(c),
+            ...(c.contextOf === undefined ? {} : { context_of: c.contextOf }),
+            ...(explain ? { factors: c.factors } : {}),
+          },
+        ];
   });
   if (!explain) return { ...answer, items };
-  const included = new Set(packed.included);
+  const included = new Set(ranked.included);
   const cut = candidates.flatMap((c, index) =>
     included.has(index)
       ? []
@@ -161,4 +171,93 @@ function byScore(a: Candidate, b: Candidate): number {
     b.similarity - a.similarity ||
     (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0)
   );
+}
+
+type Scoring = Parameters<typeof scoreMemory>[2];
+
+function candidateOf(hit: EngineHit, scoring: Scoring): Candidate {
+  const { score, factors } = scoreMemory(hit.memory, hit.relevance, scoring);
+  const { similarity: relevance, ...boosts } = factors;
+  return {
+    memory: hit.memory,
+    similarity: hit.relevance,
+    score,
+    factors: {
+      lexical: hit.lexical ?? 0,
+      semantic: hit.semantic ?? 0,
+      neighbour: hit.neighbour ?? 0,
+      relevance,
+      ...boosts,
+    },
+  };
+}
+
+function lineOf(c: Candidate): ContextEntry {
+  return { label: c.memory.type, text: c.memory.content };
+}
+
+/** What {@link contextNeighbours} needs of the recall besides the chosen memories. */
+interface ContextRequest {
+  /** Every candidate (relevance > 0) and those of them that passed the floor. */
+  readonly all: readonly EngineHit[];
+  readonly hits: readonly EngineHit[];
+  readonly around: number;
+  readonly body: Parameters<typeof rankedFilter>[0];
+  readonly scoring: Scoring;
+}
+
+/**
+ * The episodes written up to `around` before and after each chosen episode (its store
+ * neighbours: same project and scope, within an hour), earliest first, in the order of the
+ * episodes they are around: the turns of its conversation that give it meaning. One that passed
+ * the floor itself is left where the ranking put it (or out, when the budget cut it); one around
+ * several chosen episodes comes once, with the first. Each is scored on its own relevance (0 when
+ * it was not a candidate) and names the episode it is around.
+ */
+async function contextNeighbours(
+  context: ServiceContext,
+  chosen: readonly Candidate[],
+  request: ContextRequest,
+): Promise<Candidate[]> {
+  const { all, hits, around, body, scoring } = request;
+  const episodes = chosen.filter((c) => c.memory.type === "episode");
+  if (episodes.length === 0) return [];
+  const found = await context.engine.storeNeighbours(
+    episodes.map((c) => c.memory.id),
+    around,
+    rankedFilter(body),
+    scoring.nowMs,
+  );
+  const hitOf = new Map(all.map((hit) => [hit.memory.id, hit]));
+  const taken = new Set(hits.map((hit) => hit.memory.id));
+  return episodes.flatMap((anchor, i) =>
+    (found[i] ?? []).flatMap((memory) => {
+      if (memory.type !== "episode" || taken.has(memory.id)) return [];
+      taken.add(memory.id);
+      const hit = hitOf.get(memory.id) ?? { memory, relevance: 0, similarity: 0 };
+      return [{ ...candidateOf(hit, scoring), contextOf: anchor.memory.id }];
+    }),
+  );
+}
+
+/**
+ * The context's lines: the chosen memories, each recalled episode followed by those of its
+ * neighbours that fit the budget after every chosen memory (the neighbours are packed in the
+ * order given, after the chosen ones, so they never push a chosen memory out).
+ */
+function withNeighbours(
+  chosen: readonly Candidate[],
+  neighbours: readonly Candidate[],
+  budget: number,
+): Candidate[] {
+  const packed = packContext([...chosen, ...neighbours].map(lineOf), budget);
+  const fitting = new Set(packed.included.map((index) => index - chosen.length));
+  const byAnchor = new Map<string, Candidate[]>();
+  neighbours.forEach((c, index) => {
+    if (!fitting.has(index) || c.contextOf === undefined) return;
+    const list = byAnchor.get(c.contextOf) ?? [];
+    list.push(c);
+    byAnchor.set(c.contextOf, list);
+  });
+  return chosen.flatMap((c) => [c, ...(byAnchor.get(c.memory.id) ?? [])]);
 }

@@ -1,6 +1,7 @@
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS as MEMORY,
   neighbourLiftOf,
+  recallContextNeighboursOf,
   recallKneeGapOf,
 } from "../../../core/memory/index.js";
 
@@ -199,6 +200,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     "number",
     recallKneeGapOf(MEMORY),
     'How clear a drop in relevance (in log-odds between neighbouring candidates) must be for recall to cut there; larger keeps more (docs/memory-model.md "Ranking")',
+  ),
+  key(
+    "recall.context_neighbours",
+    "integer",
+    recallContextNeighboursOf(MEMORY),
+    'Episodes written just before and after each recalled episode (same project and scope, within an hour) that recall adds as its context, each side (0..10; 0: off; 2 suits a store of conversation turns; a request\'s `context_neighbours` replaces it; docs/memory-model.md "Ranking")',
   ),
   key(
     "recall.weights.similarity",

@@ -1,6 +1,10 @@
 import * as v from "valibot";
 import { isTenantName, TENANT_NAME_RULE } from "../../../core/tenancy/tenant-metadata.js";
-import { DEFAULT_RECALL_WEIGHTS, MAX_RECALL_CANDIDATES } from "../../../core/memory/index.js";
+import {
+  DEFAULT_RECALL_WEIGHTS,
+  MAX_RECALL_CANDIDATES,
+  MAX_RECALL_CONTEXT_NEIGHBOURS,
+} from "../../../core/memory/index.js";
 import { parseListenAddress } from "../../common/listen-address.js";
 
 const text = (what: string) =>
@@ -175,6 +179,15 @@ export const RawConfigSchema = v.strictObject(
           v.number("expected a number >= 0"),
           v.finite("expected a number >= 0"),
           v.minValue(0, "expected a number >= 0"),
+        ),
+      ),
+      context_neighbours: v.optional(
+        v.pipe(
+          integerAtLeast(0),
+          v.maxValue(
+            MAX_RECALL_CONTEXT_NEIGHBOURS,
+            `expected an integer between 0 and ${MAX_RECALL_CONTEXT_NEIGHBOURS}`,
+          ),
         ),
       ),
       weights: v.optional(

@@ -12,6 +12,7 @@ import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   recallMinScoreOf,
   neighbourLiftOf,
+  recallContextNeighboursOf,
   recallKneeGapOf,
   recallRelativeFloorOf,
 } from "../../../core/memory/index.js";
@@ -158,6 +159,8 @@ function resolveConfig(
       recallRelativeFloor:
         raw.recall.relative_floor ?? recallRelativeFloorOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
       recallKneeGap: raw.recall.knee_gap ?? recallKneeGapOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
+      recallContextNeighbours:
+        raw.recall.context_neighbours ?? recallContextNeighboursOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
       neighbourLift:
         raw.retrieval.neighbour_lift ?? neighbourLiftOf(DEFAULT_MEMORY_SERVICE_OPTIONS),
     },

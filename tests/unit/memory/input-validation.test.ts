@@ -121,6 +121,14 @@ describe("recall and search input", () => {
     ],
     [{ message: "   " }, 'message: expected a non-empty string, got "   "'],
     [{ budget: 5 }, "message: is required (expected a non-empty string)"],
+    [
+      { message: "m", context_neighbours: 11 },
+      "context_neighbours: expected an integer between 0 and 10, got 11",
+    ],
+    [
+      { message: "m", context_neighbours: 1.5 },
+      "context_neighbours: expected an integer between 0 and 10, got 1.5",
+    ],
   ])("rejects recall body %j: %s", (input, message) => {
     expect(messageOf(() => parseInput(recallInputSchema, input))).toBe(message);
   });

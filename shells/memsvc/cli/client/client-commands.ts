@@ -27,7 +27,7 @@ export const CLIENT_USAGE = `Commands that talk to a running service (--url, def
 --token, default $MEMSVC_API_AUTH_TOKEN; --json prints the service's JSON answer):
   remember TEXT [--type T] [--scope S] [--project P] [--tags a,b] [--confidence N] [--ttl-seconds N]
   search QUERY [--limit N] [--project P] [--type T] [--scope S] [--tags a,b] [--min-score X]
-  recall MESSAGE [--budget N] [--project P]
+  recall MESSAGE [--budget N] [--project P] [--min-score X] [--context-neighbours N]
   get ID                  Show one memory
   forget ID               Delete one memory
   list [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--limit N] [--all]
@@ -69,7 +69,13 @@ const OPTIONS: Record<ClientCommand, ParseArgsConfig["options"]> = {
     limit: { type: "string" },
     "min-score": { type: "string" },
   },
-  recall: { ...COMMON, project: { type: "string" }, budget: { type: "string" } },
+  recall: {
+    ...COMMON,
+    project: { type: "string" },
+    budget: { type: "string" },
+    "min-score": { type: "string" },
+    "context-neighbours": { type: "string" },
+  },
   get: COMMON,
   forget: COMMON,
   list: {
@@ -261,7 +267,13 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
     }>(
       "POST",
       "/v1/recall",
-      body({ message: arg, budget: number(values, "budget"), project: text(values["project"]) }),
+      body({
+        message: arg,
+        budget: number(values, "budget"),
+        project: text(values["project"]),
+        min_score: number(values, "min-score"),
+        context_neighbours: number(values, "context-neighbours"),
+      }),
     );
     if (values["json"] === true) return printJson(io, answer);
     io.stdout.write(answer.context === "" ? "nothing relevant remembered\n" : answer.context);

@@ -57,6 +57,7 @@ describe("loadConfig", () => {
       recallMinScore: 0.02,
       recallRelativeFloor: 0.5,
       recallKneeGap: 0.7,
+      recallContextNeighbours: 0,
       neighbourLift: 0.3,
       weights: {
         similarity: 0.5,
@@ -244,6 +245,16 @@ describe("loadConfig", () => {
     expect(config.memory.recallKneeGap).toBe(1.5);
     expect(problems(loadConfig({ env: { MEMSVC_RECALL_KNEE_GAP: "-1" }, cwd: dir }))).toEqual([
       "recall.knee_gap (from MEMSVC_RECALL_KNEE_GAP): expected a number >= 0, got -1",
+    ]);
+  });
+
+  it("takes recall's context neighbours from the environment, off by default, at most 10", () => {
+    expect(ok(loadConfig({ env: {}, cwd: dir })).config.memory.recallContextNeighbours).toBe(0);
+    const env = { MEMSVC_RECALL_CONTEXT_NEIGHBOURS: "2" };
+    expect(ok(loadConfig({ env, cwd: dir })).config.memory.recallContextNeighbours).toBe(2);
+    const refused = { MEMSVC_RECALL_CONTEXT_NEIGHBOURS: "11" };
+    expect(problems(loadConfig({ env: refused, cwd: dir }))).toEqual([
+      "recall.context_neighbours (from MEMSVC_RECALL_CONTEXT_NEIGHBOURS): expected an integer between 0 and 10, got 11",
     ]);
   });
 
