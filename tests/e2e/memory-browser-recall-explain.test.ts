@@ -69,7 +69,8 @@ describe.skipIf(!chromiumAvailable())(
   "the memory browser's recall preview explains each item, in headless Chromium (issue 22)",
   () => {
     beforeAll(async () => {
-      svc = await startMemsvc();
+      // Context neighbours on: the conversation below brings the turns around its match.
+      svc = await startMemsvc({ env: { MEMSVC_RECALL_CONTEXT_NEIGHBOURS: "1" } });
       const res = await fetch(`${svc.baseUrl}/v1/remember/batch`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -153,6 +154,39 @@ describe.skipIf(!chromiumAvailable())(
         true,
       );
       expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(1440);
+      await page.close();
+    });
+
+    it("marks a conversation turn that came as the context of a recalled one", async () => {
+      const turns = [
+        "Caroline: I went hiking at the lake trail last weekend",
+        "Melanie: nice, was it crowded?",
+        "Caroline: not at all",
+      ].map((content) => ({ content, type: "episode", scope: "project", project: "chat" }));
+      const res = await fetch(`${svc.baseUrl}/v1/remember/batch`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ memories: turns }),
+      });
+      const stored = ((await res.json()) as { memories: { id: string }[] }).memories;
+      const page = await browser.newPage({ width: 1440, height: 900 });
+      await page.goto(`${svc.baseUrl}/ui`);
+      await page.fill("#recall-message", "where did Caroline go hiking?");
+      await page.fill('#recall input[name="project"]', "chat");
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/v1/recall")),
+        page.click('#recall button[type="submit"]'),
+      ]);
+      const body = (await response.json()) as Explained & {
+        items: (Item & { context_of?: string })[];
+      };
+      await page.locator("#recall-explain:not([hidden])").waitFor();
+      const anchor = stored[0]?.id as string;
+      expect(body.items.map((item) => item.context_of)).toEqual([undefined, anchor]);
+      const marks = await page
+        .locator("#recall-explain li.included")
+        .evaluateAll((lis) => lis.map((li) => li.querySelector(".why-context")?.textContent ?? ""));
+      expect(marks).toEqual(["", `around ${anchor.slice(0, 8)}`]);
       await page.close();
     });
   },

@@ -158,7 +158,7 @@ export const MEMORY_OPERATIONS: readonly MemoryOperation[] = Object.freeze([
       name: "recall",
       title: "Recall",
       description:
-        "Memories relevant to a message, ranked by similarity, recency, frequency, type, scope and confidence, formatted as a context block that fits a token budget; pass `project` to add that project's memories to the permanent ones. Call it at the start of a task and when the user refers to earlier work, preferences or conventions. Counts as an access of the memories returned. To correct or forget something it told you, find the memory's id with `search` (ids, scores) or `list_memories` (ids, dates), then call `update_memory` or `forget`.",
+        "Memories relevant to a message, ranked by similarity, recency, frequency, type, scope and confidence, formatted as a context block that fits a token budget; pass `project` to add that project's memories to the permanent ones; `context_neighbours: 2` adds the conversation turns (episodes) written around each recalled episode. Call it at the start of a task and when the user refers to earlier work, preferences or conventions. Counts as an access of the memories returned. To correct or forget something it told you, find the memory's id with `search` (ids, scores) or `list_memories` (ids, dates), then call `update_memory` or `forget`.",
       annotations: READS_AND_COUNTS,
     },
   }),

@@ -70,6 +70,8 @@ export interface RecallItem {
   created_at: string;
   score: number;
   factors?: RecallFactors;
+  /** The recalled episode it is in the context around (`recall.context_neighbours`). */
+  context_of?: string;
   /** Estimated tokens of its context line (cut items only). */
   tokens?: number;
 }

@@ -45,6 +45,19 @@ function itemRow(text: string, title: string, item: RecallItem, kind: string): H
       h("span", { class: "why-text", title }, text),
       " ",
       h("strong", { class: "why-score", title: "recall score" }, figure(item.score)),
+      ...(item.context_of === undefined
+        ? []
+        : [
+            " ",
+            h(
+              "span",
+              {
+                class: "why-context muted",
+                title: `written next to the recalled episode ${item.context_of}: its context, not relevant on its own`,
+              },
+              `around ${item.context_of.slice(0, 8)}`,
+            ),
+          ]),
     ),
     factorLine(item.factors),
   );
