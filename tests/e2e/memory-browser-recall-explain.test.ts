@@ -30,6 +30,7 @@ interface Item {
   score: number;
   tokens?: number;
   factors: Factors;
+  context_of?: string;
 }
 interface Explained {
   context: string;
@@ -177,9 +178,7 @@ describe.skipIf(!chromiumAvailable())(
         page.waitForResponse((r) => r.url().endsWith("/v1/recall")),
         page.click('#recall button[type="submit"]'),
       ]);
-      const body = (await response.json()) as Explained & {
-        items: (Item & { context_of?: string })[];
-      };
+      const body = (await response.json()) as Explained;
       await page.locator("#recall-explain:not([hidden])").waitFor();
       const anchor = stored[0]?.id as string;
       expect(body.items.map((item) => item.context_of)).toEqual([undefined, anchor]);

@@ -186,7 +186,7 @@ export class LocallyWrittenEngine implements MemoryReadModel {
     filter: MemoryFilter,
     nowMs: number,
   ): Awaitable<Memory[][]> {
-    return this.#inner.storeNeighbours(ids, distance, filter, nowMs);
+    return this.#inner.storeNeighbours?.(ids, distance, filter, nowMs) ?? ids.map(() => []);
   }
 
   live(nowMs: number): Awaitable<Iterable<Memory>> {

@@ -78,9 +78,10 @@ export interface MemoryReadModel {
   /**
    * Per id of `ids`, the live memories that pass `filter` written up to `distance` before and
    * after it in its store order (its project and scope, within the index's neighbour window),
-   * earliest first: the turns around a recalled one. Empty for an id not held.
+   * earliest first: the turns around a recalled one. Empty for an id not held. Optional: a model
+   * without it has no neighbours (recall's `context_neighbours` then adds nothing).
    */
-  storeNeighbours(
+  storeNeighbours?(
     ids: readonly string[],
     distance: number,
     filter: MemoryFilter,

@@ -222,7 +222,7 @@ async function contextNeighbours(
   const { all, hits, around, body, scoring } = request;
   const episodes = chosen.filter((c) => c.memory.type === "episode");
   if (episodes.length === 0) return [];
-  const found = await context.engine.storeNeighbours(
+  const found = await context.engine.storeNeighbours?.(
     episodes.map((c) => c.memory.id),
     around,
     rankedFilter(body),
@@ -231,7 +231,7 @@ async function contextNeighbours(
   const hitOf = new Map(all.map((hit) => [hit.memory.id, hit]));
   const taken = new Set(hits.map((hit) => hit.memory.id));
   return episodes.flatMap((anchor, i) =>
-    (found[i] ?? []).flatMap((memory) => {
+    (found?.[i] ?? []).flatMap((memory) => {
       if (memory.type !== "episode" || taken.has(memory.id)) return [];
       taken.add(memory.id);
       const hit = hitOf.get(memory.id) ?? { memory, relevance: 0, similarity: 0 };
