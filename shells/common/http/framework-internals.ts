@@ -32,6 +32,20 @@
  *    `RequestError` for a request it cannot build (no `Host`, a `*` target), which it otherwise
  *    answers 400 with an empty body. Test: tests/e2e/http-parser-errors.test.ts.
  *
+ * 6. `rawSocketIo` (raw-socket-io.ts, apart for its size): a TCP socket's handle
+ *    (`socket._handle`, Node's `LibuvStreamWrap`) calls its `onread` property with each chunk
+ *    (length and offset in the `stream_wrap` binding's `streamBaseState`), and writes with
+ *    `writeUtf8String(req, text)` on a `WriteWrap` whose `oncomplete` runs if the kernel did
+ *    not take it all at once (`kLastWriteWasAsync`); this is what `net.Socket` itself does
+ *    (lib/internal/stream_base_commons.js, `onStreamRead`, `writeGeneric`). The MCP front end
+ *    reads and writes there instead of through the socket's Readable and Writable (~3-4 µs less
+ *    CPU per call, measured), and gives `onread` back before it hands a connection to
+ *    node:http. The binding comes from `process.binding`, which Node 20 still serves for
+ *    `stream_wrap` (a warning only under `--pending-deprecation`); where it or the handle's
+ *    methods are missing, the same interface runs on the socket's public stream API. Tests:
+ *    tests/integration/shells/sqlsvc/mcp-front-end.test.ts (pipelining, pieces, hand-over,
+ *    ends mid-request) and tests/unit/shells/common/http/raw-socket-io.test.ts.
+ *
  * Unread bodies after an answer: @hono/node-server's default `autoCleanupIncoming: true` reads
  * and throws away what a client still sends after the answer (at most 64 MiB or 500 ms, then it
  * ends the connection with a FIN, `destroySoon`), so a client still sending reads our 413
