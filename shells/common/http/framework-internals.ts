@@ -44,7 +44,7 @@
  *    `stream_wrap` (a warning only under `--pending-deprecation`); where it or the handle's
  *    methods are missing, the same interface runs on the socket's public stream API. Tests:
  *    tests/integration/shells/sqlsvc/mcp-front-end.test.ts (pipelining, pieces, hand-over,
- *    ends mid-request) and tests/unit/shells/common/http/raw-socket-io.test.ts.
+ *    ends mid-request) and tests/integration/shells/common/http/raw-socket-io.test.ts.
  *
  * Unread bodies after an answer: @hono/node-server's default `autoCleanupIncoming: true` reads
  * and throws away what a client still sends after the answer (at most 64 MiB or 500 ms, then it
