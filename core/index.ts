@@ -27,6 +27,7 @@ export type {
 export type {
   Metadata,
   MetadataValue,
+  NewRecord,
   ScanPage,
   StoredRecord,
   VectorRecord,

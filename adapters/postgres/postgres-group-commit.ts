@@ -1,13 +1,28 @@
 import type pg from "pg";
+import type { Metadata, VectorRecord } from "../../core/ports/vector-store.js";
 import { mergeWrites, sizeOf, type StoreWrite } from "../../core/storage/merge-writes.js";
 import { encodeVectors } from "./postgres-vectors.js";
 
 /** The channel every write transaction notifies on; the payload is the new head seq. */
 export const CHANGES_CHANNEL = "memsvc_changes";
 
+/** Items of `VectorStore.insertNew`, each with its lock key as an advisory key (decimal). */
+export interface InsertNewWrite {
+  readonly op: "insert-new";
+  readonly items: readonly {
+    readonly record: VectorRecord;
+    readonly key: string;
+    readonly match: Metadata;
+    readonly seen: number;
+  }[];
+}
+
+type GroupWrite = StoreWrite | InsertNewWrite;
+
 interface Pending {
-  readonly write: StoreWrite;
-  resolve(deleted: number): void;
+  readonly write: GroupWrite;
+  /** A delete's count, an insert-new's ids left out, else 0. */
+  resolve(result: number | ReadonlySet<string>): void;
   reject(error: unknown): void;
 }
 
@@ -86,7 +101,22 @@ export class GroupCommit {
   /** Queues a write; resolves (with the number of deleted ids for a delete) once committed. */
   write(write: StoreWrite): Promise<number> {
     return new Promise<number>((resolve, reject) => {
-      this.#queue.push({ write, resolve, reject });
+      this.#queue.push({ write, resolve: (result) => resolve(result as number), reject });
+      this.#running ??= this.#drain();
+    });
+  }
+
+  /**
+   * Queues new records (see `VectorStore.insertNew`); resolves once committed with the ids left
+   * out. Their run is one call of `memsvc_insert_new`, committed alone like any run of one kind.
+   */
+  insertNew(write: InsertNewWrite): Promise<ReadonlySet<string>> {
+    return new Promise<ReadonlySet<string>>((resolve, reject) => {
+      this.#queue.push({
+        write,
+        resolve: (result) => resolve(result as ReadonlySet<string>),
+        reject,
+      });
       this.#running ??= this.#drain();
     });
   }
@@ -131,7 +161,8 @@ export class GroupCommit {
     let ids = 0;
     let n = 0;
     for (const pending of this.#queue) {
-      const size = sizeOf(pending.write);
+      const { write } = pending;
+      const size = write.op === "insert-new" ? write.items.length : sizeOf(write);
       if (n > 0 && ids + size > maxIds) break;
       ids += size;
       n += 1;
@@ -140,7 +171,7 @@ export class GroupCommit {
   }
 
   async #commit(batch: Pending[]): Promise<void> {
-    const deleted = new Map<Pending, number>();
+    const deleted = new Map<Pending, number | ReadonlySet<string>>();
     let head = 0;
     let created: CreatedChanges = [];
     const runs = runsOf(batch);
@@ -262,10 +293,11 @@ const DELETE = `
 async function applyRun(
   execute: Execute,
   run: readonly Pending[],
-  deleted: Map<Pending, number>,
+  deleted: Map<Pending, number | ReadonlySet<string>>,
   created: CreatedChanges,
 ): Promise<number> {
-  const [merged] = mergeWrites(run.map((p) => p.write));
+  if (run[0]?.write.op === "insert-new") return applyInsertNew(execute, run, deleted, created);
+  const [merged] = mergeWrites(run.map((p) => p.write as StoreWrite));
   if (merged === undefined) return 0;
   let rows: LoggedRow[];
   switch (merged.op) {
@@ -306,6 +338,64 @@ async function applyRun(
     }
   }
   return Number(rows[0]?.seq ?? 0);
+}
+
+/**
+ * One call of `memsvc_insert_new` (schema version 5) for a run of insert-new writes: records
+ * travel as in an upsert, each with its advisory key, seen seq and match; the answer names the
+ * ids stored, in order, so the others are the ids left out.
+ */
+const INSERT_NEW = `SELECT out_seq::text AS seq, out_total AS total, out_ids AS ids,
+  NULL::bigint[] AS updated
+  FROM memsvc_insert_new($1::jsonb, $2::bytea, $3::bigint[], $4::bigint[], $5::jsonb)`;
+
+async function applyInsertNew(
+  execute: Execute,
+  run: readonly Pending[],
+  left: Map<Pending, number | ReadonlySet<string>>,
+  created: CreatedChanges,
+): Promise<number> {
+  // The first item of each key goes to the database; a later one is left out here.
+  const keys = new Set<string>();
+  const items = [];
+  for (const pending of run) {
+    if (pending.write.op !== "insert-new") continue;
+    for (const item of pending.write.items) {
+      if (keys.has(item.key)) continue;
+      keys.add(item.key);
+      items.push(item);
+    }
+  }
+  const vectors = encodeVectors(items.map((i) => i.record.vector));
+  const rowsOf = items.map(({ record }, i) => [
+    record.id,
+    record.document,
+    record.metadata,
+    vectors.starts[i],
+    vectors.lengths[i],
+  ]);
+  const { rows } = await execute(
+    INSERT_NEW,
+    [
+      JSON.stringify(rowsOf),
+      vectors.bytes,
+      items.map((i) => i.key),
+      items.map((i) => i.seen),
+      JSON.stringify(items.map((i) => i.match)),
+    ],
+    "memsvc_insert_new",
+  );
+  const row = rows[0];
+  const stored = row?.ids ?? [];
+  const head = Number(row?.seq ?? 0);
+  stored.forEach((id, i) => created.push({ seq: head - stored.length + i + 1, id }));
+  const storedSet = new Set(stored);
+  for (const pending of run) {
+    if (pending.write.op !== "insert-new") continue;
+    const out = pending.write.items.map((i) => i.record.id).filter((id) => !storedSet.has(id));
+    left.set(pending, new Set(out));
+  }
+  return head;
 }
 
 /**

@@ -29,6 +29,9 @@ export interface MigrationResult {
  * 4. `memsvc_memories.write_order`: the order records were first written in (an update keeps it),
  *    which a scan reads by, so a load from the store keeps the memories' writing order (their
  *    store neighbours, issue 22). Rows written before it are numbered in no particular order.
+ * 5. `memsvc_insert_new(items, vectors, keys, seens, matches)`: the store's `insertNew` (a remember without a lock round
+ *    trip, issue 21). A function so that its check reads with a snapshot taken after its keys
+ *    were locked: a statement's own snapshot is taken before.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -83,6 +86,80 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE memsvc_memories ADD COLUMN write_order bigserial;
       CREATE UNIQUE INDEX memsvc_memories_write_order ON memsvc_memories (write_order);
+    `,
+  },
+  {
+    version: 5,
+    name: "insert new records without a lock round trip",
+    sql: `
+      CREATE FUNCTION memsvc_insert_new(
+        items jsonb, vectors bytea, keys bigint[], seens bigint[], matches jsonb)
+      RETURNS TABLE (out_seq bigint, out_total integer, out_ids text[])
+      LANGUAGE plpgsql VOLATILE AS $fn$
+      DECLARE
+        skip bigint[];
+        since bigint := (SELECT min(s) FROM unnest(seens) AS s);
+        head_now bigint := (SELECT seq FROM memsvc_change_head);
+      BEGIN
+        -- Far behind the head (a replica catching up), the check would read too much: lock.
+        IF head_now - since > 10000 THEN
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        -- Each item's key (distinct per call) without waiting: a key held elsewhere skips it.
+        SELECT coalesce(array_agg(n), '{}') INTO skip
+        FROM unnest(keys) WITH ORDINALITY AS u(k, n) WHERE NOT pg_try_advisory_xact_lock(k);
+        -- Each statement from here takes a new snapshot, after the keys were locked: whoever
+        -- held one of them before has committed, and what it wrote is read. An item whose like
+        -- (metadata containing its match) changed after the seq its caller had seen is skipped.
+        head_now := (SELECT seq FROM memsvc_change_head);
+        IF head_now > since THEN
+          SELECT skip || coalesce(array_agg(s.n), '{}') INTO skip
+          FROM unnest(seens) WITH ORDINALITY AS s(seen, n)
+          JOIN jsonb_array_elements(matches) WITH ORDINALITY AS m(match, n) ON m.n = s.n
+          WHERE EXISTS (
+            SELECT 1 FROM (
+              -- The few changes after the least seen seq (read first, by the index), then
+              -- their records by id.
+              SELECT c.seq, r.metadata FROM memsvc_changes c JOIN memsvc_memories r ON r.id = c.id
+              WHERE c.seq > since AND c.seq <= head_now
+              OFFSET 0
+            ) AS recent
+            WHERE recent.seq > s.seen AND recent.metadata @> m.match);
+        END IF;
+        WITH input AS (
+          SELECT r->>0 AS id, r->>1 AS document, r->2 AS metadata, (r->>3)::int AS start,
+            (r->>4)::int AS length, ord
+          FROM jsonb_array_elements(items) WITH ORDINALITY AS e(r, ord)
+          WHERE NOT (ord = ANY (skip))
+        ), written AS (
+          INSERT INTO memsvc_memories AS m (id, document, metadata, vector, tenant)
+          SELECT u.id, u.document, u.metadata, substring(vectors FROM u.start FOR u.length),
+            COALESCE(u.metadata->>'tenant', 'default')
+          FROM input u
+          ORDER BY u.ord
+          RETURNING m.id
+        ), changed AS (
+          SELECT w.id, row_number() OVER (ORDER BY u.ord) AS n, count(*) OVER () AS total
+          FROM written w JOIN input u ON u.id = w.id
+        ), head AS (
+          UPDATE memsvc_change_head SET seq = seq + (SELECT count(*) FROM written)
+          WHERE EXISTS (SELECT 1 FROM written)
+          RETURNING seq
+        ), logged AS (
+          INSERT INTO memsvc_changes (seq, id)
+          SELECT head.seq - changed.total + changed.n, changed.id FROM head, changed
+        )
+        SELECT head.seq, (SELECT count(*) FROM changed)::int,
+          (SELECT array_agg(id ORDER BY n) FROM changed)
+        INTO out_seq, out_total, out_ids
+        FROM head;
+        IF out_seq IS NOT NULL THEN
+          PERFORM pg_notify('memsvc_changes', out_seq::text);
+        END IF;
+        RETURN NEXT;
+      END
+      $fn$;
     `,
   },
 ];

@@ -2,6 +2,7 @@ import type pg from "pg";
 import { AgentServicesError } from "../../core/errors.js";
 import type {
   Metadata,
+  NewRecord,
   ScanPage,
   StoredRecord,
   VectorRecord,
@@ -10,6 +11,7 @@ import type {
 } from "../../core/ports/vector-store.js";
 import type { StoreWrite } from "../../core/storage/merge-writes.js";
 import { GroupCommit, type CreatedChanges } from "./postgres-group-commit.js";
+import { advisoryKey } from "./postgres-keys.js";
 import { decodeVector } from "./postgres-vectors.js";
 
 /** What the store needs from its connection (see `connectPostgres`). */
@@ -122,6 +124,32 @@ export class PostgresVectorStore implements VectorStore {
   }
 
   async upsert(records: readonly VectorRecord[]): Promise<void> {
+    this.#checkRecords(records);
+    await this.#write({ op: "upsert", records });
+  }
+
+  /**
+   * See `VectorStore.insertNew`: one call of `memsvc_insert_new` per group commit, which tries
+   * each lock key as a transaction-scoped advisory lock (the keys of `PostgresClusterLocks`,
+   * without waiting) and then, with a fresh snapshot, leaves out the items a record changed
+   * after their `seen` matches (`metadata @> match`).
+   */
+  async insertNew(items: readonly NewRecord[]): Promise<ReadonlySet<string>> {
+    if (items.length === 0) return new Set();
+    this.#checkRecords(items.map((i) => i.record));
+    for (const { record, match } of items) checkMetadata(record.id, match);
+    return this.#commits.insertNew({
+      op: "insert-new",
+      items: items.map(({ record, lockKey, match, seen }) => ({
+        record,
+        key: advisoryKey(lockKey),
+        match,
+        seen,
+      })),
+    });
+  }
+
+  #checkRecords(records: readonly VectorRecord[]): void {
     this.#context.checkOpen();
     for (const record of records) {
       if (this.#space !== undefined && record.vector.length !== this.#space.dimensions) {
@@ -134,7 +162,6 @@ export class PostgresVectorStore implements VectorStore {
       checkText(`record ${record.id}: document`, record.document);
       checkMetadata(record.id, record.metadata);
     }
-    await this.#write({ op: "upsert", records });
   }
 
   async get(ids: readonly string[]): Promise<StoredRecord[]> {

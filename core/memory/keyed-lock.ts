@@ -45,6 +45,16 @@ export class KeyedLock {
     return result;
   }
 
+  /**
+   * Whether a task for `key` is queued or running (a try-lock's "taken").
+   *
+   * @example
+   * if (!lock.busy("a")) insertWithoutWaiting();
+   */
+  busy(key: string): boolean {
+    return this.#tails.has(key);
+  }
+
   /** Number of keys with work queued or running (for tests and diagnostics). */
   get size(): number {
     return this.#tails.size;

@@ -16,7 +16,8 @@ import type { MemoryReadModel } from "./engine/read-model.js";
 import { decodeMemory } from "./model/memory-metadata.js";
 import { accessMetadata } from "./model/metadata-updates.js";
 import type { ExpiryOptions } from "./model/expiry.js";
-import { idLockKey, type ServiceLocks } from "./service-context.js";
+import { KeyedLock } from "./keyed-lock.js";
+import { idLockKey, type OptimisticInserts, type ServiceLocks } from "./service-context.js";
 
 /** What {@link replicate} needs. */
 export interface ReplicaDeps {
@@ -35,6 +36,8 @@ export interface Replica {
   readonly follower: ChangeFollower;
   readonly feed: ChangeFeed;
   readonly locks: ServiceLocks;
+  /** Present when the store offers `insertNew`. */
+  readonly optimistic: OptimisticInserts | undefined;
 }
 
 /**
@@ -59,7 +62,18 @@ export function replicate(engine: MemoryEngine, deps: ReplicaDeps): Replica {
     follower,
     feed: deps.feed,
     locks: clusterLocks(deps.locks, follower),
+    optimistic: optimisticInserts(deps.store, follower),
   };
+}
+
+/** New memories without the lock's round trip, when the store can check what the lock would. */
+function optimisticInserts(
+  store: VectorStore,
+  follower: ChangeFollower,
+): OptimisticInserts | undefined {
+  const insertNew = store.insertNew?.bind(store);
+  if (insertNew === undefined) return undefined;
+  return { local: new KeyedLock(), seen: () => follower.applied, insertNew };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AgentServicesError } from "../errors.js";
 import type { Embedder } from "../ports/embedder.js";
-import type { VectorStore } from "../ports/vector-store.js";
+import type { NewRecord, VectorStore } from "../ports/vector-store.js";
 import type { AccessWriteBehind } from "../storage/access-write-behind.js";
 import type { MemoryReadModel } from "./engine/read-model.js";
 import type { MemoryScope, MemoryServiceOptions, MemoryType } from "./model/types.js";
@@ -29,6 +29,25 @@ export interface ServiceContext {
   contentHash(content: string): string;
   /** Whether another tenant's memory holds this id (import gives such a line a new id). */
   readonly idTakenElsewhere?: ((id: string) => boolean) | undefined;
+  /** Replica mode on a store with `insertNew`: remembers of new content skip the cluster lock. */
+  readonly optimistic?: OptimisticInserts | undefined;
+}
+
+/**
+ * How a replica stores new memories without a cluster-lock round trip: it looks for a duplicate
+ * in its own engine, which holds every change up to `seen()`, and lets the store insert only
+ * what nobody can have written meanwhile (`VectorStore.insertNew`); the rest takes the lock.
+ */
+export interface OptimisticInserts {
+  /**
+   * Turns per content key within this process: the attempt and the locked retry of one key
+   * never overlap with another remember of the same key here.
+   */
+  readonly local: ServiceLocks;
+  /** The change-feed seq up to which the engine holds every change. */
+  seen(): number;
+  /** The store's `insertNew`. */
+  insertNew(items: readonly NewRecord[]): Promise<ReadonlySet<string>>;
 }
 
 /**

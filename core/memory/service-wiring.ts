@@ -85,6 +85,7 @@ export function wireMemoryService(
     newId: deps.newId ?? (() => globalThis.crypto.randomUUID()),
     contentHash: (content) => contentHashWith(hasher, content),
     idTakenElsewhere: deps.idTakenElsewhere,
+    optimistic: replica?.optimistic,
   };
   return { engine, replica, accesses, context };
 }

@@ -5,6 +5,7 @@ export type { EngineSnapshot, EngineSnapshots } from "./engine-snapshots.js";
 export type {
   Metadata,
   MetadataValue,
+  NewRecord,
   StoredRecord,
   ScanPage,
   VectorRecord,

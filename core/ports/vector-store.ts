@@ -35,6 +35,20 @@ export interface ScanPage {
   readonly next: string | undefined;
 }
 
+/**
+ * One record for {@link VectorStore.insertNew}: stored only if nobody else may have written its
+ * like meanwhile.
+ */
+export interface NewRecord {
+  readonly record: VectorRecord;
+  /** The cluster-lock key (`ClusterLocks.runAll`) whose holders write records like it. */
+  readonly lockKey: string;
+  /** What a record like it has in its metadata (e.g. its content key's fields). */
+  readonly match: Metadata;
+  /** The change-feed seq the caller's view held every change up to when it chose to insert. */
+  readonly seen: number;
+}
+
 /** The vector space a store is bound to: the embedder id and the vector length. */
 export interface VectorSpace {
   readonly embedderId: string;
@@ -69,6 +83,16 @@ export interface VectorStore {
    * and the given metadata keys merged into its metadata (as {@link VectorStore.updateMetadata}).
    */
   upsert(records: readonly VectorRecord[]): Promise<void>;
+  /**
+   * Inserts new records without waiting for a lock, for a replica that found no duplicate in its
+   * own view: an item is left out when a cluster lock holds its `lockKey` right then, when a
+   * record changed after its `seen` has metadata containing its `match` (a like that its caller
+   * could not have seen), or when an earlier item of the call has the same `lockKey`. What is
+   * stored is logged in the change feed like an upsert. Resolves, once the rest is committed,
+   * with the ids left out (the caller takes the lock and looks again). Optional: a store shared
+   * by replicas offers it (PostgreSQL, the in-memory shared store); a caller without it locks.
+   */
+  insertNew?(items: readonly NewRecord[]): Promise<ReadonlySet<string>>;
   /** Records by id; ids that are not stored are omitted. Order follows `ids`. */
   get(ids: readonly string[]): Promise<StoredRecord[]>;
   /** Merges the given metadata keys into existing records; unknown ids are ignored. */

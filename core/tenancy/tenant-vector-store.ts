@@ -1,5 +1,6 @@
 import type {
   Metadata,
+  NewRecord,
   ScanPage,
   StoredRecord,
   VectorRecord,
@@ -24,9 +25,18 @@ export class TenantVectorStore implements VectorStore {
   readonly #inner: VectorStore;
   readonly #tenant: string;
 
+  /** The shared store's `insertNew`, the records carrying the tenant's name (absent without it). */
+  readonly insertNew?: (items: readonly NewRecord[]) => Promise<ReadonlySet<string>>;
+
   constructor(inner: VectorStore, tenant: string) {
     this.#inner = inner;
     this.#tenant = tenant;
+    const insertNew = inner.insertNew?.bind(inner);
+    if (insertNew !== undefined) {
+      // A match names no tenant: a like in another tenant only sends the caller to the lock.
+      this.insertNew = (items) =>
+        insertNew(items.map((item) => ({ ...item, record: withTenant(item.record, tenant) })));
+    }
   }
 
   /** The tenant this view is of. */

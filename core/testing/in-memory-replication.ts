@@ -1,8 +1,11 @@
+// Long because: the shared store, its feed, its locks and `insertNew` share the rows and the
+// change log, which stay private to one class.
 import { AgentServicesError } from "../errors.js";
 import { KeyedLock } from "../memory/keyed-lock.js";
 import type { ChangeFeed, ClusterLocks, OwnCommit, StoreChange } from "../ports/replication.js";
 import type {
   Metadata,
+  NewRecord,
   ScanPage,
   StoredRecord,
   VectorRecord,
@@ -37,7 +40,9 @@ let storesMade = 0;
  * listeners also at once, with the records the write created: see `ChangeFeed.listen`). `failWith(error)` makes every
  * call of every replica fail with `store_unavailable` and drops the listeners' channel (they are
  * told `up: false`, then `up: true` when it heals); `forgetChangesBefore(seq)` drops old changes,
- * so a replica behind them sees a gap.
+ * so a replica behind them sees a gap. `insertNew` leaves out a record whose lock key a task
+ * holds or waits for, or whose like (metadata containing its `match`) changed after its `seen`.
+
  *
  * @example
  * const shared = new InMemorySharedStore();
@@ -130,6 +135,25 @@ export class InMemorySharedStore {
     for (const listener of this.#listeners) queueMicrotask(() => listener.onCommit(head));
   }
 
+  /** Writes records (an existing id's metadata keys merged) and commits their changes. */
+  #upsert(records: readonly VectorRecord[], own: OwnListeners): void {
+    const created = new Set<string>();
+    for (const record of records) {
+      const previous = this.#rows.get(record.id);
+      if (previous === undefined) created.add(record.id);
+      this.#rows.set(record.id, {
+        vector: [...record.vector],
+        document: record.document,
+        metadata: { ...previous?.metadata, ...record.metadata },
+      });
+    }
+    this.#commit(
+      records.map((r) => r.id),
+      own,
+      created,
+    );
+  }
+
   #storeFor(own: OwnListeners): VectorStore {
     let closed = false;
     const check = (): void => {
@@ -155,21 +179,29 @@ export class InMemorySharedStore {
       },
       upsert: async (records: readonly VectorRecord[]) => {
         check();
-        const created = new Set<string>();
-        for (const record of records) {
-          const previous = this.#rows.get(record.id);
-          if (previous === undefined) created.add(record.id);
-          this.#rows.set(record.id, {
-            vector: [...record.vector],
-            document: record.document,
-            metadata: { ...previous?.metadata, ...record.metadata },
+        this.#upsert(records, own);
+      },
+      insertNew: async (items: readonly NewRecord[]) => {
+        check();
+        const left = new Set<string>();
+        const since = Math.min(...items.map((item) => item.seen));
+        const recent = this.#changes.filter((change) => change.seq > since);
+        const taken = new Set<string>();
+        const stored: VectorRecord[] = [];
+        for (const { record, lockKey, match, seen } of items) {
+          const like = recent.some(({ seq, id }) => {
+            const row = this.#rows.get(id);
+            return seq > seen && row !== undefined && contains(row.metadata, match);
           });
+          if (like || taken.has(lockKey) || this.#lock.busy(lockKey)) {
+            left.add(record.id);
+            continue;
+          }
+          taken.add(lockKey);
+          stored.push(record);
         }
-        this.#commit(
-          records.map((r) => r.id),
-          own,
-          created,
-        );
+        if (stored.length > 0) this.#upsert(stored, own);
+        return left;
       },
       get: async (ids: readonly string[]): Promise<StoredRecord[]> => {
         check();
@@ -273,3 +305,8 @@ export class InMemorySharedStore {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** Whether `metadata` has every key of `match` with the same value (jsonb's `@>` on flat maps). */
+function contains(metadata: Metadata, match: Metadata): boolean {
+  return Object.entries(match).every(([key, value]) => metadata[key] === value);
+}

@@ -123,6 +123,69 @@ export function describeReplicationContract(
       await stop();
     });
 
+    it("inserts new records without a lock, logged and announced as created (issue 21)", async () => {
+      const { store, feed } = subject;
+      if (store.insertNew === undefined) return;
+      const own: { seq: number; id: string }[][] = [];
+      const stop = await feed.listen((_head, commit) => {
+        if (commit !== undefined) own.push([...commit.created]);
+      });
+      const left = await store.insertNew([
+        { record: record("a", 1), lockKey: "ka", match: { n: 1 }, seen: 0 },
+        { record: record("b", 2), lockKey: "kb", match: { n: 2 }, seen: 0 },
+      ]);
+      expect([...left]).toEqual([]);
+      const changes = await feed.changesSince(0, 10);
+      expect(changes.map((c) => [c.seq, c.id, c.record?.document])).toEqual([
+        [1, "a", "doc a"],
+        [2, "b", "doc b"],
+      ]);
+      expect(own).toEqual([
+        [
+          { seq: 1, id: "a" },
+          { seq: 2, id: "b" },
+        ],
+      ]);
+      await stop();
+    });
+
+    it("leaves out a new record whose like changed after what its caller saw, or whose key is taken", async () => {
+      const { store, feed, locks } = subject;
+      if (store.insertNew === undefined) return;
+      const insertNew = store.insertNew.bind(store);
+      await store.upsert([record("a", 1)]); // seq 1, n 1
+      const like = { lockKey: "k1", match: { n: 1 }, seen: 0 };
+      // Changed after seq 0 with n = 1: a like its caller could not have seen.
+      expect([...(await insertNew([{ record: record("x", 9), ...like }]))]).toEqual(["x"]);
+      // Seen up to seq 1: the caller judged it already.
+      expect([...(await insertNew([{ ...like, record: record("y", 9), seen: 1 }]))]).toEqual([]);
+      // An earlier item of the call with the same key is stored, the later one is left out.
+      const twice = await insertNew([
+        { record: record("p", 7), lockKey: "k7", match: { n: 7 }, seen: 2 },
+        { record: record("q", 7), lockKey: "k7", match: { n: 7 }, seen: 2 },
+      ]);
+      expect([...twice]).toEqual(["q"]);
+      // A key a cluster lock holds is left out without waiting for it.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding: () => void = () => undefined;
+      const taken = new Promise<void>((resolve) => (holding = resolve));
+      const task = locks.runAll(["k8"], async () => {
+        holding();
+        await held;
+      });
+      await taken;
+      const blocked = await insertNew([
+        { record: record("r", 8), lockKey: "k8", match: { n: 8 }, seen: 4 },
+        { record: record("s", 6), lockKey: "k6", match: { n: 6 }, seen: 4 },
+      ]);
+      expect([...blocked]).toEqual(["r"]);
+      release();
+      await task;
+      const stored = (await feed.changesSince(0, 20)).map((c) => c.id);
+      expect(stored).toEqual(["a", "y", "p", "s"]);
+    });
+
     it("tells a task the head once its keys are held, if it knows it, past every earlier commit", async () => {
       const { store, feed, locks } = subject;
       await store.upsert([record("a", 1), record("b", 2)]);

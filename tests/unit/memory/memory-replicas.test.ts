@@ -114,6 +114,25 @@ describe("MemoryService replicas on one shared store", () => {
     expect(new Set(memory?.tags)).toEqual(new Set(["r0", "r1", "r2"]));
   });
 
+  it("the same content twice in one call, and at once on one replica, keeps one memory", async () => {
+    const { services, shared } = await replicas(2);
+    const [a, b] = services as [MemoryService, MemoryService];
+    const batch = await a.rememberBatch({
+      memories: [
+        { content: "Lint runs in CI", type: "rule" },
+        { content: "Lint runs in CI", type: "rule", tags: ["ci"] },
+      ],
+    });
+    const [first, second] = batch.memories;
+    expect(second).toEqual({ id: first?.id, stored: true, deduplicated: true });
+    const together = await Promise.all([
+      b.remember({ content: "Docs live in docs/", type: "fact" }),
+      b.remember({ content: "Docs live in docs/", type: "fact" }),
+    ]);
+    expect(together[1]).toEqual({ id: together[0].id, stored: true, deduplicated: true });
+    expect(shared.size).toBe(2);
+  });
+
   it("a replica behind the changes the feed keeps reloads the store and says so", async () => {
     const { services, shared, events } = await replicas(2);
     const [a, b] = services as [MemoryService, MemoryService];
@@ -194,6 +213,8 @@ describe("MemoryService replicas on one shared store", () => {
     }
     const batch = await a.rememberBatch({ memories: [{ content: "x" }, { content: "y" }] });
     own.push(...batch.memories.map((m) => m.id));
+    // Caught up first: a replica behind reads its own new write in the page of changes before it.
+    await b.follower?.catchUp();
     const other = await b.remember({ content: "from b", type: "fact" });
     await settle();
     await a.follower?.catchUp();
@@ -217,7 +238,7 @@ describe("MemoryService replicas on one shared store", () => {
     await settle();
     // The locks tell the head: nothing new but its own memories, so nothing to read.
     expect(calls.reads).toBe(before);
-    // Another replica's write is read by the next remember's lock.
+    // New content is stored without the lock, so a remember reads nothing either...
     const b = new MemoryService({
       ...shared.replica(),
       embedder: new FakeEmbedder({ dimensions: 8 }),
@@ -226,6 +247,10 @@ describe("MemoryService replicas on one shared store", () => {
     await b.init();
     const other = await b.remember({ content: "from b", type: "fact" });
     await a.remember({ content: "fact 6", type: "fact" });
+    expect(calls.reads).toBe(before);
+    // ...until the store finds another replica's like of it: then the lock reads it and merges.
+    const again = await a.remember({ content: "from b", type: "fact" });
+    expect(again).toEqual({ id: other.id, stored: true, deduplicated: true });
     expect(calls.reads).toBeGreaterThan(before);
     expect((await a.get(other.id)).content).toBe("from b");
   });
