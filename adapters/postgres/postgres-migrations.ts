@@ -114,18 +114,18 @@ export const MIGRATIONS: readonly Migration[] = [
         -- (metadata containing its match) changed after the seq its caller had seen is skipped.
         head_now := (SELECT seq FROM memsvc_change_head);
         IF head_now > since THEN
-          SELECT skip || coalesce(array_agg(s.n), '{}') INTO skip
-          FROM unnest(seens) WITH ORDINALITY AS s(seen, n)
-          JOIN jsonb_array_elements(matches) WITH ORDINALITY AS m(match, n) ON m.n = s.n
-          WHERE EXISTS (
-            SELECT 1 FROM (
-              -- The few changes after the least seen seq (read first, by the index), then
-              -- their records by id.
-              SELECT c.seq, r.metadata FROM memsvc_changes c JOIN memsvc_memories r ON r.id = c.id
-              WHERE c.seq > since AND c.seq <= head_now
-              OFFSET 0
-            ) AS recent
-            WHERE recent.seq > s.seen AND recent.metadata @> m.match);
+          SELECT skip || coalesce(array_agg(DISTINCT s.n), '{}') INTO skip
+          FROM (
+            -- The few changes after the least seen seq, read once (by the index), with their
+            -- records by id.
+            SELECT c.seq, r.metadata FROM memsvc_changes c JOIN memsvc_memories r ON r.id = c.id
+            WHERE c.seq > since AND c.seq <= head_now
+          ) AS recent
+          JOIN (
+            SELECT s.seen, m.match, s.n
+            FROM unnest(seens) WITH ORDINALITY AS s(seen, n)
+            JOIN jsonb_array_elements(matches) WITH ORDINALITY AS m(match, n) ON m.n = s.n
+          ) AS s ON recent.seq > s.seen AND recent.metadata @> s.match;
         END IF;
         WITH input AS (
           SELECT r->>0 AS id, r->>1 AS document, r->2 AS metadata, (r->>3)::int AS start,
