@@ -27,6 +27,8 @@ const STEM_CACHE_WORDS = 50_000;
  * keeps its whole text alive (a cached word must not hold a memory's content).
  */
 const STEM_CACHE_LENGTH = 12;
+const A = "a".charCodeAt(0);
+const Z = "z".charCodeAt(0);
 /** Lower-case word → its term (`null`: a stop word). */
 let stems = new Map<string, string | null>();
 
@@ -40,6 +42,10 @@ let stems = new Map<string, string | null>();
  * cachedLightStem("the"); // undefined
  */
 function cachedLightStem(word: string): string | undefined {
+  // Stop words and the words the stemmer changes are of a-z only: a word starting otherwise (a
+  // number, most often one of a kind) is its own term, and is not cached.
+  const first = word.charCodeAt(0);
+  if (first < A || first > Z) return word;
   if (word.length > STEM_CACHE_LENGTH) return STOP_WORDS.has(word) ? undefined : lightStem(word);
   let term = stems.get(word);
   if (term === undefined) {
