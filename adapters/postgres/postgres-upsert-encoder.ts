@@ -59,7 +59,7 @@ export class UpsertEncoder {
         at += vector.length * 4;
         continue;
       }
-      for (let i = 0; i < vector.length; i += 1) at = buffer.writeFloatLE(vector[i] ?? 0, at);
+      for (const x of vector) at = buffer.writeFloatLE(x, at);
     }
     const jsonStart = at + 1;
     buffer[at++] = 0x5b; // [
