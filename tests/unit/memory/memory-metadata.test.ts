@@ -27,6 +27,19 @@ const memory: Memory = {
 };
 
 describe("memory metadata layout", () => {
+  it("gives every instant its own epoch ms, in any order of memories and instants", () => {
+    const later = { ...memory, created_at: "2026-11-22T10:00:00.000Z", expires_at: null };
+    for (const m of [memory, memory, later, memory, later, later]) {
+      const metadata = encodeMemoryMetadata(m, "h");
+      expect(metadata["created_at_ms"]).toBe(Date.parse(m.created_at));
+      expect(metadata["updated_at_ms"]).toBe(Date.parse(m.updated_at));
+      expect(metadata["last_accessed_ms"]).toBe(Date.parse(m.last_accessed));
+      expect(metadata["expires_at_ms"]).toBe(
+        m.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(m.expires_at),
+      );
+    }
+  });
+
   it("stores flat scalars only: ISO and epoch-ms timestamps, tags as a JSON string, the hash", () => {
     expect(encodeMemoryMetadata(memory, "abc")).toEqual({
       memory_v: 1,
