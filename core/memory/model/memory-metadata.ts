@@ -1,5 +1,6 @@
 import type { Metadata, MetadataValue, StoredRecord } from "../../ports/vector-store.js";
 import { NEVER_EXPIRES_MS } from "./expiry.js";
+import { instantMs } from "./instant-ms.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 import type { Memory, MemoryScope, MemoryType } from "./types.js";
 
@@ -66,21 +67,6 @@ export function encodeInstant(name: string, iso: string): Record<string, Metadat
 function writeInstant(target: Record<string, MetadataValue>, name: string, iso: string): void {
   target[name] = iso;
   target[`${name}_ms`] = instantMs(iso);
-}
-
-let lastIso = "";
-let lastMs = Number.NaN;
-
-/**
- * `Date.parse(iso)`, the last answer remembered: a memory's instants are mostly one, and a
- * batch's memories share theirs (4,000 parses of the same string per 1,000 memories).
- */
-function instantMs(iso: string): number {
-  if (iso !== lastIso) {
-    lastMs = Date.parse(iso);
-    lastIso = iso;
-  }
-  return lastMs;
 }
 
 /**
