@@ -82,7 +82,11 @@ function laneCall(tool: string, sql: string): () => unknown {
   };
 }
 
-console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}`,
+);
 for (const [lines, sql] of Object.entries(benchQueries())) {
   if (!measured.includes(lines)) continue;
   const raw = wasm.parse(sql);
@@ -117,4 +121,8 @@ for (const [lines, sql] of Object.entries(benchQueries())) {
   const row = figures.map(([name, fn]) => `${name} ${microseconds(fn).toFixed(1)}`);
   console.log(`${lines} line(s), tree ${json.length} B, µs/call: ${row.join(", ")}`);
 }
-console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}`,
+);

@@ -71,25 +71,33 @@ export class LibpgQuerySqlParser implements SqlParser {
   ): SqlParseResult {
     const text = withoutByteOrderMark(sql);
     const source = new SourceText(text);
+    if (options?.names !== true) return this.parseKinds(text, source);
     const raw = this.ready().parse(text);
     if (!raw.ok) return { ok: false, error: toSyntaxError(raw, source) };
-    const read = options?.names === true ? readPgStatements(raw.json, source) : undefined;
+    const read = readPgStatements(raw.json, source);
     if (read !== undefined) return statementsOf(read, source, text);
-    let tree: (PgNode | undefined)[] | undefined =
-      options?.names === true ? fullStatements(raw.json) : undefined;
-    const outline = tree ?? outlinePgStatements(raw.json);
-    // Built once, for all statements, when the first one's names are read.
-    const full = () => (tree ??= fullStatements(raw.json));
-    const statements: ParsedStatement[] = [];
-    for (let i = 0; i < outline.length; i++) {
-      const stmt = outline[i];
-      if (stmt === undefined) continue;
-      statements.push(new PgStatement(pgStatementKind(stmt), () => full()[i] ?? {}, source));
-    }
-    if (statements.length === 0 && isBlank(text)) {
-      return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
-    }
-    return { ok: true, statements };
+    // A layout the one-pass reader does not know: the tree read whole, and walked.
+    const tree = fullStatements(raw.json);
+    return statementsOf(
+      tree.map((stmt) => (stmt === undefined ? undefined : pgStatementKind(stmt))),
+      source,
+      text,
+      () => tree,
+    );
+  }
+
+  /**
+   * The statement kinds (what parse_sql reads) from a shallow outline of the tree's JSON text;
+   * the tree is read whole and walked only if a statement's name list is read.
+   */
+  private parseKinds(text: string, source: SourceText): SqlParseResult {
+    const raw = this.ready().parse(text);
+    if (!raw.ok) return { ok: false, error: toSyntaxError(raw, source) };
+    const kinds = outlinePgStatements(raw.json).map((stmt) =>
+      stmt === undefined ? undefined : pgStatementKind(stmt),
+    );
+    let tree: (PgNode | undefined)[] | undefined;
+    return statementsOf(kinds, source, text, () => (tree ??= fullStatements(raw.json)));
   }
 
   /**
@@ -111,16 +119,26 @@ export class LibpgQuerySqlParser implements SqlParser {
   }
 }
 
-/** The statements {@link readPgStatements} read, names and all. */
+/**
+ * The statements of a parse: each entry's kind, with its names when already read
+ * (`readPgStatements`), else walked from `tree()` when first read; `undefined` entries (no
+ * statement) are left out.
+ */
 function statementsOf(
-  read: readonly (PgStatementNames | undefined)[],
+  entries: readonly (PgStatementNames | string | undefined)[],
   source: SourceText,
   text: string,
+  tree: () => readonly (PgNode | undefined)[] = NO_TREE,
 ): SqlParseResult {
   const statements: ParsedStatement[] = [];
-  for (const entry of read) {
-    if (entry !== undefined)
-      statements.push(new PgStatement(entry.kind, NO_NODE, source, entry.names));
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry === undefined) continue;
+    statements.push(
+      typeof entry === "string"
+        ? new PgStatement(entry, () => tree()[i] ?? {}, source)
+        : new PgStatement(entry.kind, NO_NODE, source, entry.names),
+    );
   }
   if (statements.length === 0 && isBlank(text)) {
     return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
@@ -130,6 +148,7 @@ function statementsOf(
 
 /** The node of a statement whose names are already read (never asked for). */
 const NO_NODE = (): PgNode => ({});
+const NO_TREE = (): (PgNode | undefined)[] => [];
 
 /** PostgreSQL rejects a byte-order mark; a space keeps every string index where it was. */
 function withoutByteOrderMark(sql: string): string {
