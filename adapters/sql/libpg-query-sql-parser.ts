@@ -6,6 +6,7 @@ import type {
   SqlParser,
   SqlSyntaxError,
 } from "../../core/ports/sql-parser.js";
+import { onePgStatementKind } from "./pg-json-kinds.js";
 import { readPgStatements, type PgStatementNames } from "./pg-json-names.js";
 import { outlinePgStatements, type PgNode } from "./pg-json-outline.js";
 import { PgQueryWasm, type PgParseError } from "./pg-query-wasm.js";
@@ -87,15 +88,20 @@ export class LibpgQuerySqlParser implements SqlParser {
   }
 
   /**
-   * The statement kinds (what parse_sql reads) from a shallow outline of the tree's JSON text;
-   * the tree is read whole and walked only if a statement's name list is read.
+   * The statement kinds (what parse_sql reads): of one statement from the ends of the tree's
+   * JSON text when it can be told there (`onePgStatementKind`), else from a shallow outline of
+   * it; the tree is read whole and walked only if a statement's name list is read.
    */
   private parseKinds(text: string, source: SourceText): SqlParseResult {
     const raw = this.ready().parse(text);
     if (!raw.ok) return { ok: false, error: toSyntaxError(raw, source) };
-    const kinds = outlinePgStatements(raw.json).map((stmt) =>
-      stmt === undefined ? undefined : pgStatementKind(stmt),
-    );
+    const one = onePgStatementKind(raw.json);
+    const kinds =
+      one !== undefined
+        ? [one]
+        : outlinePgStatements(raw.json).map((stmt) =>
+            stmt === undefined ? undefined : pgStatementKind(stmt),
+          );
     let tree: (PgNode | undefined)[] | undefined;
     return statementsOf(kinds, source, text, () => (tree ??= fullStatements(raw.json)));
   }

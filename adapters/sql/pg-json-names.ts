@@ -61,6 +61,10 @@ const BLOCK = 4;
 const TARGET_LIST = 8;
 const COLUMN_REF = 16;
 const FUNC_CALL = 32;
+/** Nothing below is read or walked for names: passed over unread (`A_Const`: a literal). */
+const LITERAL = 64;
+/** `name`: under an A_Expr, the operator's name parts, passed over unread. */
+const NAME = 128;
 
 /** What the reader does with a container-valued field, by key (absent: walk it only). */
 const KEY_FLAGS: ReadonlyMap<string, number> = (() => {
@@ -77,6 +81,8 @@ const KEY_FLAGS: ReadonlyMap<string, number> = (() => {
   add(["targetList"], TARGET_LIST);
   add(["ColumnRef"], COLUMN_REF);
   add(["FuncCall"], FUNC_CALL);
+  add(["A_Const"], LITERAL);
+  add(["name"], NAME);
   return flags;
 })();
 
@@ -224,6 +230,10 @@ class NameReader {
     const inner = isNodeType(key) ? key : owner;
     if (flags === 0 || flags === KEPT) return this.value(c, inner, at, kept);
     if (flags === COLUMN_REF) return this.columnRef(at, c);
+    if (!kept && (flags === LITERAL || (flags === NAME && owner === "A_Expr"))) {
+      this.skipValue();
+      return EMPTY;
+    }
     if (flags === FUNC_CALL) return this.funcCall(c, at, kept);
     if ((flags & HANDLER) !== 0 || (flags === TARGET_LIST && SET_TARGET_OWNERS.has(owner))) {
       const call: Deferred = { type: 0, key, owner, at, body: EMPTY };
