@@ -3,8 +3,10 @@
  * 1-, 5- and 60-line queries of the side-by-side benchmark
  * (`tests/fixtures/reference/sql-bench-queries.sql`): the whole MCP call without sockets (the
  * lane's `tryFastPath` over the tool catalog: JSON-RPC message in, response body out), the core
- * tool alone, and the stages of the PostgreSQL route (the WASM parse with its JSON print and
- * decode, `JSON.parse` of the tree, the statement outline, the name walk on a parsed tree).
+ * tool alone, and the stages of the PostgreSQL route: the WASM parse with its JSON print and
+ * decode, `JSON.parse` of the tree, the statement outline and the one-statement shortcut
+ * (`parse_sql`'s kinds), the name walk on a parsed tree, and the names of the tree's JSON text
+ * both ways (`JSON.parse` and the walk, the one-pass reader `extract_metadata` uses).
  * Prints µs per call, the median of 7 rounds of 60 ms, and the load average; no assertions.
  *
  *   npx tsx bench/sql-tool-stages.ts
@@ -13,6 +15,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createDefaultSqlParser } from "../adapters/sql/index.js";
+import { onePgStatementKind } from "../adapters/sql/pg-json-kinds.js";
 import { readPgStatements } from "../adapters/sql/pg-json-names.js";
 import { outlinePgStatements, type PgNode } from "../adapters/sql/pg-json-outline.js";
 import { PgQueryWasm } from "../adapters/sql/pg-query-wasm.js";
@@ -44,7 +47,6 @@ function benchQueries(): Record<string, string> {
 }
 
 function microseconds(fn: () => unknown, rounds = 7, roundMs = 60): number {
-  for (let i = 0; i < 2000; i++) fn();
   const perCall: number[] = [];
   for (let round = 0; round < rounds; round++) {
     let runs = 0;
@@ -105,6 +107,7 @@ for (const [lines, sql] of Object.entries(benchQueries())) {
     ["wasm parse+decode", () => wasm.parse(sql)],
     ["JSON.parse tree", () => JSON.parse(json) as unknown],
     ["outline", () => outlinePgStatements(json)],
+    ["one statement's kind", () => onePgStatementKind(json)],
     [
       "walk parsed tree",
       () => tree.map((stmt) => new PgStatement(pgStatementKind(stmt), () => stmt, source).tables),
@@ -118,6 +121,8 @@ for (const [lines, sql] of Object.entries(benchQueries())) {
     ],
     ["names by one-pass reader", () => readPgStatements(json, new SourceText(sql))],
   ];
+  // Every path warmed up before any is measured (the first measured one paid for the JIT).
+  for (const [, fn] of figures) for (let i = 0; i < 2000; i++) fn();
   const row = figures.map(([name, fn]) => `${name} ${microseconds(fn).toFixed(1)}`);
   console.log(`${lines} line(s), tree ${json.length} B, µs/call: ${row.join(", ")}`);
 }

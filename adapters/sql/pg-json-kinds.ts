@@ -27,15 +27,15 @@ const KIND_BY_FIELD = new Set(["CreateTableAsStmt", "GrantStmt"]);
  */
 export function onePgStatementKind(json: string): string | undefined {
   const head = HEAD.exec(json);
-  if (head === null || json.includes(LOCATION_KEY)) return undefined;
+  if (head === null) return undefined;
   const type = head[1] as string;
   if (KIND_BY_FIELD.has(type)) return undefined;
   const bodyEnd = bodyClose(json);
   if (bodyEnd < head[0].length) return undefined;
-  if (type === "SelectStmt") {
-    return json.endsWith(NOT_A_SET_OPERATION, bodyEnd) ? "Select" : undefined;
-  }
-  return pgStatementKind({ [type]: {} });
+  if (type === "SelectStmt" && !json.endsWith(NOT_A_SET_OPERATION, bodyEnd)) return undefined;
+  // Last, as the one check that reads the whole text: no second statement.
+  if (json.includes(LOCATION_KEY)) return undefined;
+  return type === "SelectStmt" ? "Select" : pgStatementKind({ [type]: {} });
 }
 
 /**
