@@ -86,6 +86,23 @@ const KEY_FLAGS: ReadonlyMap<string, number> = (() => {
   return flags;
 })();
 
+/**
+ * The owners the walk's decisions depend on (`SET_TARGET_OWNERS`, a JoinExpr's sides, an
+ * A_Expr's operator name); any other node type owns its fields as {@link OTHER_NODE}.
+ */
+const OWNER_NAMES = [...SET_TARGET_OWNERS, "JoinExpr", "A_Expr"];
+/** The owner every other node type stands for: none of the walk's decisions names it. */
+const OTHER_NODE = "*";
+
+/** The keys the reader tells apart, by length, with their flags (0 for an owner name only). */
+const KEYS_BY_LENGTH: (readonly (readonly [string, number])[] | undefined)[] = (() => {
+  const table: [string, number][][] = [];
+  for (const key of new Set([...KEY_FLAGS.keys(), ...OWNER_NAMES])) {
+    (table[key.length] ??= []).push([key, KEY_FLAGS.get(key) ?? 0]);
+  }
+  return table;
+})();
+
 /** A query block's scope, made once every block's FROM list has been read. */
 interface ScopeRef {
   readonly parent: ScopeRef | undefined;
@@ -202,10 +219,24 @@ class NameReader {
         this.i = end + 2;
         const c = s.charCodeAt(this.i);
         if (c === 123 || c === 91) {
-          const key = s.slice(start, end);
-          const flags = KEY_FLAGS.get(key) ?? 0;
+          // Told apart by comparing in place: most keys are never sliced out of the text.
+          let known: string | undefined;
+          let flags = 0;
+          const row = KEYS_BY_LENGTH[end - start];
+          if (row !== undefined) {
+            for (const [name, nameFlags] of row) {
+              if (s.startsWith(name, start)) {
+                known = name;
+                flags = nameFlags;
+                break;
+              }
+            }
+          }
           const kept = keep && (all || (flags & KEPT) !== 0);
-          const value = this.field(key, flags, c, owner, at, kept);
+          const key = known ?? (kept ? s.slice(start, end) : "");
+          const first = s.charCodeAt(start);
+          const inner = first >= 65 && first <= 90 ? (known ?? OTHER_NODE) : owner;
+          const value = this.field(key, flags, c, inner, owner, at, kept);
           if (kept) out[key] = value;
         } else if (keep) {
           out[s.slice(start, end)] = this.scalar();
@@ -218,16 +249,20 @@ class NameReader {
     return out;
   }
 
-  /** An object-valued field: the walk's handler call (deferred), then the value's own walk. */
+  /**
+   * An object-valued field: the walk's handler call (deferred), then the value's own walk, owned
+   * by `inner` (the key when it is a node type, else `owner`). `key` is the field's name when
+   * it has flags or is kept, else "".
+   */
   private field(
     key: string,
     flags: number,
     c: number,
+    inner: string,
     owner: string,
     at: ScopeRef,
     kept: boolean,
   ): unknown {
-    const inner = isNodeType(key) ? key : owner;
     if (flags === 0 || flags === KEPT) return this.value(c, inner, at, kept);
     if (flags === COLUMN_REF) return this.columnRef(at, c);
     if (!kept && (flags === LITERAL || (flags === NAME && owner === "A_Expr"))) {
@@ -305,7 +340,8 @@ class NameReader {
           this.nameList(parts, false);
           for (const part of parts) if (part !== undefined) names.push(part);
         } else if (v === 123 || v === 91) {
-          this.field(key, KEY_FLAGS.get(key) ?? 0, v, "FuncCall", at, false);
+          const inner = isNodeType(key) ? key : "FuncCall";
+          this.field(key, KEY_FLAGS.get(key) ?? 0, v, inner, "FuncCall", at, false);
         } else {
           body[key] = this.scalar();
         }
