@@ -1,4 +1,5 @@
 import { ColumnScope } from "./column-scope.js";
+import { JSON_LAYOUT_UNKNOWN, JsonTextCursor } from "./json-text-cursor.js";
 import { MetadataCollector, type StatementNames } from "./metadata-collector.js";
 import type { PgNode } from "./pg-json-outline.js";
 import {
@@ -49,7 +50,7 @@ export function readPgStatements(
 const MAX_DEPTH = 400;
 
 /** Thrown inside the reader for a layout it does not know; never leaves {@link readPgStatements}. */
-const UNKNOWN_LAYOUT = new Error("libpg-query tree: layout not known to the name reader");
+const UNKNOWN_LAYOUT = JSON_LAYOUT_UNKNOWN;
 
 /** The walk's field handler reads the value (`visitField`). */
 const HANDLER = 1;
@@ -136,15 +137,16 @@ const STAR_ITEM = '{"A_Star":{}}';
 const FIELDS = '{"fields":[';
 const LOCATION = ',"location":';
 
-class NameReader {
-  private i = 0;
+class NameReader extends JsonTextCursor {
   private depth = 0;
   private deferred: Deferred[] = [];
 
   constructor(
-    private readonly s: string,
+    s: string,
     private readonly source: SourceText,
-  ) {}
+  ) {
+    super(s);
+  }
 
   statements(): (PgStatementNames | undefined)[] {
     const out: (PgStatementNames | undefined)[] = [];
@@ -372,148 +374,6 @@ class NameReader {
         throw UNKNOWN_LAYOUT;
       }
     } while (!this.separator(93));
-  }
-
-  private peek(): number {
-    return this.s.charCodeAt(this.i);
-  }
-
-  private expect(c: number): void {
-    if (this.s.charCodeAt(this.i) !== c) throw UNKNOWN_LAYOUT;
-    this.i++;
-  }
-
-  /** True (and past it) when the next character is `c`. */
-  private closes(c: number): boolean {
-    if (this.s.charCodeAt(this.i) !== c) return false;
-    this.i++;
-    return true;
-  }
-
-  /** Reads `,` (false) or the closing `close` (true). */
-  private separator(close: number): boolean {
-    const c = this.s.charCodeAt(this.i++);
-    if (c === close) return true;
-    if (c !== 44) throw UNKNOWN_LAYOUT;
-    return false;
-  }
-
-  /** An object key and its `:` (keys are plain names in libpg-query's output). */
-  private key(): string {
-    const s = this.s;
-    if (s.charCodeAt(this.i) !== 34) throw UNKNOWN_LAYOUT;
-    const start = this.i + 1;
-    const end = s.indexOf('"', start);
-    if (end === -1 || s.charCodeAt(end + 1) !== 58) throw UNKNOWN_LAYOUT;
-    this.i = end + 2;
-    return s.slice(start, end);
-  }
-
-  private string(): string {
-    const s = this.s;
-    const start = this.i;
-    const end = this.stringEnd();
-    const raw = s.slice(start + 1, end);
-    return raw.includes("\\") ? (JSON.parse(s.slice(start, end + 1)) as string) : raw;
-  }
-
-  /** Moves past the string at the cursor; returns the index of its closing quote. */
-  private stringEnd(): number {
-    const s = this.s;
-    if (s.charCodeAt(this.i) !== 34) throw UNKNOWN_LAYOUT;
-    let end = s.indexOf('"', this.i + 1);
-    for (;;) {
-      if (end === -1) throw UNKNOWN_LAYOUT;
-      let backslashes = 0;
-      while (s.charCodeAt(end - 1 - backslashes) === 92) backslashes++;
-      if (backslashes % 2 === 0) break;
-      end = s.indexOf('"', end + 1);
-    }
-    this.i = end + 1;
-    return end;
-  }
-
-  /** A string, number, `true`, `false` or `null` at the cursor. */
-  private scalar(): unknown {
-    const s = this.s;
-    const c = s.charCodeAt(this.i);
-    if (c === 34) return this.string();
-    if (c === 116 && s.startsWith("true", this.i)) return this.literal(4, true);
-    if (c === 102 && s.startsWith("false", this.i)) return this.literal(5, false);
-    if (c === 110 && s.startsWith("null", this.i)) return this.literal(4, null);
-    const start = this.i;
-    let i = c === 45 ? start + 1 : start;
-    let n = 0;
-    while (i < s.length) {
-      const d = s.charCodeAt(i);
-      if (d < 48 || d > 57) break;
-      n = n * 10 + (d - 48);
-      i++;
-    }
-    const digits = i - (c === 45 ? start + 1 : start);
-    const next = s.charCodeAt(i);
-    if (digits > 0 && digits < 16 && (next === 44 || next === 125 || next === 93)) {
-      this.i = i;
-      return c === 45 ? -n : n;
-    }
-    // Fractions and exponents: the few numbers that are not plain integers.
-    while (i < s.length) {
-      const d = s.charCodeAt(i);
-      if (d === 44 || d === 125 || d === 93) break;
-      i++;
-    }
-    this.i = i;
-    return JSON.parse(s.slice(start, i)) as unknown;
-  }
-
-  private literal<T>(length: number, value: T): T {
-    this.i += length;
-    return value;
-  }
-
-  /** Moves past the scalar at the cursor without building it. */
-  private skipScalar(): void {
-    const s = this.s;
-    if (s.charCodeAt(this.i) === 34) {
-      this.stringEnd();
-      return;
-    }
-    let i = this.i;
-    while (i < s.length) {
-      const d = s.charCodeAt(i);
-      if (d === 44 || d === 125 || d === 93) break;
-      if (d <= 32 || d === 34 || d === 123 || d === 91 || d === 58) throw UNKNOWN_LAYOUT;
-      i++;
-    }
-    if (i === this.i) throw UNKNOWN_LAYOUT;
-    this.i = i;
-  }
-
-  /** Moves past the value at the cursor without reading it. */
-  private skipValue(): void {
-    const c = this.peek();
-    if (c !== 123 && c !== 91) {
-      this.skipScalar();
-      return;
-    }
-    const s = this.s;
-    let depth = 0;
-    let i = this.i;
-    while (i < s.length) {
-      const d = s.charCodeAt(i);
-      if (d === 34) {
-        this.i = i;
-        i = this.stringEnd() + 1;
-        continue;
-      }
-      i++;
-      if (d === 123 || d === 91) depth++;
-      else if ((d === 125 || d === 93) && --depth === 0) {
-        this.i = i;
-        return;
-      }
-    }
-    throw UNKNOWN_LAYOUT;
   }
 }
 
