@@ -56,7 +56,7 @@ export class JsonTextCursor {
     const start = this.i;
     const end = this.stringEnd();
     const raw = s.slice(start + 1, end);
-    return raw.includes("\\") ? (JSON.parse(s.slice(start, end + 1)) as string) : raw;
+    return raw.includes("\\") ? (parsed(s.slice(start, end + 1)) as string) : raw;
   }
 
   /** Moves past the string at the cursor; returns the index of its closing quote. */
@@ -102,10 +102,11 @@ export class JsonTextCursor {
     while (i < s.length) {
       const d = s.charCodeAt(i);
       if (d === 44 || d === 125 || d === 93) break;
+      if (d <= 32 || d === 34 || d === 123 || d === 91 || d === 58) throw JSON_LAYOUT_UNKNOWN;
       i++;
     }
     this.i = i;
-    return JSON.parse(s.slice(start, i)) as unknown;
+    return parsed(s.slice(start, i));
   }
 
   protected literal<T>(length: number, value: T): T {
@@ -155,6 +156,15 @@ export class JsonTextCursor {
         return;
       }
     }
+    throw JSON_LAYOUT_UNKNOWN;
+  }
+}
+
+/** `JSON.parse` of one scalar; text it refuses is a layout the cursor does not know. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
     throw JSON_LAYOUT_UNKNOWN;
   }
 }
