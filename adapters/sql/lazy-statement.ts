@@ -16,6 +16,11 @@ export abstract class LazyStatement implements ParsedStatement {
   abstract readonly kind: string;
   #names: StatementNames | undefined;
 
+  /** `names`: the name lists when already known (the walk is then never run). */
+  constructor(names?: StatementNames) {
+    this.#names = names;
+  }
+
   get tables(): readonly string[] {
     return this.#collect().tables;
   }

@@ -6,6 +6,8 @@ import type {
   SqlParser,
   SqlSyntaxError,
 } from "../../core/ports/sql-parser.js";
+import { onePgStatementKind } from "./pg-json-kinds.js";
+import { readPgStatements, type PgStatementNames } from "./pg-json-names.js";
 import { outlinePgStatements, type PgNode } from "./pg-json-outline.js";
 import { PgQueryWasm, type PgParseError } from "./pg-query-wasm.js";
 import { PgStatement, pgStatementKind } from "./pg-statement.js";
@@ -58,9 +60,10 @@ export class LibpgQuerySqlParser implements SqlParser {
   }
 
   /**
-   * With `options.names` the tree is read once, whole (`JSON.parse`), and the kinds taken from
-   * it; without, the kinds come from a shallow outline of the JSON text and the whole tree is
-   * read only if a name list is (the outline and then the whole read cost metadata ~10 % more).
+   * With `options.names` the kinds and name lists are read in one pass over the tree's JSON text
+   * without building the tree (`readPgStatements`; `JSON.parse` and the walk when that reader
+   * does not know the layout); without, the kinds come from a shallow outline of the JSON text
+   * and the whole tree is read only if a name list is.
    */
   parse(
     sql: string,
@@ -69,23 +72,38 @@ export class LibpgQuerySqlParser implements SqlParser {
   ): SqlParseResult {
     const text = withoutByteOrderMark(sql);
     const source = new SourceText(text);
+    if (options?.names !== true) return this.parseKinds(text, source);
     const raw = this.ready().parse(text);
     if (!raw.ok) return { ok: false, error: toSyntaxError(raw, source) };
-    let tree: (PgNode | undefined)[] | undefined =
-      options?.names === true ? fullStatements(raw.json) : undefined;
-    const outline = tree ?? outlinePgStatements(raw.json);
-    // Built once, for all statements, when the first one's names are read.
-    const full = () => (tree ??= fullStatements(raw.json));
-    const statements: ParsedStatement[] = [];
-    for (let i = 0; i < outline.length; i++) {
-      const stmt = outline[i];
-      if (stmt === undefined) continue;
-      statements.push(new PgStatement(pgStatementKind(stmt), () => full()[i] ?? {}, source));
-    }
-    if (statements.length === 0 && isBlank(text)) {
-      return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
-    }
-    return { ok: true, statements };
+    const read = readPgStatements(raw.json, source);
+    if (read !== undefined) return statementsOf(read, source, text);
+    // A layout the one-pass reader does not know: the tree read whole, and walked.
+    const tree = fullStatements(raw.json);
+    return statementsOf(
+      tree.map((stmt) => (stmt === undefined ? undefined : pgStatementKind(stmt))),
+      source,
+      text,
+      () => tree,
+    );
+  }
+
+  /**
+   * The statement kinds (what parse_sql reads): of one statement from the ends of the tree's
+   * JSON text when it can be told there (`onePgStatementKind`), else from a shallow outline of
+   * it; the tree is read whole and walked only if a statement's name list is read.
+   */
+  private parseKinds(text: string, source: SourceText): SqlParseResult {
+    const raw = this.ready().parse(text);
+    if (!raw.ok) return { ok: false, error: toSyntaxError(raw, source) };
+    const one = onePgStatementKind(raw.json);
+    const kinds =
+      one !== undefined
+        ? [one]
+        : outlinePgStatements(raw.json).map((stmt) =>
+            stmt === undefined ? undefined : pgStatementKind(stmt),
+          );
+    let tree: (PgNode | undefined)[] | undefined;
+    return statementsOf(kinds, source, text, () => (tree ??= fullStatements(raw.json)));
   }
 
   /**
@@ -106,6 +124,37 @@ export class LibpgQuerySqlParser implements SqlParser {
     return this.wasm;
   }
 }
+
+/**
+ * The statements of a parse: each entry's kind, with its names when already read
+ * (`readPgStatements`), else walked from `tree()` when first read; `undefined` entries (no
+ * statement) are left out.
+ */
+function statementsOf(
+  entries: readonly (PgStatementNames | string | undefined)[],
+  source: SourceText,
+  text: string,
+  tree: () => readonly (PgNode | undefined)[] = NO_TREE,
+): SqlParseResult {
+  const statements: ParsedStatement[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry === undefined) continue;
+    statements.push(
+      typeof entry === "string"
+        ? new PgStatement(entry, () => tree()[i] ?? {}, source)
+        : new PgStatement(entry.kind, NO_NODE, source, entry.names),
+    );
+  }
+  if (statements.length === 0 && isBlank(text)) {
+    return { ok: false, error: { line: 1, column: 1, reason: EMPTY_INPUT_REASON } };
+  }
+  return { ok: true, statements };
+}
+
+/** The node of a statement whose names are already read (never asked for). */
+const NO_NODE = (): PgNode => ({});
+const NO_TREE = (): (PgNode | undefined)[] => [];
 
 /** PostgreSQL rejects a byte-order mark; a space keeps every string index where it was. */
 function withoutByteOrderMark(sql: string): string {

@@ -86,7 +86,8 @@ export class MetadataCollector {
 }
 
 function unique(items: Seen[], keep: (s: Seen) => boolean = () => true): string[] {
-  const sorted = items.length > 1 ? [...items].sort(bySource) : items;
+  // Items mostly arrive in source order already; sorting such a list changes nothing.
+  const sorted = inOrder(items) ? items : [...items].sort(bySource);
   const keys = new Set<string>();
   const out: string[] = [];
   for (const item of sorted) {
@@ -95,6 +96,14 @@ function unique(items: Seen[], keep: (s: Seen) => boolean = () => true): string[
     out.push(item.value);
   }
   return out;
+}
+
+/** True when no neighbours are out of {@link bySource} order (then a sort would keep the list). */
+function inOrder(items: readonly Seen[]): boolean {
+  for (let k = 1; k < items.length; k++) {
+    if (bySource(items[k - 1] as Seen, items[k] as Seen) > 0) return false;
+  }
+  return true;
 }
 
 function bySource(a: Seen, b: Seen): number {

@@ -1,6 +1,6 @@
 import { ColumnScope } from "./column-scope.js";
 import { LazyStatement } from "./lazy-statement.js";
-import type { MetadataCollector } from "./metadata-collector.js";
+import type { MetadataCollector, StatementNames } from "./metadata-collector.js";
 import type { PgNode } from "./pg-json-outline.js";
 import { isNameCharAt, readNameParts, type SourceText } from "./source-text.js";
 
@@ -67,12 +67,14 @@ export function pgStatementKind(stmt: PgNode): string {
  * s.tables; // ["users"] (tree built and walked now, once)
  */
 export class PgStatement extends LazyStatement {
+  /** `names`, when given, are the statement's name lists already read (`readPgStatements`). */
   constructor(
     override readonly kind: string,
     private readonly stmt: () => PgNode,
     private readonly source: SourceText,
+    names?: StatementNames,
   ) {
-    super();
+    super(names);
   }
 
   protected override collectInto(out: MetadataCollector): void {
@@ -81,7 +83,7 @@ export class PgStatement extends LazyStatement {
 }
 
 /** What the walk carries down the tree. */
-interface WalkState {
+export interface WalkState {
   readonly out: MetadataCollector;
   readonly source: SourceText;
   /** The tables of the query block being walked (columns resolve against them). */
@@ -89,7 +91,7 @@ interface WalkState {
 }
 
 /** Keys whose value is a query block with its own FROM list (set operations' arms unwrapped). */
-const BLOCK_KEYS = new Set([
+export const BLOCK_KEYS: ReadonlySet<string> = new Set([
   "SelectStmt",
   "InsertStmt",
   "UpdateStmt",
@@ -98,8 +100,14 @@ const BLOCK_KEYS = new Set([
   "rarg",
 ]);
 
-/** The scope of a query block: its target relation, then its FROM (or USING) list. */
-function blockScope(body: PgNode, parent: ColumnScope): ColumnScope {
+/**
+ * The scope of a query block: its target relation, then its FROM (or USING) list.
+ *
+ * @example
+ * blockScope({ fromClause: [{ RangeVar: { relname: "users", alias: { aliasname: "u" } } }] }, new ColumnScope()).tableOf("u");
+ * // "users"
+ */
+export function blockScope(body: PgNode, parent: ColumnScope): ColumnScope {
   const scope = new ColumnScope(parent);
   const relation = body["relation"] as PgNode | undefined;
   if (relation !== undefined && typeof relation["relname"] === "string") {
@@ -139,7 +147,11 @@ function addFromItem(root: PgNode, scope: ColumnScope): void {
 }
 
 /** Nodes whose `targetList` holds `SET column = value` targets rather than select items. */
-const SET_TARGET_OWNERS = new Set(["UpdateStmt", "OnConflictClause", "MergeWhenClause"]);
+export const SET_TARGET_OWNERS: ReadonlySet<string> = new Set([
+  "UpdateStmt",
+  "OnConflictClause",
+  "MergeWhenClause",
+]);
 
 /** One step of the walk: a node to descend into, or (with `key`) a field value to visit first. */
 interface WalkStep {
@@ -230,8 +242,14 @@ function walk(root: unknown, rootState: WalkState, rootOwner: string): void {
   }
 }
 
-/** What a field tells the collector before its value is walked. */
-function visitField(key: string, body: PgNode, state: WalkState, owner: string): void {
+/**
+ * What a field tells the collector before its value is walked: the one place the walk acts on a
+ * node (`ColumnRef`, `FuncCall`, `RangeVar`, …); `owner` is the nearest enclosing node type.
+ *
+ * @example
+ * visitField("RangeVar", { relname: "users", location: 14 }, state, "SelectStmt"); // out.table(["users"], 14)
+ */
+export function visitField(key: string, body: PgNode, state: WalkState, owner: string): void {
   const { out, source } = state;
   switch (key) {
     case "RangeVar":
@@ -315,15 +333,29 @@ function stringValues(list: unknown): (string | undefined)[] {
 /** Unquoted names that are pseudo-columns, not columns (Oracle's row counter). */
 const PSEUDO_COLUMNS = new Set(["rownum"]);
 
-function columnRef(body: PgNode, { out, source, scope }: WalkState): void {
-  const fields = stringValues(body["fields"]);
+function columnRef(body: PgNode, state: WalkState): void {
+  columnRefNames(stringValues(body["fields"]), body, state);
+}
+
+/**
+ * A column reference from its `fields` (the name parts, undefined for `*`) and the node holding
+ * its `location`.
+ *
+ * @example
+ * columnRefNames(["u", "id"], { location: 7 }, state); // out.column(<u's table>, "id", 7)
+ */
+export function columnRefNames(
+  fields: readonly (string | undefined)[],
+  body: PgNode,
+  { out, source, scope }: WalkState,
+): void {
   const last = fields[fields.length - 1];
   if (last === undefined) return; // `*` or `t.*`
   const at = location(body, source);
   // `@n` is a T-SQL variable; PostgreSQL reads it as its `@` (absolute value) operator on `n`.
   if (at > 0 && source.text.charCodeAt(at - 1) === 64) return;
   const written = at >= 0 ? readNameParts(source.text, at, fields.length) : [];
-  const parts = written.length === fields.length ? written : (fields as string[]);
+  const parts = written.length === fields.length ? written : (fields as readonly string[]);
   if (fields.length === 1 && PSEUDO_COLUMNS.has(last) && source.text.charAt(at) !== '"') return;
   const table = scope.tableOf(parts.slice(0, -1).join("."));
   out.column(table, parts[parts.length - 1] ?? last, at);
@@ -331,6 +363,21 @@ function columnRef(body: PgNode, { out, source, scope }: WalkState): void {
 
 function funcCall(body: PgNode, out: MetadataCollector, source: SourceText): void {
   const names = stringValues(body["funcname"]).filter((n): n is string => n !== undefined);
+  funcCallNames(names, body, out, source);
+}
+
+/**
+ * A function call from its name parts and the node holding its `funcformat` and `location`.
+ *
+ * @example
+ * funcCallNames(["count"], { funcformat: "COERCE_EXPLICIT_CALL", location: 21 }, out, source);
+ */
+export function funcCallNames(
+  names: readonly string[],
+  body: PgNode,
+  out: MetadataCollector,
+  source: SourceText,
+): void {
   const at = location(body, source);
   // SQL-syntax calls (TRIM(x), EXTRACT(y FROM d)) are stored as pg_catalog.btrim etc.: only the
   // keyword in the text is the name the user wrote.
