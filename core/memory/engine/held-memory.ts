@@ -7,7 +7,6 @@
  * 338 bytes a memory at 100,000 (docs/performance.md, "The engine alone").
  */
 import { NEVER_EXPIRES_MS } from "../model/expiry.js";
-import { instantMs } from "../model/instant-ms.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../model/types.js";
 import type { Memory, MemoryScope, MemoryType } from "../model/types.js";
 import type { HeldColumns } from "./held-columns.js";
@@ -104,7 +103,7 @@ export class HeldMemory {
 
   /** Holds `memory` (its content as given, the other fields through `interner`) in a new row. */
   static of(memory: Memory, hash: string, interner: Interner, columns: HeldColumns): HeldMemory {
-    const created = instantMs(memory.created_at);
+    const created = Date.parse(memory.created_at);
     const held = new HeldMemory(memory.id, memory.content, hash, created, columns, columns.take());
     held.assign(memory, interner);
     return held;
@@ -160,11 +159,11 @@ export class HeldMemory {
     this.project = interner.project(memory.project);
     this.tags = interner.tags(memory.tags);
     columns.confidence[row] = memory.confidence;
-    columns.updated[row] = instantMs(memory.updated_at);
-    columns.lastAccessed[row] = instantMs(memory.last_accessed);
+    columns.updated[row] = Date.parse(memory.updated_at);
+    columns.lastAccessed[row] = Date.parse(memory.last_accessed);
     columns.accessCount[row] = memory.access_count;
     columns.expires[row] =
-      memory.expires_at === null ? NEVER_EXPIRES_MS : instantMs(memory.expires_at);
+      memory.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(memory.expires_at);
   }
 
   /** Gives its row back: call once, when it leaves the engine; nothing may read its numbers after. */

@@ -1,6 +1,5 @@
 import type { Metadata, MetadataValue, StoredRecord } from "../../ports/vector-store.js";
 import { NEVER_EXPIRES_MS } from "./expiry.js";
-import { instantMs } from "./instant-ms.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
 import type { Memory, MemoryScope, MemoryType } from "./types.js";
 
@@ -66,7 +65,7 @@ export function encodeInstant(name: string, iso: string): Record<string, Metadat
 /** {@link encodeInstant}'s keys written into `target`. */
 function writeInstant(target: Record<string, MetadataValue>, name: string, iso: string): void {
   target[name] = iso;
-  target[`${name}_ms`] = instantMs(iso);
+  target[`${name}_ms`] = Date.parse(iso);
 }
 
 /**

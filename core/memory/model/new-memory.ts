@@ -17,7 +17,7 @@ export function newMemory(
   nowMs: number,
   options: ExpiryOptions,
 ): Memory {
-  const now = isoOf(nowMs);
+  const now = new Date(nowMs).toISOString();
   const expires = expiresAtMs(
     { scope: body.scope, createdAtMs: nowMs, lastAccessedMs: nowMs, ttlSeconds: body.ttl_seconds },
     options,
@@ -34,22 +34,6 @@ export function newMemory(
     updated_at: now,
     last_accessed: now,
     access_count: 0,
-    expires_at: expires === null ? null : isoOf(expires),
+    expires_at: expires === null ? null : new Date(expires).toISOString(),
   };
-}
-
-let lastMs = Number.NaN;
-let lastIso = "";
-
-/**
- * `new Date(ms).toISOString()`, the last answer remembered: a batch's memories share their
- * instant (and most their expiry), so 1,000 of them share one string instead of formatting
- * 2,000 (and the engine and the store hold one copy).
- */
-function isoOf(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
 }

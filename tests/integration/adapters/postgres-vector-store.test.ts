@@ -78,39 +78,6 @@ describe("PostgresVectorStore on a real PostgreSQL", () => {
     expect(new Set(changes.map((c) => c.id))).toEqual(new Set(["m1", "m2"]));
   });
 
-  it("stores every record of consecutive upserts of any size exactly, whatever their text", async () => {
-    // One binary parameter per upsert, its buffer reused: a large write, then a smaller one,
-    // then one larger than the buffer was.
-    const text = (i: number) => `ünïcödé ✓ "quoted" \\ back\\slash 🚀 #${i} ${"x".repeat(i % 7)}`;
-    const make = (prefix: string, n: number): VectorRecord[] =>
-      Array.from({ length: n }, (_, i) => ({
-        id: `${prefix}${i}`,
-        vector: [i / 3, -i, 0.1 * i, i === 0 ? 0 : 1 / i],
-        document: text(i),
-        metadata: { n: i, label: text(i + 1), flag: i % 2 === 0 },
-      }));
-    const own = await freshConnection();
-    await own.store.bind({ embedderId: "test", dimensions: 4 });
-    const batches = [make("big", 300), make("small", 2), make("huge", 5000)];
-    for (const records of batches) await own.store.upsert(records);
-    const all = batches.flat();
-    const stored = new Map<string, VectorRecord>();
-    let cursor: string | undefined;
-    do {
-      const page = await own.store.scan(cursor, 1000);
-      for (const r of page.records) stored.set(r.id, r);
-      cursor = page.next;
-    } while (cursor !== undefined);
-    for (const r of all) {
-      expect(stored.get(r.id)).toEqual({
-        ...r,
-        vector: r.vector.map((x) => Math.fround(x)),
-      });
-    }
-    expect(stored.size).toBe(all.length);
-    await own.close();
-  });
-
   it("refuses a vector of another dimension and text PostgreSQL cannot hold, naming the field", async () => {
     const wrong = await rejection(
       postgres.store.upsert([{ id: "x", vector: [1, 2], document: "d", metadata: {} }]),

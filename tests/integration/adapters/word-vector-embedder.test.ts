@@ -62,15 +62,6 @@ describe("WordVectorEmbedder", () => {
     expect(knownRows(table, "the team\u02bcs deploy don\u02bct")).toEqual(plain);
   });
 
-  it("embeds a text alike whatever it embedded before", () => {
-    const table = shipped.load();
-    const first = sifVector(table, "deploys run on Fridays");
-    sifVector(table, "the database migration failed at night");
-    sifVector(table, "zqxv 12345 kfjw");
-    expect(sifVector(table, "deploys run on Fridays")).toEqual(first);
-    expect(first).toHaveLength(100);
-  });
-
   it("falls back to the hashing embedder's vector for text with no known word", () => {
     const text = "zqxv 12345 kfjw";
     expect(sifVector(shipped.load(), text)).toBeUndefined();

@@ -10,7 +10,6 @@ import {
   normaliseContent,
 } from "../../../core/memory/index.js";
 import type { Memory } from "../../../core/memory/index.js";
-import { instantMs } from "../../../core/memory/model/instant-ms.js";
 
 const memory: Memory = {
   id: "00000000-0000-4000-8000-000000000001",
@@ -28,32 +27,6 @@ const memory: Memory = {
 };
 
 describe("memory metadata layout", () => {
-  it("parses instants as Date.parse does, whatever it parsed before", () => {
-    const instants = [
-      "2026-11-21T10:00:00.000Z",
-      "2026-12-21T10:00:00.000Z",
-      "2027-01-01T00:00:00Z",
-    ];
-    for (const i of [0, 0, 1, 0, 2, 1, 2, 2, 0]) {
-      const iso = instants[i] as string;
-      expect(instantMs(iso)).toBe(Date.parse(iso));
-    }
-    expect(instantMs("not a date")).toBeNaN();
-  });
-
-  it("gives every instant its own epoch ms, in any order of memories and instants", () => {
-    const later = { ...memory, created_at: "2026-11-22T10:00:00.000Z", expires_at: null };
-    for (const m of [memory, memory, later, memory, later, later]) {
-      const metadata = encodeMemoryMetadata(m, "h");
-      expect(metadata["created_at_ms"]).toBe(Date.parse(m.created_at));
-      expect(metadata["updated_at_ms"]).toBe(Date.parse(m.updated_at));
-      expect(metadata["last_accessed_ms"]).toBe(Date.parse(m.last_accessed));
-      expect(metadata["expires_at_ms"]).toBe(
-        m.expires_at === null ? NEVER_EXPIRES_MS : Date.parse(m.expires_at),
-      );
-    }
-  });
-
   it("stores flat scalars only: ISO and epoch-ms timestamps, tags as a JSON string, the hash", () => {
     expect(encodeMemoryMetadata(memory, "abc")).toEqual({
       memory_v: 1,

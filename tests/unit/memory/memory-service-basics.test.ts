@@ -37,24 +37,6 @@ describe("MemoryService basics", () => {
     });
   });
 
-  it("stamps each remember and batch with the clock's instant then, and its own expiry", async () => {
-    const { service, clock } = await setup();
-    const first = await service.remember({ content: "a" });
-    clock.advance(1_500);
-    const batch = await service.rememberBatch({
-      memories: [{ content: "b" }, { content: "c", scope: "permanent" }, { content: "d" }],
-    });
-    const [b, c, d] = await Promise.all(batch.memories.map((m) => service.get(m.id)));
-    const later = "2026-11-21T10:00:01.500Z";
-    expect((await service.get(first.id)).created_at).toBe(T0);
-    expect([b?.created_at, c?.updated_at, d?.last_accessed]).toEqual([later, later, later]);
-    expect([b?.expires_at, c?.expires_at, d?.expires_at]).toEqual([
-      "2026-11-22T10:00:01.500Z",
-      null,
-      "2026-11-22T10:00:01.500Z",
-    ]);
-  });
-
   it("round-trips tags with separators, quotes and unicode, and a permanent memory never expires", async () => {
     const { service } = await setup();
     const tags = ["a,b", 'quote"d', "pipe|x", "tag:colon", "ünï", ""];

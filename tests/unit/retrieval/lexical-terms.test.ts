@@ -10,27 +10,6 @@ import {
 import { TopK } from "../../../core/retrieval/top-k.js";
 
 describe("lexicalTerms", () => {
-  it("gives a text the same terms the second time, its words then remembered", () => {
-    const text = "The deploys ran Deploying getUserName internationalisations of the THE";
-    const first = lexicalTerms(text);
-    expect(first).toEqual([
-      "deploy",
-      "ran",
-      "deploy",
-      "getusername",
-      "get",
-      "user",
-      "nam",
-      "internationalisation",
-    ]);
-    expect(lexicalTerms(text)).toEqual(first);
-    // The same words with the light stemmer alone, one by one, as the index's reference does.
-    expect(["deploys", "internationalisations"].map(lightStem)).toEqual([
-      "deploy",
-      "internationalisation",
-    ]);
-  });
-
   it("drops stop words and folds inflections", () => {
     expect(lexicalTerms("The deploys run on Fridays")).toEqual(["deploy", "run", "friday"]);
     expect(lexicalTerms("deploying")).toEqual(lexicalTerms("deployed"));
