@@ -22,8 +22,8 @@ export interface PlannedRemember {
 /**
  * Most bodies a call remembers without the lock first (replica mode): a larger batch takes the
  * lock at once. Its two round trips are little beside 1,000 inserts, while the store's check of
- * what others wrote meanwhile grows with the bodies times the changes since (measured: 1,000
- * bodies cost PostgreSQL ~0.2 s more per call).
+ * what others wrote meanwhile grows with the bodies times the changes since (measured with a
+ * first version of that check: 1,000 bodies cost PostgreSQL ~0.2 s more per call).
  */
 const OPTIMISTIC_MAX_BODIES = 64;
 
@@ -47,7 +47,9 @@ export function checkTtl(body: ParsedRememberInput, prefix: string): void {
  * Remembers validated bodies in order. Each one merges into the live duplicate it has (in the
  * engine, or an earlier body of the same call); the others are embedded in one call and stored
  * in one store write. The content keys of all bodies, then the ids merged into, are locked for
- * the whole call.
+ * the whole call. On a replica whose store has `insertNew`, a call of up to 64 bodies first
+ * stores its new content without the cluster lock (`rememberOptimistically`) and locks only for
+ * the rest.
  *
  * @example
  * const [item] = await rememberAll(context, [{ body, hash: await contentHash(body.content) }]);
