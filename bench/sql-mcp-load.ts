@@ -31,13 +31,13 @@
  * streamable-HTTP transport requires (an `initialize` first, then its `Mcp-Session-Id` header).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { treeCpuSeconds } from "./support/process-cpu.js";
 import { RawClient, httpRequest } from "./support/raw-http-client.js";
+import { sqlBenchQueries } from "./support/sql-bench-queries.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -60,28 +60,7 @@ const BIN =
 /** The goal: at most this share of the Go original's CPU per call (1.5x its throughput). */
 const GOAL_RATIO = 2 / 3;
 
-/**
- * The three queries of the side-by-side benchmark against the Go original:
- * `tests/fixtures/reference/sql-bench-queries.sql`, split at its `-- small|medium|large` headers.
- */
-function benchQueries(): Record<string, string> {
-  const file = readFileSync(
-    new URL("../tests/fixtures/reference/sql-bench-queries.sql", import.meta.url),
-    "utf8",
-  );
-  const out: Record<string, string> = {};
-  for (const part of file.split(/^-- (?=small|medium|large)/m).slice(1)) {
-    const name = part.slice(0, part.indexOf("\n")).trim();
-    const body = part
-      .slice(part.indexOf("\n") + 1)
-      .replace(/\n;\s*$/, "")
-      .trim();
-    out[{ small: "1 line", medium: "5 lines", large: "60 lines" }[name] ?? name] = body;
-  }
-  return out;
-}
-
-const QUERIES = benchQueries();
+const QUERIES = sqlBenchQueries();
 const ALL_TOOLS = [
   "validate_sql",
   "format_sql",

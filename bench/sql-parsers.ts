@@ -10,6 +10,7 @@ import { extractMetadata } from "../core/sql/metadata.js";
 import { parseSql } from "../core/sql/parse.js";
 import { createSqlToolkit } from "../core/sql/sql-toolkit.js";
 import { validateSql } from "../core/sql/validate.js";
+import { medianMicroseconds } from "./support/median-microseconds.js";
 
 const ONE_LINE = "SELECT id, name FROM users WHERE active = 1";
 const FIVE_LINES = `SELECT u.id, u.name, COUNT(o.id) AS orders
@@ -32,23 +33,8 @@ const QUERIES: Record<string, string> = {
   "60 lines": SIXTY_LINES,
 };
 
-function microseconds(fn: () => unknown, rounds = 5, roundMs = 80): number {
-  for (let i = 0; i < 20; i++) fn();
-  const perCall: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    let runs = 0;
-    const start = performance.now();
-    let now = start;
-    while (now - start < roundMs) {
-      fn();
-      runs++;
-      now = performance.now();
-    }
-    perCall.push(((now - start) * 1000) / runs);
-  }
-  perCall.sort((a, b) => a - b);
-  return perCall[Math.floor(rounds / 2)] ?? 0;
-}
+const microseconds = (fn: () => unknown): number =>
+  medianMicroseconds(fn, { rounds: 5, roundMs: 80, warmup: 20 });
 
 const loadStart = performance.now();
 const parser = await createDefaultSqlParser();

@@ -12,7 +12,6 @@
  *   npx tsx bench/sql-tool-stages.ts
  *   BENCH_QUERIES=1,5 npx tsx bench/sql-tool-stages.ts
  */
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createDefaultSqlParser } from "../adapters/sql/index.js";
 import { onePgStatementKind } from "../adapters/sql/pg-json-kinds.js";
@@ -28,40 +27,11 @@ import { validateSql } from "../core/sql/validate.js";
 import { tryFastPath } from "../shells/common/mcp/mcp-lane-route.js";
 import { createToolCatalog } from "../shells/common/mcp/tool-catalog.js";
 import { createSqlTools } from "../shells/sqlsvc/sql-tools.js";
+import { medianMicroseconds } from "./support/median-microseconds.js";
+import { sqlBenchQueries } from "./support/sql-bench-queries.js";
 
-function benchQueries(): Record<string, string> {
-  const file = readFileSync(
-    new URL("../tests/fixtures/reference/sql-bench-queries.sql", import.meta.url),
-    "utf8",
-  );
-  const out: Record<string, string> = {};
-  for (const part of file.split(/^-- (?=small|medium|large)/m).slice(1)) {
-    const name = part.slice(0, part.indexOf("\n")).trim();
-    const body = part
-      .slice(part.indexOf("\n") + 1)
-      .replace(/\n;\s*$/, "")
-      .trim();
-    out[{ small: "1", medium: "5", large: "60" }[name] ?? name] = body;
-  }
-  return out;
-}
-
-function microseconds(fn: () => unknown, rounds = 7, roundMs = 60): number {
-  const perCall: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    let runs = 0;
-    const start = performance.now();
-    let now = start;
-    while (now - start < roundMs) {
-      fn();
-      runs++;
-      now = performance.now();
-    }
-    perCall.push(((now - start) * 1000) / runs);
-  }
-  perCall.sort((a, b) => a - b);
-  return perCall[Math.floor(rounds / 2)] ?? 0;
-}
+const microseconds = (fn: () => unknown): number =>
+  medianMicroseconds(fn, { rounds: 7, roundMs: 60 });
 
 const parser = await createDefaultSqlParser();
 const toolkit = createSqlToolkit(parser);
@@ -89,7 +59,9 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(", ")}`,
 );
-for (const [lines, sql] of Object.entries(benchQueries())) {
+for (const [lines, sql] of Object.entries(
+  sqlBenchQueries({ small: "1", medium: "5", large: "60" }),
+)) {
   if (!measured.includes(lines)) continue;
   const raw = wasm.parse(sql);
   if (!raw.ok) throw new Error(`bench query does not parse: ${raw.message}`);

@@ -7,14 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SQL_DIALECTS } from "../../../core/sql/dialects.js";
 import type { SqlToolkit } from "../../../core/sql/results.js";
 import { createSqlToolkit } from "../../../core/sql/sql-toolkit.js";
-import { adversarialSql } from "../../fixtures/sql/adversarial.js";
-import {
-  DIALECT_ONLY_SQL,
-  DIALECT_SQL,
-  INVALID_SQL,
-  PORTABLE_SQL,
-} from "../../fixtures/sql/corpus.js";
-import { loadAttacks, loadBenign } from "../../fixtures/security/corpus.js";
+import { sqlCorpora } from "../../fixtures/sql/sql-corpora.js";
 import { loadedParser } from "./loaded-parser.js";
 
 let tools: SqlToolkit;
@@ -96,15 +89,7 @@ describe("the real-file defects of issue 25", () => {
 });
 
 describe("validate_sql and parse_sql agree on every input of the SQL corpora (issue 25)", () => {
-  const corpora: Record<string, readonly string[]> = {
-    portable: PORTABLE_SQL,
-    dialects: Object.values(DIALECT_SQL).flat(),
-    "dialect-only": DIALECT_ONLY_SQL.map((c) => c.sql),
-    invalid: INVALID_SQL,
-    attacks: loadAttacks().map((e) => e.sql),
-    benign: loadBenign().map((e) => e.sql),
-    adversarial: Object.values(adversarialSql(1024)),
-  };
+  const corpora = sqlCorpora();
   for (const [name, inputs] of Object.entries(corpora)) {
     it(`agrees on the ${name} corpus`, { timeout: 60_000 }, () => {
       const disagreements: string[] = [];

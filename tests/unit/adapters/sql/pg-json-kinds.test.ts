@@ -3,9 +3,7 @@ import { onePgStatementKind } from "../../../../adapters/sql/pg-json-kinds.js";
 import { outlinePgStatements } from "../../../../adapters/sql/pg-json-outline.js";
 import { PgQueryWasm } from "../../../../adapters/sql/pg-query-wasm.js";
 import { pgStatementKind } from "../../../../adapters/sql/pg-statement.js";
-import { adversarialSql } from "../../../fixtures/sql/adversarial.js";
-import { DIALECT_ONLY_SQL, DIALECT_SQL, PORTABLE_SQL } from "../../../fixtures/sql/corpus.js";
-import { loadAttacks, loadBenign } from "../../../fixtures/security/corpus.js";
+import { sqlCorpora } from "../../../fixtures/sql/sql-corpora.js";
 
 let wasm: PgQueryWasm;
 beforeAll(async () => {
@@ -43,13 +41,14 @@ const SHAPES: readonly string[] = [
 
 const CORPORA: Record<string, readonly string[]> = {
   shapes: SHAPES,
-  portable: PORTABLE_SQL,
-  dialects: Object.values(DIALECT_SQL).flat(),
-  "dialect-only": DIALECT_ONLY_SQL.map((c) => c.sql),
-  attacks: loadAttacks().map((e) => e.sql),
-  benign: loadBenign().map((e) => e.sql),
-  adversarial: Object.values(adversarialSql(1024)),
+  // Invalid text has no tree to read a kind from.
+  ...withoutInvalid(sqlCorpora()),
 };
+
+function withoutInvalid(corpora: Record<string, readonly string[]>) {
+  const { invalid: _invalid, ...rest } = corpora;
+  return rest;
+}
 
 describe("onePgStatementKind", () => {
   for (const [name, inputs] of Object.entries(CORPORA)) {

@@ -5,14 +5,9 @@ import { readPgStatements } from "../../../../adapters/sql/pg-json-names.js";
 import { PgQueryWasm } from "../../../../adapters/sql/pg-query-wasm.js";
 import { SourceText } from "../../../../adapters/sql/source-text.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
-import { adversarialSql } from "../../../fixtures/sql/adversarial.js";
-import {
-  DIALECT_ONLY_SQL,
-  DIALECT_SQL,
-  INVALID_SQL,
-  PORTABLE_SQL,
-} from "../../../fixtures/sql/corpus.js";
-import { loadAttacks, loadBenign } from "../../../fixtures/security/corpus.js";
+import { PORTABLE_SQL } from "../../../fixtures/sql/corpus.js";
+import { loadBenign } from "../../../fixtures/security/corpus.js";
+import { sqlCorpora } from "../../../fixtures/sql/sql-corpora.js";
 
 const parser = new LibpgQuerySqlParser();
 let wasm: PgQueryWasm;
@@ -57,13 +52,7 @@ function benchQueries(): string[] {
 const CORPORA: Record<string, readonly string[]> = {
   shapes: SHAPES,
   bench: benchQueries(),
-  portable: PORTABLE_SQL,
-  dialects: Object.values(DIALECT_SQL).flat(),
-  "dialect-only": DIALECT_ONLY_SQL.map((c) => c.sql),
-  invalid: INVALID_SQL,
-  attacks: loadAttacks().map((e) => e.sql),
-  benign: loadBenign().map((e) => e.sql),
-  adversarial: Object.values(adversarialSql(1024)),
+  ...sqlCorpora(),
 };
 
 function plain(statements: readonly ParsedStatement[]): ParsedStatement[] {
