@@ -27,6 +27,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { RawClient, httpPost } from "./support/raw-http-client.js";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,36 +63,36 @@ async function post(path: string, body: object): Promise<number> {
   try {
     return await postOnce(path, body);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ECONNRESET") throw error;
+    const closed =
+      (error as NodeJS.ErrnoException).code === "ECONNRESET" ||
+      (error as Error).message.startsWith("the server closed the connection");
+    if (!closed) throw error;
     retries++;
     return postOnce(path, body);
   }
 }
 
-function postOnce(path: string, body: object): Promise<number> {
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method: "POST",
-        agent,
-        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(data) },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => {
-          if (res.statusCode !== 200) reject(new Error(`${path}: HTTP ${res.statusCode}`));
-          else resolve(performance.now() - started);
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(data);
-  });
+/**
+ * Idle keep-alive connections of the load generator. Raw sockets, not node:http's client: the
+ * load generator shares the two cores with the service and PostgreSQL, and node:http's client
+ * costs about as much CPU per request as the server it measures (see `RawClient`).
+ */
+const idleClients: RawClient[] = [];
+
+async function postOnce(path: string, body: object): Promise<number> {
+  const request = httpPost(port, path, Buffer.from(JSON.stringify(body)));
+  const client = idleClients.pop() ?? (await RawClient.open(port));
+  const started = performance.now();
+  let status: number;
+  try {
+    status = await client.send(request);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+  idleClients.push(client);
+  if (status !== 200) throw new Error(`${path}: HTTP ${status}`);
+  return performance.now() - started;
 }
 
 /** Ids acknowledged from the write journal and not yet in Chroma (`/metrics`; 0 without one). */
@@ -257,6 +258,8 @@ async function main(): Promise<void> {
     );
 
     const rows: string[][] = [];
+    /** The load generator's own CPU per request by phase (not in the table's columns). */
+    const clientCpu: string[] = [];
     const fmt = (x: number) => x.toFixed(1);
     const row = (
       name: string,
@@ -290,8 +293,13 @@ async function main(): Promise<void> {
       const storeCpu = () => (pgUrl === undefined ? cpuMs(chroma) : postgresCpuMs(chroma));
       const chromaBefore = storeCpu();
       await statements?.reset();
+      const clientBefore = process.cpuUsage();
       const result = await run(count, job, concurrency);
       const cpu = { service: cpuMs(pid) - serviceBefore, chroma: storeCpu() - chromaBefore };
+      const client = process.cpuUsage(clientBefore);
+      clientCpu.push(
+        `${name.split(" (")[0]} ${((client.user + client.system) / 1000 / count).toFixed(2)}`,
+      );
       row(name, count, result.seconds, result.latencies, cpu, count * perRequest);
       await statements?.print(name, count * perRequest);
     };
@@ -355,6 +363,7 @@ async function main(): Promise<void> {
 
     // Startup to ready over the loaded store: a restart on the same data.
     agent.destroy();
+    for (const client of idleClients.splice(0)) client.close();
     await stopService(service.child);
     service = await spawnService(dir, env);
     port = service.port;
@@ -386,6 +395,9 @@ async function main(): Promise<void> {
       `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`,
     );
     for (const r of rows) console.log(line(r));
+    console.log(
+      `\nload generator CPU ms/request (this process, on the same cores): ${clientCpu.join(", ")}`,
+    );
     console.log();
     console.log(
       `RSS (VmRSS) service + ${store}: idle ${fmt(rssIdle)} + ${fmt(chromaIdle)} MB, after load ${fmt(rssLoaded)} + ${fmt(chromaLoaded)} MB, peak during queries ${fmt(rssPeak)} + ${fmt(chromaPeak)} = ${fmt(rssPeak + chromaPeak)} MB`,
@@ -408,6 +420,7 @@ async function main(): Promise<void> {
   } finally {
     await statements?.close();
     agent.destroy();
+    for (const client of idleClients.splice(0)) client.close();
     await stopService(service.child);
     if (kept === undefined) rmSync(dir, { recursive: true, force: true });
     await pgServer?.stop();

@@ -127,11 +127,26 @@ export function httpRequest(
   body: Buffer,
   headers: Readonly<Record<string, string>> = {},
 ): Buffer {
+  return httpPost(port, "/mcp", body, headers);
+}
+
+/**
+ * The bytes of one JSON `POST` to `path` carrying `body`, with `headers`.
+ *
+ * @example
+ * httpPost(8080, "/v1/remember", Buffer.from('{"content":"x"}'));
+ */
+export function httpPost(
+  port: number,
+  path: string,
+  body: Buffer,
+  headers: Readonly<Record<string, string>> = {},
+): Buffer {
   const extra = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   const head =
-    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
     extra +
     `Content-Length: ${body.length}\r\n\r\n`;
   return Buffer.concat([Buffer.from(head, "latin1"), body]);
