@@ -1,14 +1,13 @@
 /**
  * Retrieval quality on paraphrases: a small coding-assistant memory set
- * (`bench/data/coding-paraphrases.json`, 40 memories, 40 questions that share few words with the
- * memory they should find). Prints R@1, R@5 and MRR@10 of search (the hybrid index), of BM25
+ * (`bench/data/coding-paraphrases.json`: 40 memories, each with a question that shares few words
+ * with it, and 20 memories no question asks for; see `codingSet`). Prints R@1, R@5 and MRR@10 of search (the hybrid index), of BM25
  * alone and of the vectors alone, so the semantic signal can be seen on its own.
  *
  * Run:
  *   npx tsx bench/paraphrase-retrieval.ts [--embedder word-vectors|use-lite|hashing] [--vector-weight 0.4]
  *     [--through service|index]
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { MemoryService } from "../core/memory/index.js";
 import {
@@ -18,12 +17,8 @@ import {
 } from "../core/retrieval/index.js";
 import { InMemoryVectorStore, ManualClock } from "../core/testing/index.js";
 import { makeBenchEmbedder } from "./support/bench-embedder.js";
+import { codingSet } from "./support/ranking-data.js";
 import { reciprocalRankOf, ScoreTable } from "./support/retrieval-metrics.js";
-
-interface ParaphraseSet {
-  memories: { id: string; content: string }[];
-  queries: { query: string; relevant: string[] }[];
-}
 
 const { values } = parseArgs({
   options: {
@@ -32,19 +27,15 @@ const { values } = parseArgs({
     through: { type: "string", default: "service" },
   },
 });
-const data = JSON.parse(
-  readFileSync(new URL("./data/coding-paraphrases.json", import.meta.url), "utf8"),
-) as ParaphraseSet;
+const data = codingSet();
 const embedder = await makeBenchEmbedder(values.embedder);
 const weight = values["vector-weight"] === undefined ? undefined : Number(values["vector-weight"]);
 
 type Ranker = (query: string) => Promise<string[][]>;
 
 async function indexRanker(index: RetrievalIndex): Promise<Ranker> {
-  const vectors = await embedder.embedDocuments(data.memories.map((m) => m.content));
-  data.memories.forEach((m, i) =>
-    index.add({ id: m.id, text: m.content, vector: vectors[i] ?? [] }),
-  );
+  const vectors = await embedder.embedDocuments(data.docs.map((m) => m.text));
+  data.docs.forEach((m, i) => index.add({ id: m.id, text: m.text, vector: vectors[i] ?? [] }));
   return async (query) => {
     const vector = await embedder.embedQuery(query);
     return index.query({ text: query, vector, topK: 10 }).map((h) => [h.id]);
@@ -59,8 +50,8 @@ async function serviceRanker(): Promise<Ranker> {
   });
   await memory.init();
   const keyOf = new Map<string, string>();
-  for (const m of data.memories) {
-    const { id } = await memory.remember({ content: m.content, type: "fact", scope: "permanent" });
+  for (const m of data.docs) {
+    const { id } = await memory.remember({ content: m.text, type: "fact", scope: "permanent" });
     keyOf.set(id, m.id);
   }
   return async (query) => {
@@ -80,7 +71,7 @@ const rankers: [string, Ranker][] = [
   ["vectors alone", await indexRanker(createHybridIndex({ vectorWeight: 1 }))],
 ];
 console.log(
-  `${data.memories.length} memories, ${data.queries.length} paraphrased queries; embedder ` +
+  `${data.docs.length} memories, ${data.queries.length} paraphrased queries; embedder ` +
     `${embedder.id}; search through ${values.through}`,
 );
 console.log(`${"".padEnd(14)} R@1    R@5    MRR@10`);
@@ -88,7 +79,7 @@ for (const [name, rank] of rankers) {
   const table = new ScoreTable();
   let top1 = 0;
   for (const q of data.queries) {
-    const ranked = await rank(q.query);
+    const ranked = await rank(q.text);
     table.add(["all"], ranked, q.relevant);
     top1 += reciprocalRankOf(ranked.slice(0, 1), q.relevant);
   }

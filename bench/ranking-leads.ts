@@ -34,6 +34,7 @@ import {
   beirSet,
   locomoSet,
   longMemEvalSet,
+  codingSet,
   teamSet,
   type DataSet,
 } from "./support/ranking-data.js";
@@ -233,7 +234,7 @@ function ranked(e: Evidence, ranker: Ranker, k: number): (readonly string[])[] {
     .map((i) => e.keys[i] ?? []);
 }
 
-const sets: DataSet[] = [teamSet()];
+const sets: DataSet[] = [teamSet(), codingSet()];
 if (values.locomo !== undefined) sets.push(locomoSet(values.locomo));
 for (const dir of values.beir) sets.push(beirSet(dir));
 if (values.longmemeval !== undefined) sets.push(longMemEvalSet(values.longmemeval));

@@ -1,7 +1,7 @@
 /**
  * Ranking settings side by side on several data sets, to choose settings that are good
  * everywhere rather than best on one. Sets: the realistic store (bench/data/team-memories.json,
- * always), LoCoMo (`--locomo path/to/locomo10.json`, each conversation its own project) and any
+ * always), the coding paraphrases (bench/data/coding-paraphrases.json, always), LoCoMo (`--locomo path/to/locomo10.json`, each conversation its own project) and any
  * BEIR-format directory (`--beir dir`, repeatable: `corpus.jsonl`, `queries.jsonl`,
  * `qrels/test.tsv`; only judged queries are asked) and LongMemEval (`--longmemeval file`, see
  * `longMemEvalSet`). Data stays out of the repository. Documents are added in the set's order
@@ -33,6 +33,7 @@ import {
   beirSet,
   locomoSet,
   longMemEvalSet,
+  codingSet,
   teamSet,
   type DataSet,
 } from "./support/ranking-data.js";
@@ -116,7 +117,7 @@ function writingOrder(set: DataSet): number[] {
   return order;
 }
 
-const sets: DataSet[] = [teamSet()];
+const sets: DataSet[] = [teamSet(), codingSet()];
 if (values.locomo !== undefined) sets.push(locomoSet(values.locomo));
 for (const dir of values.beir) sets.push(beirSet(dir));
 if (values.longmemeval !== undefined) sets.push(longMemEvalSet(values.longmemeval));

@@ -57,6 +57,28 @@ export function teamSet(): DataSet {
 }
 
 /**
+ * The coding paraphrases (bench/data/coding-paraphrases.json): 40 coding-assistant memories, each
+ * with one question worded apart from it (few shared words), and 20 memories no question asks
+ * for; every memory visible to every question.
+ *
+ * @example
+ * const set = codingSet(); // 60 docs, 40 queries
+ */
+export function codingSet(): DataSet {
+  const data = JSON.parse(
+    readFileSync(new URL("../data/coding-paraphrases.json", import.meta.url), "utf8"),
+  ) as {
+    memories: { id: string; content: string }[];
+    queries: { query: string; relevant: string[] }[];
+  };
+  return {
+    name: "coding paraphrases",
+    docs: data.memories.map((m) => ({ id: m.id, text: m.content, group: "" })),
+    queries: data.queries.map((q) => ({ text: q.query, relevant: q.relevant, group: "" })),
+  };
+}
+
+/**
  * LoCoMo (`locomo10.json`), each conversation its own group; a document's id is
  * `<sample>/D<session>:<turn>`.
  *
