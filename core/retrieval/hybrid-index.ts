@@ -24,9 +24,11 @@ import { TopK, type ScoredSlot } from "./top-k.js";
 import { VectorMatrix, type BoundedScan } from "./vector-matrix.js";
 
 /**
- * Weight of the vector side in the convex fusion. Measured on LoCoMo with the word-vector
- * embedder (docs/performance.md, "Retrieval quality"): 0.3-0.7 beat BM25 alone, 0.5 best with each
- * conversation its own project, 0.5-0.7 with every turn visible; 0.9 and 1 lose to BM25.
+ * Weight of the vector side in the convex fusion of the calibrated evidences. Measured side by
+ * side on the realistic store, the coding paraphrases, LoCoMo and LME with the word vectors and
+ * the sentence encoder (docs/performance.md, "Search R@5 against classic BM25"): 0.1 ranks the
+ * realistic store better but costs recall answers there and on LoCoMo, and paraphrases with the
+ * sentence encoder; 0.3 and above lose on the realistic store.
  */
 export const DEFAULT_VECTOR_WEIGHT = 0.2;
 /**
