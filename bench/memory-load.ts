@@ -24,8 +24,10 @@
  * warm-up searches do; `--warmup 0` measures from a cold start.
  * `--dims N` sets the local embedder's dimensions (`MEMSVC_EMBEDDER_LOCAL_DIMENSIONS`; default 1024).
  * `--data DIR` keeps the data directory (and loads only what it lacks). `--cpu-prof DIR` runs
- * the service with V8's CPU profiler (profiles written to DIR at exit). Set BENCH_LOG=info to see
- * the service's log on stderr.
+ * the service with V8's CPU profiler (profiles written to DIR at exit). `--node-args "FLAGS"`
+ * passes node or V8 flags to the service (e.g. `"--max-semi-space-size=4"`). Set BENCH_LOG=info
+ * to see the service's log on stderr. After the table it prints the service's minor page faults
+ * per request or memory of each phase (first writes to fresh pages, ~13 µs each on this VM).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -150,6 +152,16 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** Minor page faults of a process so far (first writes to fresh pages), from /proc. */
+function minorFaults(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[7]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** The embedded Chroma: the service's child process. */
 function childPid(pid: number): number | undefined {
   try {
@@ -193,6 +205,9 @@ interface Spawned {
 function spawnService(dir: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<Spawned> {
   const started = performance.now();
   const nodeArgs = profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
+  const extraAt = process.argv.indexOf("--node-args");
+  if (extraAt !== -1)
+    nodeArgs.push(...(process.argv[extraAt + 1] ?? "").split(" ").filter(Boolean));
   const child = spawn(process.execPath, [...nodeArgs, BIN, "serve"], {
     cwd: dir,
     env,
@@ -265,6 +280,8 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     /** The load generator's own CPU per request by phase (not in the table's columns). */
     const clientCpu: string[] = [];
+    /** Per measured phase: the service's minor page faults per unit (memory or request). */
+    const faults: string[] = [];
     const fmt = (x: number) => x.toFixed(1);
     const row = (
       name: string,
@@ -295,6 +312,7 @@ async function main(): Promise<void> {
       concurrency = CONCURRENCY,
     ) => {
       const serviceBefore = cpuMs(pid);
+      const faultsBefore = minorFaults(pid);
       const storeCpu = () => (pgUrl === undefined ? cpuMs(chroma) : postgresCpuMs(chroma));
       const chromaBefore = storeCpu();
       await statements?.reset();
@@ -306,6 +324,10 @@ async function main(): Promise<void> {
         `${name.split(" (")[0]} ${((client.user + client.system) / 1000 / count).toFixed(2)}`,
       );
       row(name, count, result.seconds, result.latencies, cpu, count * perRequest);
+      const unit = perRequest === 1 ? "request" : "memory";
+      faults.push(
+        `${name.split(" (")[0]}: ${((minorFaults(pid) - faultsBefore) / (count * perRequest)).toFixed(2)} a ${unit}`,
+      );
       await statements?.print(name, count * perRequest);
     };
 
@@ -407,6 +429,7 @@ async function main(): Promise<void> {
     console.log(
       `\nload generator CPU ms/request (this process, on the same cores): ${clientCpu.join(", ")}`,
     );
+    console.log(`service minor page faults: ${faults.join("; ")}`);
     console.log();
     console.log(
       `RSS (VmRSS) service + ${store}: idle ${fmt(rssIdle)} + ${fmt(chromaIdle)} MB, after load ${fmt(rssLoaded)} + ${fmt(chromaLoaded)} MB, peak during queries ${fmt(rssPeak)} + ${fmt(chromaPeak)} = ${fmt(rssPeak + chromaPeak)} MB`,
