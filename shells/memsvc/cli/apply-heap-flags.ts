@@ -14,8 +14,7 @@ for (const flag of memsvcHeapFlags(process.execArgv, process.env["NODE_OPTIONS"]
 
 /**
  * Watches the store's size (now and every 30 s, on an unref'd timer) and lets the young
- * generation grow once it holds `threshold` memories ({@link largeStoreHeapFlag}; default
- * `LARGE_STORE_MEMORIES`); calls `onLarge` once then.
+ * generation grow once it is large ({@link largeStoreHeapFlag}); calls `onLarge` once then.
  *
  * @example
  * const watch = watchStoreSize(() => runtime.memory.loadedMemories, (n) => logger.info("…", { n }));
@@ -24,16 +23,10 @@ for (const flag of memsvcHeapFlags(process.execArgv, process.env["NODE_OPTIONS"]
 export function watchStoreSize(
   memories: () => number,
   onLarge: (memories: number) => void,
-  threshold?: number,
 ): { stop(): void } {
   const check = (): boolean => {
     const count = memories();
-    const flag = largeStoreHeapFlag(
-      count,
-      process.execArgv,
-      process.env["NODE_OPTIONS"],
-      threshold,
-    );
+    const flag = largeStoreHeapFlag(count, process.execArgv, process.env["NODE_OPTIONS"]);
     if (flag === undefined) return false;
     setFlagsFromString(flag);
     onLarge(count);

@@ -56,25 +56,8 @@ export function memsvcHeapFlags(
 export const LARGE_STORE_MEMORIES = 25_000;
 
 /**
- * From how many memories {@link largeStoreHeapFlag} lets the young generation grow, by the
- * store's kind (`VectorStoreConfig["kind"]`): a replica on PostgreSQL from the start, the others
- * from {@link LARGE_STORE_MEMORIES}. A replica runs no Chroma beside it, and the RSS the kept-small
- * young generation saves there (~5-10 MB at 16,500 memories) buys nothing its goals ask for, while
- * it costs the batched write path ~7 % of the service's CPU (docs/performance.md, "The batched
- * write path on 2026-11-29").
- *
- * @example
- * largeStoreThreshold("postgres"); // 0
- * largeStoreThreshold("chroma-embedded"); // 25_000
- */
-export function largeStoreThreshold(storeKind: string): number {
-  return storeKind === "postgres" ? 0 : LARGE_STORE_MEMORIES;
-}
-
-/**
- * The flag that lets the young generation grow once the store holds `threshold` memories, or
- * `undefined` when memsvc keeps its own setting (a smaller store) or the operator configured the
- * young generation.
+ * The flag that lets the young generation grow once the store is large, or `undefined` when
+ * memsvc keeps its own setting (a small store) or the operator configured the young generation.
  *
  * @example
  * largeStoreHeapFlag(100_000, [], undefined); // "--semi-space-growth-factor=2"
@@ -84,9 +67,8 @@ export function largeStoreHeapFlag(
   memories: number,
   execArgv: readonly string[],
   nodeOptions: string | undefined,
-  threshold: number = LARGE_STORE_MEMORIES,
 ): string | undefined {
-  if (memories < threshold) return undefined;
+  if (memories < LARGE_STORE_MEMORIES) return undefined;
   const ours = memsvcHeapFlags(execArgv, nodeOptions).includes("--semi-space-growth-factor=1");
   return ours ? "--semi-space-growth-factor=2" : undefined;
 }

@@ -2,7 +2,6 @@
 import "reflect-metadata";
 // Before the other modules load: V8 reads these flags as the heap grows (see heap-flags.ts).
 import { watchStoreSize } from "./apply-heap-flags.js";
-import { largeStoreThreshold } from "./heap-flags.js";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
@@ -132,15 +131,12 @@ async function build(
   try {
     const runtime = await buildMemsvc(config, logger, metrics, onStore);
     // The timer is unref'd: it never keeps the process alive, so nothing needs to stop it.
-    const threshold = largeStoreThreshold(config.vectorStore.kind);
     watchStoreSize(
       () => runtime.tenants.loadedMemories,
       (memories) =>
-        logger.info("the young generation may grow (faster queries and writes, more RSS)", {
+        logger.info("large store: the young generation may grow (faster queries, more RSS)", {
           memories,
-          from: threshold,
         }),
-      threshold,
     );
     probeEmbedder(runtime, logger);
     return runtime;

@@ -3,7 +3,6 @@ import {
   LARGE_STORE_MEMORIES,
   MEMSVC_HEAP_FLAGS,
   largeStoreHeapFlag,
-  largeStoreThreshold,
   memsvcHeapFlags,
 } from "../../../../../shells/memsvc/cli/heap-flags.js";
 
@@ -44,20 +43,6 @@ describe("largeStoreHeapFlag", () => {
     expect(largeStoreHeapFlag(100_000, [], "--max-semi-space-size=64")).toBeUndefined();
     expect(
       largeStoreHeapFlag(100_000, ["--semi-space-growth-factor=3"], undefined),
-    ).toBeUndefined();
-  });
-});
-
-describe("largeStoreThreshold", () => {
-  it("lets a replica on PostgreSQL grow its young generation from the start, others when large", () => {
-    expect(largeStoreThreshold("postgres")).toBe(0);
-    expect(largeStoreThreshold("chroma-embedded")).toBe(LARGE_STORE_MEMORIES);
-    expect(largeStoreThreshold("chroma-url")).toBe(LARGE_STORE_MEMORIES);
-    expect(largeStoreHeapFlag(0, [], undefined, largeStoreThreshold("postgres"))).toBe(
-      "--semi-space-growth-factor=2",
-    );
-    expect(
-      largeStoreHeapFlag(0, [], "--max-semi-space-size=64", largeStoreThreshold("postgres")),
     ).toBeUndefined();
   });
 });
