@@ -2,6 +2,7 @@ import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { IncomingHttpHeaders } from "node:http";
 import type { LaneRoute } from "../http/fast-lane.js";
+import { readFlatRequest } from "./json-rpc-envelope.js";
 import { JSON_RPC, McpProtocolError } from "./mcp-protocol-error.js";
 import type { ToolCallOutcome, ToolCatalog } from "./tool-catalog.js";
 
@@ -39,11 +40,15 @@ export function admitsMcp(headers: IncomingHttpHeaders): boolean {
 
 /** The fast answer to a body, or undefined when it is not JSON or not a message we answer. */
 function answerBody(body: Buffer, catalog: ToolCatalog): string | Promise<string> | undefined {
-  let message: unknown;
-  try {
-    message = JSON.parse(body.toString());
-  } catch {
-    return undefined;
+  const text = body.toString();
+  // The usual compact call is read without JSON.parse (same value; any other text is parsed).
+  let message: unknown = readFlatRequest(text);
+  if (message === undefined) {
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
   }
   return tryFastPath(message, catalog);
 }
