@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readFlatRequest } from "../../../../../shells/common/mcp/json-rpc-envelope.js";
 
@@ -67,5 +68,81 @@ describe("readFlatRequest", () => {
     [""],
   ])("leaves %s to JSON.parse", (text) => {
     expect(readFlatRequest(text)).toBeUndefined();
+  });
+});
+
+describe("readFlatRequest against JSON.parse, generated", () => {
+  const scalar = fc.oneof(
+    fc.string({ unit: "binary" }),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const argumentName = fc.oneof(fc.stringMatching(/^[a-z0-9_]{1,12}$/), fc.string());
+  const request = fc
+    .record(
+      {
+        jsonrpc: fc.oneof(fc.constant("2.0"), scalar),
+        id: fc.oneof(fc.integer(), fc.string({ unit: "binary" }), fc.constant(null), scalar),
+        method: fc.oneof(fc.constantFrom("tools/call", "ping", "tools/list"), fc.string()),
+        params: fc.record(
+          {
+            name: fc.oneof(fc.constantFrom("validate_sql", "lint_sql"), scalar),
+            arguments: fc.oneof(fc.dictionary(argumentName, scalar), scalar),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    .chain((value) =>
+      // Any key order, as a client may send them.
+      fc
+        .shuffledSubarray(Object.keys(value), { minLength: Object.keys(value).length })
+        .map((keys) =>
+          JSON.stringify(Object.fromEntries(keys.map((k) => [k, (value as never)[k]]))),
+        ),
+    );
+
+  it("reads a generated request exactly as JSON.parse does, or leaves it to JSON.parse", () => {
+    let reads = 0;
+    fc.assert(
+      fc.property(request, (text) => {
+        const read = readFlatRequest(text);
+        if (read === undefined) return;
+        reads += 1;
+        expect(read).toStrictEqual(JSON.parse(text));
+        expect(JSON.stringify(read)).toBe(JSON.stringify(JSON.parse(text)));
+      }),
+      { numRuns: 2_000 },
+    );
+    // The generator makes the shapes the reader takes, not only ones it leaves to JSON.parse.
+    expect(reads).toBeGreaterThan(200);
+  });
+
+  it("never reads a text JSON.parse refuses, and agrees on every text it reads", () => {
+    // A generated request with one character inserted, removed or replaced somewhere.
+    const edited = fc
+      .tuple(request, fc.nat(), fc.constantFrom("insert", "remove", "replace"), fc.string())
+      .map(([text, at, how, piece]) => {
+        const i = at % (text.length + 1);
+        const tail = how === "insert" ? text.slice(i) : text.slice(i + 1);
+        return text.slice(0, i) + (how === "remove" ? "" : piece.slice(0, 1)) + tail;
+      });
+    fc.assert(
+      fc.property(edited, (text) => {
+        const read = readFlatRequest(text);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          expect(read).toBeUndefined();
+          return;
+        }
+        if (read !== undefined) expect(JSON.stringify(read)).toBe(JSON.stringify(parsed));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
