@@ -32,7 +32,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { RawClient, httpPost } from "./support/raw-http-client.js";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,6 +41,7 @@ import { postgresCpuMs, postmasterPid } from "./support/process-cpu.js";
 import { pgStatements, STATEMENT_COUNTING_SETTINGS } from "./support/pg-statements.js";
 import { startPostgresServer } from "../tests/support/postgres-server.js";
 import { intOption } from "./support/int-option.js";
+import { RawClient, httpPost } from "./support/raw-http-client.js";
 
 const BIN = fileURLToPath(new URL("../dist/shells/memsvc/cli/memsvc.js", import.meta.url));
 
