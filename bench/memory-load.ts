@@ -320,13 +320,12 @@ async function main(): Promise<void> {
       const result = await run(count, job, concurrency);
       const cpu = { service: cpuMs(pid) - serviceBefore, chroma: storeCpu() - chromaBefore };
       const client = process.cpuUsage(clientBefore);
-      clientCpu.push(
-        `${name.split(" (")[0]} ${((client.user + client.system) / 1000 / count).toFixed(2)}`,
-      );
+      const label = name.split(" (")[0];
+      clientCpu.push(`${label} ${((client.user + client.system) / 1000 / count).toFixed(2)}`);
       row(name, count, result.seconds, result.latencies, cpu, count * perRequest);
       const unit = perRequest === 1 ? "request" : "memory";
       faults.push(
-        `${name.split(" (")[0]}: ${((minorFaults(pid) - faultsBefore) / (count * perRequest)).toFixed(2)} a ${unit}`,
+        `${label}: ${((minorFaults(pid) - faultsBefore) / (count * perRequest)).toFixed(2)} a ${unit}`,
       );
       await statements?.print(name, count * perRequest);
     };
