@@ -44,13 +44,24 @@ describe("outlinePgStatements", () => {
 
   it("keeps the scalar fields of a statement body and skips its objects and arrays", () => {
     const json =
-      '{ "version": 1, "stmts": [ {"stmt": {"SelectStmt": {"targetList": [{"a": "}"}], "op": "SETOP_UNION", "all": true, "limitCount": null}}, "stmt_len": 3}, {"stmt_len": 0} ] }';
+      '{"version":1,"stmts":[{"stmt":{"SelectStmt":{"targetList":[{"a":"}"}],"op":"SETOP_UNION","all":true,"limitCount":null}},"stmt_len":3},{"stmt_len":0}]}';
     expect(outlinePgStatements(json)).toEqual([
       { SelectStmt: { targetList: {}, op: "SETOP_UNION", all: true, limitCount: null } },
       undefined,
     ]);
     expect(outlinePgStatements('{"version":1,"stmts":[]}')).toEqual([]);
     expect(outlinePgStatements('{"version":1}')).toEqual([]);
+  });
+
+  it("reads a tree in another layout whole, with the same statement kinds", () => {
+    const json = treeOf("SELECT 1 UNION SELECT 2; GRANT SELECT ON t TO bob");
+    const spaced = JSON.stringify(JSON.parse(json), null, 2);
+    const kinds = (text: string) =>
+      outlinePgStatements(text).map((stmt) =>
+        stmt === undefined ? "none" : pgStatementKind(stmt),
+      );
+    expect(kinds(spaced)).toEqual(kinds(json));
+    expect(kinds(spaced)).toEqual(["SetOperation", "Grant"]);
   });
 
   it("refuses text that is no JSON", () => {
