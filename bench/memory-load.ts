@@ -13,7 +13,7 @@
  * Run (after `npm run build`):
  *   npx tsx bench/memory-load.ts [--n 10000] [--per-request 2000] [--queries 1000]
  *     [--recall-queries 500] [--stats-queries 200] [--concurrency 8] [--data DIR] [--cpu-prof DIR]
- *     [--dims N]
+ *     [--dims N] [--batch-concurrency 2]
  * `--postgres URL` (or `--postgres auto`: a throwaway server, see tests/support/postgres-server.ts)
  * runs the service on PostgreSQL instead of the embedded Chroma: writes are then committed, not
  * journaled, and the "Chroma" columns are PostgreSQL's processes. `--pg-statements` (with
@@ -22,6 +22,7 @@
  * `--warmup N` (default 500) single remembers go first, unmeasured (part of the N memories), so
  * the table shows the service after V8 has compiled its hot paths, as the query phases' 100
  * warm-up searches do; `--warmup 0` measures from a cold start.
+ * `--batch-concurrency N` (default 2) sets the batch requests in flight at once.
  * `--dims N` sets the local embedder's dimensions (`MEMSVC_EMBEDDER_LOCAL_DIMENSIONS`; default 1024).
  * `--data DIR` keeps the data directory (and loads only what it lacks). `--cpu-prof DIR` runs
  * the service with V8's CPU profiler (profiles written to DIR at exit). `--node-args "FLAGS"`
@@ -55,6 +56,8 @@ const PER_REQUEST = intOption("per-request", 2_000);
 const WARMUP = intOption("warmup", 500, 0);
 const BATCH = 1_000;
 const CONCURRENCY = intOption("concurrency", 8);
+/** Batch requests in flight at once (each of BATCH memories). */
+const BATCH_CONCURRENCY = intOption("batch-concurrency", 2);
 const PROJECTS = MEMORY_LOAD_PROJECTS;
 
 const random = seededRandom(42);
@@ -356,7 +359,7 @@ async function main(): Promise<void> {
             ),
           }),
         BATCH,
-        2,
+        BATCH_CONCURRENCY,
       );
     }
     const drained = await drainJournal();
@@ -444,7 +447,7 @@ async function main(): Promise<void> {
     if (retries > 0)
       console.log(`${retries} request(s) retried after ECONNRESET on a reused socket`);
     console.log(
-      `concurrency ${CONCURRENCY} keep-alive clients (batch: 2); ${WARMUP} single remembers of warm-up before the table's; ${N} memories over ${PROJECTS} projects (50% project, 20% permanent, 20% session, 10% ttl); loadavg at start ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}, at end ${loadavg()
+      `concurrency ${CONCURRENCY} keep-alive clients (batch: ${BATCH_CONCURRENCY}); ${WARMUP} single remembers of warm-up before the table's; ${N} memories over ${PROJECTS} projects (50% project, 20% permanent, 20% session, 10% ttl); loadavg at start ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}, at end ${loadavg()
         .map((x) => x.toFixed(2))
         .join(" ")}`,
     );
