@@ -2,6 +2,7 @@ import { isAgentServicesError } from "../../errors.js";
 import { importLineSchema, type ParsedImportLine } from "../model/admin-schemas.js";
 import { expiresAtMs } from "../model/expiry.js";
 import { encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { nestsDeeperThan, TOO_DEEP } from "../model/json-nesting.js";
 import { uniqueTags, withMerge } from "../model/metadata-updates.js";
 import type { NdjsonLine } from "../model/ndjson-lines.js";
 import { parseInput } from "../model/parse-input.js";
@@ -76,6 +77,7 @@ export async function importMemories(
 
 /** The memory of one line, or why it is rejected. */
 function plan(context: ServiceContext, text: string): Planned | string {
+  if (nestsDeeperThan(text)) return TOO_DEEP;
   let value: unknown;
   try {
     value = JSON.parse(text);
