@@ -258,7 +258,16 @@ function normalised(vector: readonly number[]): number[] | undefined {
     if (!Number.isFinite(x)) return undefined;
     sum += x * x;
   }
-  if (sum === 0) return undefined;
+  // Squares past 1e154 overflow to Infinity (the vector became all zeros), below 1e-154 to 0:
+  // such a vector still has a direction, found with its components scaled by the largest.
+  if (sum === 0 || sum === Infinity) return scaledNormalised(vector);
   const norm = Math.sqrt(sum);
   return vector.map((x) => x / norm);
+}
+
+function scaledNormalised(vector: readonly number[]): number[] | undefined {
+  const largest = vector.reduce((most, x) => Math.max(most, Math.abs(x)), 0);
+  if (largest === 0) return undefined;
+  const norm = Math.sqrt(vector.reduce((sum, x) => sum + (x / largest) ** 2, 0));
+  return vector.map((x) => x / largest / norm);
 }
