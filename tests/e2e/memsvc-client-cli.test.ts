@@ -160,5 +160,29 @@ describe("memsvc client commands", () => {
     const unquoted = cli(["remember", "two", "words"]);
     expect(unquoted.code).toBe(2);
     expect(unquoted.stderr).toContain('quote it: memsvc remember "two words"');
+
+    const notUrl = cli(["stats", "--url", "localhost:8080"]);
+    expect([notUrl.code, notUrl.stderr]).toEqual([
+      2,
+      'memsvc: --url (or MEMSVC_URL): expected an http:// or https:// URL, got "localhost:8080"\n',
+    ]);
+  });
+
+  it("names a --file it cannot read or write: no stack trace, no blame on the service", () => {
+    const dir = makeTempDir();
+    const missing = join(dir, "missing.ndjson");
+    const attempts = [
+      [["import", "--file", missing], `--file ${missing}: no such file or directory`],
+      [["import", "--file", dir], `--file ${dir}: is a directory, expected an NDJSON file`],
+      [["export", "--file", join(dir, "no", "x.ndjson")], "no such file or directory"],
+      [["export", "--file", dir], `--file ${dir}: is a directory, expected an NDJSON file`],
+    ] as const;
+    for (const [args, said] of attempts) {
+      const answer = cli(args);
+      expect(answer.code, args.join(" ")).toBe(2);
+      expect(answer.stderr, args.join(" ")).toMatch(/^memsvc: --file .*\n$/);
+      expect(answer.stderr, args.join(" ")).toContain(said);
+      expect(answer.stderr).not.toMatch(/ at |Error|cannot reach/);
+    }
   });
 });

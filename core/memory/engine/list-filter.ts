@@ -1,4 +1,5 @@
 import type { Memory, MemoryScope, MemoryType } from "../model/types.js";
+import { compileTagClause } from "./tag-clause.js";
 
 /**
  * Which memories a listing, a delete by filter or an export selects, judged exactly in process.
@@ -33,14 +34,14 @@ export interface ListFilter {
  */
 export function compileListFilter(filter: ListFilter): (memory: Memory) => boolean {
   const { project, type, scope, createdAfterMs, createdBeforeMs } = filter;
-  const tags = filter.tags ?? [];
+  const carriesTags = compileTagClause(filter.tags);
   const q = filter.q === undefined || filter.q === "" ? undefined : filter.q.toLowerCase();
   const timed = createdAfterMs !== undefined || createdBeforeMs !== undefined;
   return (memory) => {
     if (project !== undefined && memory.project !== project) return false;
     if (type !== undefined && memory.type !== type) return false;
     if (scope !== undefined && memory.scope !== scope) return false;
-    if (!tags.every((tag) => memory.tags.includes(tag))) return false;
+    if (!carriesTags(memory.tags)) return false;
     if (timed) {
       const created = Date.parse(memory.created_at);
       if (createdAfterMs !== undefined && !(created > createdAfterMs)) return false;

@@ -1,4 +1,5 @@
 import type { Memory, MemoryScope, MemoryType } from "../model/types.js";
+import { compileTagClause } from "./tag-clause.js";
 
 /**
  * Which memories a recall, search or listing considers, judged exactly in process. Every clause
@@ -33,10 +34,10 @@ export function compileMemoryFilter(
   const project = filter.project ?? "";
   const types = filter.types === undefined ? undefined : new Set<string>(filter.types);
   const scopes = filter.scopes === undefined ? undefined : new Set<string>(filter.scopes);
-  const tags = filter.tags ?? [];
+  const carriesTags = compileTagClause(filter.tags);
   return (memory) =>
     (project === "" || memory.project === project || memory.scope === "permanent") &&
     (types === undefined || types.has(memory.type)) &&
     (scopes === undefined || scopes.has(memory.scope)) &&
-    tags.every((tag) => memory.tags.includes(tag));
+    carriesTags(memory.tags);
 }

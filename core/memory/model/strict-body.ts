@@ -19,11 +19,25 @@ export function strictBody<const E extends v.ObjectEntries>(
   expected: string,
 ): v.StrictObjectSchema<E, (issue: v.StrictObjectIssue) => string> {
   const known = Object.keys(entries);
-  return v.strictObject(entries, (issue) =>
-    issue.expected === "never" && typeof issue.input === "string"
-      ? unknownFieldMessage(issue.input, known)
-      : expected,
-  );
+  return v.strictObject(entries, (issue) => {
+    if (issue.expected === "never" && typeof issue.input === "string")
+      return unknownFieldMessage(issue.input, known);
+    const missing = missingKey(issue, entries);
+    return missing === undefined ? expected : `is required (${missing})`;
+  });
+}
+
+/**
+ * What a required key that is absent expects, in its own schema's words: valibot reports the
+ * absence on the object, whose message ("expected a JSON object") would otherwise name the key
+ * but describe the body (`memories.0.scope: expected a JSON object` over MCP).
+ */
+function missingKey(issue: v.StrictObjectIssue, entries: v.ObjectEntries): string | undefined {
+  if (issue.input !== undefined) return undefined;
+  const path = issue.path ?? [];
+  const key = path[path.length - 1]?.key;
+  if (typeof key !== "string" || !Object.hasOwn(entries, key)) return undefined;
+  return v.safeParse(entries[key] as v.GenericSchema, undefined).issues?.[0]?.message;
 }
 
 /**

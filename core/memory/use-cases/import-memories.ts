@@ -2,6 +2,7 @@ import { isAgentServicesError } from "../../errors.js";
 import { importLineSchema, type ParsedImportLine } from "../model/admin-schemas.js";
 import { expiresAtMs } from "../model/expiry.js";
 import { encodeMemoryMetadata } from "../model/memory-metadata.js";
+import { nestsDeeperThan, TOO_DEEP } from "../model/json-nesting.js";
 import { uniqueTags, withMerge } from "../model/metadata-updates.js";
 import type { NdjsonLine } from "../model/ndjson-lines.js";
 import { parseInput } from "../model/parse-input.js";
@@ -76,6 +77,7 @@ export async function importMemories(
 
 /** The memory of one line, or why it is rejected. */
 function plan(context: ServiceContext, text: string): Planned | string {
+  if (nestsDeeperThan(text)) return TOO_DEEP;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -198,8 +200,9 @@ async function storeBatch(
  * the line adds nothing: importing the same export twice changes nothing, `updated_at` included.
  */
 function mergeInto(current: Memory, line: Memory, nowMs: number): Memory | undefined {
-  const adds =
-    line.confidence > current.confidence || line.tags.some((tag) => !current.tags.includes(tag));
+  // A Set: a line and a memory of 100,000 tags each (one 1 MB line) made `includes` quadratic.
+  const held = new Set(current.tags);
+  const adds = line.confidence > current.confidence || line.tags.some((tag) => !held.has(tag));
   return adds ? withMerge(current, line, nowMs) : undefined;
 }
 
@@ -255,7 +258,16 @@ function normalised(vector: readonly number[]): number[] | undefined {
     if (!Number.isFinite(x)) return undefined;
     sum += x * x;
   }
-  if (sum === 0) return undefined;
+  // Squares past 1e154 overflow to Infinity (the vector became all zeros), below 1e-154 to 0:
+  // such a vector still has a direction, found with its components scaled by the largest.
+  if (sum === 0 || sum === Infinity) return scaledNormalised(vector);
   const norm = Math.sqrt(sum);
   return vector.map((x) => x / norm);
+}
+
+function scaledNormalised(vector: readonly number[]): number[] | undefined {
+  const largest = vector.reduce((most, x) => Math.max(most, Math.abs(x)), 0);
+  if (largest === 0) return undefined;
+  const norm = Math.sqrt(vector.reduce((sum, x) => sum + (x / largest) ** 2, 0));
+  return vector.map((x) => x / largest / norm);
 }

@@ -11,6 +11,7 @@ import {
   recallRelativeFloorOf,
 } from "../model/memory-service-options.js";
 import { parseInput } from "../model/parse-input.js";
+import { queryText } from "../model/query-text.js";
 import { recallInputSchema } from "../model/schemas.js";
 import { recallCutFloor } from "../model/recall-cut.js";
 import { scoreMemory } from "../model/scoring.js";
@@ -63,11 +64,12 @@ export async function recall(
 ): Promise<RecallResult> {
   const { engine, options } = context;
   const body = parseInput(recallInputSchema, input);
-  const vector = await context.embedder.embedQuery(body.message);
+  const text = queryText(body.message);
+  const vector = await context.embedder.embedQuery(text);
   const nowMs = context.nowMs();
   const all = (
     await engine.query({
-      text: body.message,
+      text,
       vector,
       topK: options.recallCandidates,
       filter: rankedFilter(body),

@@ -1,5 +1,6 @@
 /** `POST /v1/search`: the memories most relevant to a message, best first, with their relevance. */
 import { parseInput } from "../model/parse-input.js";
+import { queryText } from "../model/query-text.js";
 import { searchInputSchema } from "../model/schemas.js";
 import type { ServiceContext } from "../service-context.js";
 import type { SearchResult } from "../model/types.js";
@@ -16,9 +17,10 @@ import { rankedFilter } from "./ranked-filter.js";
  */
 export async function search(context: ServiceContext, input: unknown): Promise<SearchResult> {
   const body = parseInput(searchInputSchema, input);
-  const vector = await context.embedder.embedQuery(body.message);
+  const text = queryText(body.message);
+  const vector = await context.embedder.embedQuery(text);
   const hits = await context.engine.query({
-    text: body.message,
+    text,
     vector,
     topK: body.limit,
     filter: rankedFilter(body),

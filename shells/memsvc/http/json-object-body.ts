@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { MiddlewareHandler } from "hono";
 import { readBody } from "../../common/http/body-reader.js";
 import { cacheBodyText } from "../../common/http/framework-internals.js";
+import { nestsDeeperThan, TOO_DEEP } from "../../../core/memory/index.js";
 import { HttpError } from "./http-error.js";
 
 /** The request body limit of the memory API: 1 MB (1,048,576 bytes). */
@@ -69,6 +70,7 @@ export function jsonObjectOf(text: string): object {
   if (text.trim() === "") {
     throw new HttpError(400, "body: expected a JSON object, got an empty body");
   }
+  if (nestsDeeperThan(text)) throw new HttpError(400, `body: ${TOO_DEEP}`);
   let value: unknown;
   try {
     value = JSON.parse(text);

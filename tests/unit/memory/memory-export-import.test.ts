@@ -67,6 +67,31 @@ describe("export and import", () => {
     expect(target.embedder.calls).toEqual([{ method: "documents", texts: ["beta"] }]);
   });
 
+  it("keeps the direction of a vector whose squares overflow or underflow", async () => {
+    const { service, embedder } = await memoryFixture();
+    embedder.calls.length = 0;
+    const line = (content: string, scale: number) =>
+      JSON.stringify({
+        content,
+        scope: "permanent",
+        embedder: embedder.id,
+        vector: [3, 4, 0, 0, 0, 0, 0, 0].map((x) => x * scale),
+      });
+    // 3e300 squared is Infinity: the vector used to be stored as all zeros.
+    const result = await service.importMemories(
+      asLines([line("huge", 1e300), line("tiny", 1e-300), line("plain", 1)]),
+    );
+    expect(result).toEqual({ imported: 3, deduplicated: 0, rejected: [] });
+    expect(embedder.calls.flatMap((call) => call.texts)).toEqual([]);
+    const exported = await collect(service.exportMemories({ vectors: true }));
+    for (const memory of exported) {
+      const [a, b, ...rest] = memory.vector ?? [];
+      expect(a, memory.content).toBeCloseTo(0.6, 6);
+      expect(b, memory.content).toBeCloseTo(0.8, 6);
+      expect(rest.every((x) => x === 0)).toBe(true);
+    }
+  });
+
   it("deduplicates ids already stored and contents already live, and rejects bad lines with their number", async () => {
     const { service, clock } = await memoryFixture();
     const { id } = await service.remember({ content: "kept", scope: "permanent", tags: ["a"] });

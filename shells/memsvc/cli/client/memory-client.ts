@@ -28,7 +28,7 @@ export const EXIT = {
   ok: 0,
   /** The service answered an error of its own (5xx) or could not be reached. */
   failed: 1,
-  /** A usage error (unknown flag, missing argument). */
+  /** A usage error (unknown flag, missing argument, a `--file` it cannot open, a bad `--url`). */
   usage: 2,
   /** The service refused the request as invalid (400, 413, 422). */
   invalid: 3,
@@ -103,11 +103,19 @@ export class MemoryClient {
   }
 
   async #fetch(path: string, init: RequestInit): Promise<Response> {
+    // `URL.parse` is Node 22's; this package runs on Node 20.
+    const base = URL.canParse(this.#target.url) ? new URL(this.#target.url) : undefined;
+    if (base === undefined || (base.protocol !== "http:" && base.protocol !== "https:")) {
+      throw new ClientError(
+        `--url (or MEMSVC_URL): expected an http:// or https:// URL, got ${JSON.stringify(this.#target.url)}`,
+        EXIT.usage,
+      );
+    }
     const headers = new Headers(init.headers);
     if (this.#target.token !== undefined)
       headers.set("authorization", `Bearer ${this.#target.token}`);
     try {
-      return await fetch(new URL(path, this.#target.url), { ...init, headers });
+      return await fetch(new URL(path, base), { ...init, headers });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? String(error);

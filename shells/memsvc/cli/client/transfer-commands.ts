@@ -1,8 +1,37 @@
-import { createReadStream, createWriteStream } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { printJson, type Run } from "./client-io.js";
 import { optionText, UsageError } from "./client-run.js";
+import { ClientError, EXIT } from "./memory-client.js";
+
+/**
+ * The `--file` of an import (`r`) or an export (`w`), opened before any byte moves; a file that
+ * cannot be opened (missing, a directory, not allowed) is a usage error naming it, not a stack
+ * trace nor "cannot reach the memory service".
+ */
+async function openFile(file: string, flags: "r" | "w"): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, flags);
+  } catch (error) {
+    throw new ClientError(`--file ${file}: ${fileProblem(error)}`, EXIT.usage);
+  }
+  // Opening a directory for reading succeeds; reading it fails later, mid-request.
+  if ((await handle.stat()).isDirectory()) {
+    await handle.close();
+    throw new ClientError(`--file ${file}: is a directory, expected an NDJSON file`, EXIT.usage);
+  }
+  return handle;
+}
+
+function fileProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "no such file or directory";
+  if (code === "EISDIR") return "is a directory, expected an NDJSON file";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
  * `memsvc export`: the service's NDJSON export to stdout, or to `--file F` with a running count on
@@ -16,6 +45,16 @@ export async function exportMemories({ client, values, io }: Run): Promise<void>
     values["vectors"] === true ? "/v1/export?vectors=true" : "/v1/export",
   );
   const file = optionText(values["file"]);
+  // Opened once the service answered: an unreachable service leaves an older backup whole.
+  let output: NodeJS.WritableStream = io.stdout;
+  if (file !== undefined) {
+    try {
+      output = (await openFile(file, "w")).createWriteStream();
+    } catch (error) {
+      await stream.cancel();
+      throw error;
+    }
+  }
   let lines = 0;
   let last = performance.now();
   const counted = Readable.fromWeb(stream as never).on("data", (chunk: Buffer) => {
@@ -25,7 +64,7 @@ export async function exportMemories({ client, values, io }: Run): Promise<void>
       io.stderr.write(`\rexported ${lines} memories…`);
     }
   });
-  await pipeline(counted, file === undefined ? io.stdout : createWriteStream(file), {
+  await pipeline(counted, output, {
     end: file !== undefined,
   });
   if (file !== undefined)
@@ -46,7 +85,8 @@ export async function importMemories({ client, values, io }: Run): Promise<void>
   if (file === undefined && (io.stdin as { isTTY?: boolean }).isTTY === true) {
     throw new UsageError("import reads NDJSON from stdin or --file F; nothing is piped in");
   }
-  const input = file === undefined ? (io.stdin as Readable) : createReadStream(file);
+  const input =
+    file === undefined ? (io.stdin as Readable) : (await openFile(file, "r")).createReadStream();
   // On a terminal, the lines sent so far (the answer counts what landed once all is in),
   // counted as the request reads them: a "data" listener would let the stream flow before
   // fetch reads it, and drop what came first.

@@ -34,6 +34,28 @@ describe("POST /v1/import limits (issue 26)", () => {
     expect(await res.json()).toEqual({ imported: 5, deduplicated: 0, rejected: [] });
   });
 
+  it("rejects a line nested deeper than any field before parsing it, and imports the rest", async () => {
+    const { app } = await makeApp();
+    const depth = 400_000;
+    const deep = `{"content":"x","tags":${"[".repeat(depth)}${"]".repeat(depth)}}\n`;
+    const res = await app.request("/v1/import", {
+      method: "POST",
+      headers: NDJSON,
+      body: [...lines(1, 1), deep, ...lines(2, 2)].join(""),
+    });
+    expect(await res.json()).toEqual({
+      imported: 2,
+      deduplicated: 0,
+      rejected: [
+        {
+          line: 2,
+          error:
+            "nested deeper than 32 levels of arrays and objects (no field of this API nests so deep)",
+        },
+      ],
+    });
+  });
+
   it("stops at the line limit, says through which line it stored, and a resumed import finishes", async () => {
     const { app, memory } = await makeApp({
       importLimits: { maxBytes: 10_000, maxLines: 4, maxMs: 60_000 },

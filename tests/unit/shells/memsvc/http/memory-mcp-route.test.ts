@@ -89,6 +89,26 @@ describe("POST /mcp memory tools", () => {
     expect(missing.result?.content?.[0]?.text).toMatch(/^not_found: /);
   });
 
+  it("names what a batch item's missing field expects, not the body's shape", async () => {
+    const { app } = await makeApp();
+    const call = async (memories: unknown[]) =>
+      (await (
+        await app.request(
+          "/mcp",
+          rpc("tools/call", { name: "remember_batch", arguments: { memories } }),
+        )
+      ).json()) as RpcAnswer;
+    const noScope = await call([{ content: "a", scope: "session" }, { content: "b" }]);
+    expect(noScope.error?.code).toBe(-32602);
+    expect(noScope.error?.message).toMatch(
+      /^parameter 'memories\.1\.scope': is required \(expected one of "permanent", .*required over MCP/,
+    );
+    const noContent = await call([{ scope: "session" }]);
+    expect(noContent.error?.message).toBe(
+      "parameter 'memories.0.content': is required (expected a non-empty string)",
+    );
+  });
+
   it("reports a failing embedder with the same fixed text as the REST API", async () => {
     const { app, embedder } = await makeApp();
     embedder.failWith(new Error("socket hang up at 10.1.2.3"));

@@ -55,6 +55,25 @@ describe("request errors", () => {
     }
   });
 
+  it("refuses a body nested deeper than any field of the API before parsing it", async () => {
+    const { app, memory } = await makeApp();
+    const depth = 400_000; // 800 KB: parsing it took ~0.3 s, its garbage ~1 s more
+    const deep = `{"content":"x","tags":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+    for (const path of ["/v1/remember", "/v1/recall", "/v1/remember/batch"]) {
+      const res = await app.request(path, post(deep));
+      expect(res.status, path).toBe(400);
+      expect(await errorOf(res)).toBe(
+        "body: nested deeper than 32 levels of arrays and objects (no field of this API nests so deep)",
+      );
+    }
+    // Brackets and escaped quotes inside strings are text, not nesting.
+    const bracketed = `[[[[\\"${"{[".repeat(100)}`;
+    const stored = await app.request("/v1/remember", post({ content: bracketed, tags: ["[["] }));
+    expect(stored.status).toBe(200);
+    const { id } = (await stored.json()) as { id: string };
+    expect((await memory.get(id)).content).toBe(bracketed);
+  });
+
   it("answers 400 to an id that is not a UUID and 404 to an unknown UUID", async () => {
     const { app } = await makeApp();
     const bad = await app.request("/v1/memories/not-a-uuid");
