@@ -1,4 +1,5 @@
 import type { Token } from "./token.js";
+import { gluedToPrevious } from "./glued-tokens.js";
 
 /*
  * The formatter's layout: two linear passes over the tokens, no grammar. The first pass finds,
@@ -82,6 +83,8 @@ interface Item {
   readonly gapBefore: boolean;
   /** A line break separated it from the previous item (comments keep their own line). */
   readonly lineBefore: boolean;
+  /** It must keep touching the previous item (`gluedToPrevious`: `00f`, `<%`, `orders@remote`). */
+  readonly glued: boolean;
 }
 
 /** Frame kinds: the statement itself, a subquery in parentheses, other parentheses. */
@@ -102,13 +105,16 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
   const items: Item[] = [];
   let gap = false;
   let line = false;
-  for (const t of tokens) {
+  const glued = gluedToPrevious(tokens);
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k] as Token;
     if (isLayout(t)) {
       gap = true;
       if (t.kind === "newline") line = true;
       continue;
     }
-    items.push({ token: t, gapBefore: gap || items.length === 0, lineBefore: line });
+    const gapBefore = gap || items.length === 0;
+    items.push({ token: t, gapBefore, lineBefore: line, glued: glued[k] === 1 });
     gap = false;
     line = false;
   }
@@ -272,7 +278,7 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
     const t = item.token;
     const top = stack[stack.length - 1] as Frame;
     const comment = isComment(t);
-    let space = spaceBetween(prev, item, prevUnary);
+    let space = !item.glued && spaceBetween(prev, item, prevUnary);
     let unary = false;
 
     if (comment) {
@@ -324,8 +330,8 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
       continue;
     }
     if (t.kind === "operator" && (t.text === "-" || t.text === "+" || t.text === "~")) {
-      unary = isUnaryPosition(prevCode);
-      if (unary && prevCode?.kind === "operator") space = true;
+      unary = !item.glued && isUnaryPosition(prevCode);
+      if (unary && prevCode?.kind === "operator" && !item.glued) space = true;
     }
     write(t, space);
     prevUnary = unary;
