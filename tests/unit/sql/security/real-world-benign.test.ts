@@ -4,14 +4,7 @@
  * still flag.
  */
 import { describe, expect, it } from "vitest";
-import { scanSql } from "../../../../core/sql/security/index.js";
-
-/** `SEVERITY PATTERN` of every HIGH or CRITICAL finding. */
-function high(sql: string): string[] {
-  return scanSql(sql)
-    .findings.filter((f) => f.severity === "HIGH" || f.severity === "CRITICAL")
-    .map((f) => `${f.severity} ${f.pattern}`);
-}
+import { high } from "./high-findings.js";
 
 describe("scanner on real-world scripts and definitions", () => {
   it("does not report a script's statements on their own lines after a plain SELECT", () => {
