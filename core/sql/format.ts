@@ -3,7 +3,7 @@ import type { FormatOptions, FormatResult, ToolOutcome } from "./results.js";
 import { isSignificant, type Token } from "./token.js";
 import { layOutClauses } from "./clause-layout.js";
 import { plainLayout } from "./plain-layout.js";
-import { gluedToPrevious } from "./glued-tokens.js";
+import { bondsToPrevious, ON_NEW_LINE, TOUCHING } from "./token-bonds.js";
 import { tokenize, type TokenizeOptions } from "./tokenizer.js";
 import type { SqlDialect } from "./dialects.js";
 
@@ -80,11 +80,14 @@ export function formatSql(
   const sourceTokens = source === sql ? tokens : tokenize(source, tokenizeOptions);
   let text: string | undefined;
   if (balanced(sourceTokens)) {
-    const laidOut = layOutClauses(sourceTokens, {
-      indentSize: opts.indent_size,
-      uppercaseKeywords: opts.uppercase_keywords,
-    });
-    if (sameTokens(sourceTokens, tokenize(laidOut, tokenizeOptions))) text = laidOut;
+    // Which tokens must stay touching or on a new line: read once, for the layout and the guard.
+    const bonds = bondsToPrevious(sourceTokens);
+    const laidOut = layOutClauses(
+      sourceTokens,
+      { indentSize: opts.indent_size, uppercaseKeywords: opts.uppercase_keywords },
+      bonds,
+    );
+    if (sameTokens(sourceTokens, tokenize(laidOut, tokenizeOptions), bonds)) text = laidOut;
   }
   text ??= plainLayout(sourceTokens, opts.uppercase_keywords);
   return { ok: true, result: { formatted_sql: text, options: opts } };
@@ -155,11 +158,11 @@ function resolveOptions(options: Partial<FormatOptions>): FormatOptions {
 
 /**
  * True when `after` (the laid-out text's tokens) has the source's tokens apart from whitespace,
- * keyword case and trailing blanks of line comments, and tokens that must touch (`gluedToPrevious`)
- * still touch: the guarantee that formatting never changes meaning.
+ * keyword case and trailing blanks of line comments, with the source's bonds kept (`bondsToPrevious`:
+ * tokens that must touch still touch, a continued string is still on a new line): the guarantee
+ * that formatting never changes meaning.
  */
-function sameTokens(source: readonly Token[], after: readonly Token[]): boolean {
-  const glued = gluedToPrevious(source);
+function sameTokens(source: readonly Token[], after: readonly Token[], bonds: Uint8Array): boolean {
   let j = 0;
   let previous: Token | undefined;
   // Two cursors over the source's and the layout's tokens, skipping layout (no filtered copies).
@@ -169,7 +172,10 @@ function sameTokens(source: readonly Token[], after: readonly Token[]): boolean 
     while (j < after.length && isLayout(after[j] as Token)) j++;
     const b = after[j++];
     if (b === undefined || a.kind !== b.kind) return false;
-    if (glued[i] === 1 && previous?.end !== b.start) return false;
+    if (bonds[i] === TOUCHING && previous?.end !== b.start) return false;
+    if (bonds[i] === ON_NEW_LINE && !(previous !== undefined && b.line > previous.line)) {
+      return false;
+    }
     previous = b;
     if (a.text === b.text) continue;
     if (a.kind === "keyword" && a.upper === b.upper) continue;

@@ -99,6 +99,11 @@ function isIdentPart(c: number): boolean {
   return isIdentStart(c) || isDigit(c) || c === ch.DOLLAR;
 }
 
+/** A character that continues a name; `#` too with `hashInNames` (`Test#`, `@var#test`). */
+function isNamePart(c: number, hashInNames: boolean): boolean {
+  return isIdentPart(c) || (hashInNames && c === ch.HASH);
+}
+
 /** `N'…'` (national), `E'…'` (escapes), `X'…'` (hex) and `B'…'` (bits), either case. */
 function isStringPrefix(c: number): boolean {
   const lower = c | ch.ASCII_CASE_BIT;
@@ -197,11 +202,7 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
       end = scanQuoted(sql, i + 3, quote, backslash);
     } else if (isIdentStart(c) || (hashInNames && c === ch.HASH)) {
       end = i + 1;
-      while (
-        end < n &&
-        (isIdentPart(sql.charCodeAt(end)) || (hashInNames && sql.charCodeAt(end) === ch.HASH))
-      )
-        end++;
+      while (end < n && isNamePart(sql.charCodeAt(end), hashInNames)) end++;
       kind = "identifier";
     } else if (
       isDigit(c) ||
@@ -257,7 +258,7 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
     } else if (c === ch.AT_SIGN && (isIdentStart(next) || next === ch.AT_SIGN)) {
       kind = "parameter";
       end = i + (next === ch.AT_SIGN ? 2 : 1);
-      while (end < n && isIdentPart(sql.charCodeAt(end))) end++;
+      while (end < n && isNamePart(sql.charCodeAt(end), hashInNames)) end++;
     } else if (c === ch.COLON && (isIdentStart(next) || isDigit(next))) {
       kind = "parameter";
       end = i + 2;

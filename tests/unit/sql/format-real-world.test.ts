@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SqlDialect } from "../../../core/sql/dialects.js";
-import { gluedToPrevious } from "../../../core/sql/glued-tokens.js";
+import { bondsToPrevious, ON_NEW_LINE, TOUCHING } from "../../../core/sql/token-bonds.js";
 import type { FormatOptions, SqlToolkit } from "../../../core/sql/results.js";
 import { createSqlToolkit } from "../../../core/sql/sql-toolkit.js";
 import { tokenize } from "../../../core/sql/tokenizer.js";
@@ -97,6 +97,28 @@ describe("format_sql keeps what the database reads as one token together", () =>
     );
   });
 
+  it("keeps a string continued across lines on its own line (PostgreSQL joins only those)", () => {
+    expect(formatChecked("SELECT 'foo'\n'bar'", "postgresql")).toBe("SELECT 'foo'\n'bar'");
+    expect(formatChecked("SELECT 'foo'\n\n\n     'bar'", "postgresql", { indent_size: 0 })).toBe(
+      "SELECT 'foo'\n'bar'",
+    );
+    expect(
+      formatChecked(
+        "COMMENT ON TABLE \"some_table\" IS E''\n'This is a valid comment style'\n'which is escaped'",
+        "postgresql",
+        SEMICOLON_UPPER,
+      ),
+    ).toBe(
+      "COMMENT ON TABLE \"some_table\" IS E''\n'This is a valid comment style'\n'which is escaped';",
+    );
+  });
+
+  it("keeps T-SQL variables with # whole", () => {
+    expect(formatChecked("DECLARE @var#test INT = 6", "sqlserver")).toBe(
+      "DECLARE @var#test INT = 6",
+    );
+  });
+
   it("keeps an Oracle database link touching its table", () => {
     expect(formatChecked("select baz.name from foo@bar baz where 1 = 1", "oracle")).toBe(
       "select baz.name\nfrom foo@bar baz\nwhere 1 = 1",
@@ -110,15 +132,15 @@ describe("format_sql keeps what the database reads as one token together", () =>
   });
 });
 
-describe("gluedToPrevious", () => {
-  const glued = (sql: string) => {
+describe("bondsToPrevious", () => {
+  const bonded = (sql: string, bond: number) => {
     const tokens = tokenize(sql);
-    const marks = gluedToPrevious(tokens);
-    return tokens.filter((_, i) => marks[i] === 1).map((t) => t.text);
+    const bonds = bondsToPrevious(tokens);
+    return tokens.filter((_, i) => bonds[i] === bond).map((t) => t.text);
   };
 
   it("marks words after numbers, @names after names and operator runs PostgreSQL reads whole", () => {
-    expect(glued("SELECT 00f, t@link, a <% b, c <#> d, e !~~* f")).toEqual([
+    expect(bonded("SELECT 00f, t@link, a <% b, c <#> d, e !~~* f", TOUCHING)).toEqual([
       "f",
       "@link",
       "%",
@@ -128,6 +150,10 @@ describe("gluedToPrevious", () => {
   });
 
   it("leaves apart what PostgreSQL splits as the tokenizer does, and anything not touching", () => {
-    expect(glued("SELECT a=-1, b<>-2, c*-3, 1 d, t @x, a < % b")).toEqual([]);
+    expect(bonded("SELECT a=-1, b<>-2, c*-3, 1 d, t @x, a < % b", TOUCHING)).toEqual([]);
+  });
+
+  it("marks a string continuing the string before it across a line break", () => {
+    expect(bonded("SELECT 'a'\n  'b' 'c', 'd'\n, 'e'\n-- x\n'f'", ON_NEW_LINE)).toEqual(["'b'"]);
   });
 });

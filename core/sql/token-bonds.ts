@@ -5,43 +5,60 @@ const PG_OPERATOR_CHARS = /^[-+*/<>=~!@#%^&|`?]+$/;
 /** A run that ends in `+`/`-` and has none of these loses its trailing signs (`=-` is `=`, `-`). */
 const PG_OPERATOR_SPECIALS = /[~!@#%^&|`?]/;
 
+/** `bonds[i]`: `tokens[i]` must keep touching the token before it. */
+export const TOUCHING = 1;
+/** `bonds[i]`: `tokens[i]` must stay on a later line than the string before it. */
+export const ON_NEW_LINE = 2;
+
 /**
- * Which tokens must stay touching the token before them when SQL is laid out: those the source
- * wrote together and that read differently once a space parts them, because the tokenizer splits
- * them more finely than the dialect does. `glued[i]` is 1 when `tokens[i]` touches `tokens[i - 1]`
- * and must keep touching it:
+ * How each token must stay placed against the one before it when SQL is laid out, where a space
+ * or a join would change how the database reads them (0 where the layout is free):
  *
+ * `TOUCHING`, for tokens the source wrote together that the tokenizer splits more finely than
+ * the dialect does:
  * - a word or number right after a number (MySQL's `00f` and `1d` are names, T-SQL's `0x` an empty
  *   binary): `00 f` is a number aliased `f`;
  * - an `@name` right after a name (an Oracle database link, `orders@remote`);
  * - a run of operator tokens that PostgreSQL reads as fewer operators than the tokens
- *   (`<%`, `<->`-like `<+>`, `&>`, `-|-`, `===`): it reads the longest run of operator characters
- *   as one operator, so `< %` is two operators and `<%` one. Runs it splits as the tokenizer does
+ *   (`<%`, `<+>`, `&>`, `-|-`, `===`): it reads the longest run of operator characters as one
+ *   operator, so `< %` is two operators and `<%` one. Runs it splits as the tokenizer does
  *   (`=-` before a number: `=` and `-`) may be spaced as usual.
  *
+ * `ON_NEW_LINE`, for a string after a string with only blanks and a line break between: the
+ * standard (and PostgreSQL) joins `'foo'` and `'bar'` into one string only across a line break;
+ * `'foo' 'bar'` on one line is a syntax error.
+ *
  * @example
- * gluedToPrevious(tokenize("SELECT a <% b, 00f")); // 1 at `%` and at `f`, 0 elsewhere
+ * bondsToPrevious(tokenize("SELECT a <% b, 00f")); // TOUCHING at `%` and at `f`, 0 elsewhere
  */
-export function gluedToPrevious(tokens: readonly Token[]): Uint8Array {
-  const glued = new Uint8Array(tokens.length);
+export function bondsToPrevious(tokens: readonly Token[]): Uint8Array {
+  const bonds = new Uint8Array(tokens.length);
+  let afterString = tokens[0]?.kind === "string";
+  let lineSinceString = false;
   for (let i = 1; i < tokens.length; i++) {
     const prev = tokens[i - 1] as Token;
     const t = tokens[i] as Token;
+    if (t.kind === "string" && lineSinceString) bonds[i] = ON_NEW_LINE;
+    if (t.kind === "newline" && afterString) lineSinceString = true;
+    else if (t.kind !== "whitespace" && t.kind !== "newline") {
+      afterString = t.kind === "string";
+      lineSinceString = false;
+    }
     if (prev.end !== t.start) continue;
-    if (prev.kind === "number" && (isWord(t) || t.kind === "number")) glued[i] = 1;
-    else if (isName(prev) && t.kind === "parameter" && t.text.startsWith("@")) glued[i] = 1;
+    if (prev.kind === "number" && (isWord(t) || t.kind === "number")) bonds[i] = TOUCHING;
+    else if (isName(prev) && t.kind === "parameter" && t.text.startsWith("@")) bonds[i] = TOUCHING;
     else if (prev.kind === "operator" && t.kind === "operator") {
       let end = i + 1;
       while (end < tokens.length && touchingOperator(tokens[end - 1] as Token, tokens[end])) end++;
       const run = tokens.slice(i - 1, end).map((x) => x.text);
       const text = run.join("");
       if (PG_OPERATOR_CHARS.test(text) && !sameSplit(run, pgOperatorSplit(text))) {
-        glued.fill(1, i, end);
+        bonds.fill(TOUCHING, i, end);
       }
       i = end - 1;
     }
   }
-  return glued;
+  return bonds;
 }
 
 function touchingOperator(prev: Token, t: Token | undefined): boolean {
