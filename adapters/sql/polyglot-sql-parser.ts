@@ -93,9 +93,12 @@ export class PolyglotSqlParser implements SqlParser {
 
   parse(sql: string, dialect: SqlDialect): SqlParseResult {
     const mod = this.ready();
-    const result = mod.parse(sql, POLYGLOT_DIALECT[dialect]);
+    // Polyglot's parser reads a T-SQL `IF (…)` statement as the IF() function when a comment
+    // opens the text (its validator does not): the comments are blanked, positions kept.
+    const text = blankLeadingComments(sql);
+    const result = mod.parse(text, POLYGLOT_DIALECT[dialect]);
     if (!result.success) {
-      return { ok: false, error: polyglotError(result, new SourceText(sql)) };
+      return { ok: false, error: polyglotError(result, new SourceText(text)) };
     }
     const statements: ParsedStatement[] = [];
     let sites: ReturnType<typeof findCallSites> | undefined;
@@ -163,6 +166,33 @@ export class PolyglotSqlParser implements SqlParser {
     }
     return this.module;
   }
+}
+
+/**
+ * `sql` with the comments before its first token replaced by spaces (line breaks kept, so every
+ * position is unchanged), or `sql` itself when it does not open with a comment.
+ *
+ * @example
+ * blankLeadingComments("-- note\nIF (@x = 0) SET @y = 1"); // "       \nIF (@x = 0) SET @y = 1"
+ */
+export function blankLeadingComments(sql: string): string {
+  let i = 0;
+  let end = 0;
+  while (i < sql.length) {
+    if (/\s/.test(sql.charAt(i))) i++;
+    else if (sql.startsWith("--", i)) {
+      const close = sql.indexOf("\n", i);
+      i = close === -1 ? sql.length : close;
+      end = i;
+    } else if (sql.startsWith("/*", i)) {
+      const close = sql.indexOf("*/", i + 2);
+      if (close === -1) break;
+      i = close + 2;
+      end = i;
+    } else break;
+  }
+  if (end === 0) return sql;
+  return sql.slice(0, end).replace(/[^\r\n]/g, " ") + sql.slice(end);
 }
 
 /** True when the first thing in `sql` after blanks and comments is `(`. */

@@ -1,4 +1,5 @@
 import type { Token } from "./token.js";
+import { bondsToPrevious, ON_NEW_LINE, TOUCHING } from "./token-bonds.js";
 
 /*
  * The formatter's layout: two linear passes over the tokens, no grammar. The first pass finds,
@@ -82,6 +83,10 @@ interface Item {
   readonly gapBefore: boolean;
   /** A line break separated it from the previous item (comments keep their own line). */
   readonly lineBefore: boolean;
+  /** It must keep touching the previous item (`bondsToPrevious`: `00f`, `<%`, `orders@remote`). */
+  readonly glued: boolean;
+  /** A string continuing the string before it, which needs a line break between them. */
+  readonly continuesString: boolean;
 }
 
 /** Frame kinds: the statement itself, a subquery in parentheses, other parentheses. */
@@ -92,23 +97,36 @@ const INLINE = 2;
 /**
  * Lays out `tokens` (balanced parentheses, at most a bounded depth: `format.ts` checks) as text:
  * clauses on their own lines with short bodies beside them, subqueries indented, statements
- * separated by a blank line, comments kept where they were (own line or end of line).
+ * separated by a blank line, comments kept where they were (own line or end of line). `bonds`
+ * (`bondsToPrevious(tokens)` unless the caller has them) keeps tokens touching or on a new line.
  *
  * @example
  * layOutClauses(tokenize("select id,name from users where active=true"), { indentSize: 2, uppercaseKeywords: true });
  * // "SELECT id, name\nFROM users\nWHERE active = true"
  */
-export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOptions): string {
+export function layOutClauses(
+  tokens: readonly Token[],
+  options: ClauseLayoutOptions,
+  bonds: Uint8Array = bondsToPrevious(tokens),
+): string {
   const items: Item[] = [];
   let gap = false;
   let line = false;
-  for (const t of tokens) {
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k] as Token;
     if (isLayout(t)) {
       gap = true;
       if (t.kind === "newline") line = true;
       continue;
     }
-    items.push({ token: t, gapBefore: gap || items.length === 0, lineBefore: line });
+    const gapBefore = gap || items.length === 0;
+    items.push({
+      token: t,
+      gapBefore,
+      lineBefore: line,
+      glued: bonds[k] === TOUCHING,
+      continuesString: bonds[k] === ON_NEW_LINE,
+    });
     gap = false;
     line = false;
   }
@@ -261,6 +279,8 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
   let prev: Token | undefined;
   let prevCode: Token | undefined;
   let prevUnary = false;
+  // The next item starts a line even with no indentation (a string continued across lines).
+  let forceLine = false;
   const breakLine = (indent: number) => {
     if (out === "") return;
     if (pending !== "blank") pending = "line";
@@ -272,7 +292,11 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
     const t = item.token;
     const top = stack[stack.length - 1] as Frame;
     const comment = isComment(t);
-    let space = spaceBetween(prev, item, prevUnary);
+    let space = !item.glued && spaceBetween(prev, item, prevUnary);
+    if (item.continuesString) {
+      breakLine(lineIndent);
+      forceLine = true;
+    }
     let unary = false;
 
     if (comment) {
@@ -324,8 +348,8 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
       continue;
     }
     if (t.kind === "operator" && (t.text === "-" || t.text === "+" || t.text === "~")) {
-      unary = isUnaryPosition(prevCode);
-      if (unary && prevCode?.kind === "operator") space = true;
+      unary = !item.glued && isUnaryPosition(prevCode);
+      if (unary && prevCode?.kind === "operator" && !item.glued) space = true;
     }
     write(t, space);
     prevUnary = unary;
@@ -368,7 +392,13 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
   return out;
 
   function write(t: Token, space: boolean): void {
-    if (pending !== "" && size === 0 && pending === "line" && !endsWithLineComment()) {
+    if (
+      pending !== "" &&
+      size === 0 &&
+      pending === "line" &&
+      !endsWithLineComment() &&
+      !forceLine
+    ) {
       // With no indentation, a statement stays on one line.
       pending = "";
       space = out !== "";
@@ -380,6 +410,7 @@ export function layOutClauses(tokens: readonly Token[], options: ClauseLayoutOpt
       lineIndent = indent;
       pending = "";
     } else if (space && out !== "") out += " ";
+    forceLine = false;
     out += textOf(t);
     prev = t;
     if (!isComment(t)) prevCode = t;

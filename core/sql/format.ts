@@ -3,6 +3,7 @@ import type { FormatOptions, FormatResult, ToolOutcome } from "./results.js";
 import { isSignificant, type Token } from "./token.js";
 import { layOutClauses } from "./clause-layout.js";
 import { plainLayout } from "./plain-layout.js";
+import { bondsToPrevious, ON_NEW_LINE, TOUCHING } from "./token-bonds.js";
 import { tokenize, type TokenizeOptions } from "./tokenizer.js";
 import type { SqlDialect } from "./dialects.js";
 
@@ -25,7 +26,8 @@ export const MAX_INDENT_SIZE = 16;
  * formatting twice gives the same text; a check that the laid-out text has the source's tokens
  * backs this up (text failing it, and text with unbalanced parentheses, gets a plain layout:
  * whitespace normalised, keywords cased). `add_semicolon` ends every statement with `;`.
- * `dialect` chooses how strings are read (`mysql`: backslash escapes, `'O\'Reilly'`).
+ * `dialect` chooses how the text is read (`dialectTokenizeOptions`; `generic` reads as MySQL
+ * when only MySQL's backslash escapes close every string, as `generic` validates MySQL's SQL).
  * Fails (`format failed: …`) only for text it cannot tokenise, such as an unterminated string,
  * or nesting deeper than {@link MAX_FORMAT_DEPTH} parentheses. Linear in the input's length.
  *
@@ -41,10 +43,18 @@ export function formatSql(
   dialect: SqlDialect = "generic",
 ): ToolOutcome<FormatResult> {
   const opts = resolveOptions(options);
-  const tokenizeOptions = dialectTokenizeOptions(dialect);
+  let tokenizeOptions = dialectTokenizeOptions(dialect);
   // analyze_sql passes the tokens it already has for `sql`.
-  const tokens = sqlTokens ?? tokenize(sql, tokenizeOptions);
-  const unterminated = tokens.find((t) => t.unterminated === true);
+  let tokens = sqlTokens ?? tokenize(sql, tokenizeOptions);
+  let unterminated = tokens.find((t) => t.unterminated === true);
+  if (unterminated !== undefined && dialect === "generic") {
+    // `generic` accepts what MySQL accepts, `'Spec\'s'` included: read it as MySQL does.
+    const mysqlOptions = dialectTokenizeOptions("mysql");
+    const mysqlTokens = tokenize(sql, mysqlOptions);
+    if (!mysqlTokens.some((t) => t.unterminated === true)) {
+      [tokens, tokenizeOptions, unterminated] = [mysqlTokens, mysqlOptions, undefined];
+    }
+  }
   if (unterminated !== undefined) {
     const what =
       unterminated.kind === "block_comment" ? "comment" : unterminated.kind.replace("_", " ");
@@ -70,28 +80,37 @@ export function formatSql(
   const sourceTokens = source === sql ? tokens : tokenize(source, tokenizeOptions);
   let text: string | undefined;
   if (balanced(sourceTokens)) {
-    const laidOut = layOutClauses(sourceTokens, {
-      indentSize: opts.indent_size,
-      uppercaseKeywords: opts.uppercase_keywords,
-    });
-    if (sameTokens(sourceTokens, tokenize(laidOut, tokenizeOptions))) text = laidOut;
+    // Which tokens must stay touching or on a new line: read once, for the layout and the guard.
+    const bonds = bondsToPrevious(sourceTokens);
+    const laidOut = layOutClauses(
+      sourceTokens,
+      { indentSize: opts.indent_size, uppercaseKeywords: opts.uppercase_keywords },
+      bonds,
+    );
+    if (sameTokens(sourceTokens, tokenize(laidOut, tokenizeOptions), bonds)) text = laidOut;
   }
   text ??= plainLayout(sourceTokens, opts.uppercase_keywords);
   return { ok: true, result: { formatted_sql: text, options: opts } };
 }
 
 /**
- * How the tokenizer reads `dialect`'s text: MySQL reads a backslash in a string as an escape.
+ * How the tokenizer reads `dialect`'s text: MySQL reads a backslash in a string as an escape;
+ * PostgreSQL and SQL Server nest block comments; SQL Server and Oracle allow `#` in names.
  *
  * @example
  * dialectTokenizeOptions("mysql"); // { backslashEscapes: true }
  */
 export function dialectTokenizeOptions(dialect: SqlDialect): TokenizeOptions {
-  return dialect === "mysql" ? MYSQL_TOKENIZE : STANDARD_TOKENIZE;
+  return DIALECT_TOKENIZE[dialect] ?? STANDARD_TOKENIZE;
 }
 
-const MYSQL_TOKENIZE: TokenizeOptions = Object.freeze({ backslashEscapes: true });
 const STANDARD_TOKENIZE: TokenizeOptions = Object.freeze({});
+const DIALECT_TOKENIZE: Partial<Record<SqlDialect, TokenizeOptions>> = {
+  mysql: Object.freeze({ backslashEscapes: true }),
+  postgresql: Object.freeze({ nestedComments: true }),
+  sqlserver: Object.freeze({ hashInNames: true, nestedComments: true }),
+  oracle: Object.freeze({ hashInNames: true }),
+};
 
 /** True when every `)` closes an earlier `(` and none is left open. */
 function balanced(tokens: readonly Token[]): boolean {
@@ -139,17 +158,25 @@ function resolveOptions(options: Partial<FormatOptions>): FormatOptions {
 
 /**
  * True when `after` (the laid-out text's tokens) has the source's tokens apart from whitespace,
- * keyword case and trailing blanks of line comments: the guarantee that formatting never changes
- * meaning.
+ * keyword case and trailing blanks of line comments, with the source's bonds kept (`bondsToPrevious`:
+ * tokens that must touch still touch, a continued string is still on a new line): the guarantee
+ * that formatting never changes meaning.
  */
-function sameTokens(source: readonly Token[], after: readonly Token[]): boolean {
+function sameTokens(source: readonly Token[], after: readonly Token[], bonds: Uint8Array): boolean {
   let j = 0;
+  let previous: Token | undefined;
   // Two cursors over the source's and the layout's tokens, skipping layout (no filtered copies).
-  for (const a of source) {
+  for (let i = 0; i < source.length; i++) {
+    const a = source[i] as Token;
     if (isLayout(a)) continue;
     while (j < after.length && isLayout(after[j] as Token)) j++;
     const b = after[j++];
     if (b === undefined || a.kind !== b.kind) return false;
+    if (bonds[i] === TOUCHING && previous?.end !== b.start) return false;
+    if (bonds[i] === ON_NEW_LINE && !(previous !== undefined && b.line > previous.line)) {
+      return false;
+    }
+    previous = b;
     if (a.text === b.text) continue;
     if (a.kind === "keyword" && a.upper === b.upper) continue;
     if (a.kind === "line_comment" && a.text.trimEnd() === b.text) continue;

@@ -11,10 +11,13 @@ import { endsOperand, isSignificant, type Token, type TokenKind } from "./token.
  * - Block comments do NOT nest (MySQL, SQLite, Oracle): `/* a /* b *\/` ends at the first `*\/`.
  *   PostgreSQL and SQL Server nest, but for the injection scanner the flat reading is the
  *   conservative one: text after the first `*\/` is treated as code, so `/* /* *\/ UNION SELECT`
- *   cannot hide a UNION from the scanner on MySQL.
+ *   cannot hide a UNION from the scanner on MySQL. `nestedComments` reads them nested (the
+ *   formatter and linter in PostgreSQL and SQL Server).
  * - `#` starts a line comment (MySQL) except: `#>`, `#>>` and `#-` are PostgreSQL JSON operators;
  *   `#name`/`##name` right after FROM, JOIN, INTO, TABLE, UPDATE, EXISTS or TRUNCATE is a SQL Server
  *   temporary table (identifier). PostgreSQL's rare binary `#` (XOR) is read as a comment.
+ *   With `hashInNames` (SQL Server, Oracle), `#` is a name character everywhere.
+ * - `U&'…'` is one string and `U&"…"` one quoted name (Unicode escapes), not `U & '…'`.
  * - Plain '…' strings follow the standard: only `''` escapes; backslashes are literal. E'…' strings
  *   (PostgreSQL) also honour backslash escapes.
  * - `[` opens a bracketed identifier (SQL Server) unless it follows an operand (`arr[1]`), the
@@ -45,6 +48,13 @@ const OPERATORS_2: ReadonlySet<string> = new Set([
 export interface TokenizeOptions {
   /** Read `\'` inside '…' and "…" as an escaped quote (MySQL's default); off by default. */
   readonly backslashEscapes?: boolean;
+  /**
+   * `#` is a name character, never a comment (SQL Server: `#temp`, `Test#`; Oracle: `a$x#b`);
+   * off by default (MySQL's `#` comments).
+   */
+  readonly hashInNames?: boolean;
+  /** Block comments nest (`/* a /* b *\/ c *\/` is one comment), as in PostgreSQL and SQL Server. */
+  readonly nestedComments?: boolean;
 }
 
 /** A space that is not a line break (newlines are tokens of their own). */
@@ -87,6 +97,11 @@ function isIdentStart(c: number): boolean {
 
 function isIdentPart(c: number): boolean {
   return isIdentStart(c) || isDigit(c) || c === ch.DOLLAR;
+}
+
+/** A character that continues a name; `#` too with `hashInNames` (`Test#`, `@var#test`). */
+function isNamePart(c: number, hashInNames: boolean): boolean {
+  return isIdentPart(c) || (hashInNames && c === ch.HASH);
 }
 
 /** `N'…'` (national), `E'…'` (escapes), `X'…'` (hex) and `B'…'` (bits), either case. */
@@ -150,6 +165,7 @@ function scanQuoted(sql: string, from: number, quote: number, backslash: boolean
  */
 export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
   const backslash = options.backslashEscapes === true;
+  const hashInNames = options.hashInNames === true;
   const tokens: Token[] = [];
   const n = sql.length;
   let i = 0;
@@ -179,9 +195,14 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
       kind = "string";
       const escapes = (c | ch.ASCII_CASE_BIT) === ch.LOWER_E;
       end = scanQuoted(sql, i + 2, ch.SINGLE_QUOTE, escapes);
-    } else if (isIdentStart(c)) {
+    } else if ((c | ch.ASCII_CASE_BIT) === ch.LOWER_U && isUnicodeQuote(sql, i + 1)) {
+      // U&'…' strings and U&"…" names (Unicode escapes, PostgreSQL and the standard).
+      const quote = sql.charCodeAt(i + 2);
+      kind = quote === ch.SINGLE_QUOTE ? "string" : "quoted_identifier";
+      end = scanQuoted(sql, i + 3, quote, backslash);
+    } else if (isIdentStart(c) || (hashInNames && c === ch.HASH)) {
       end = i + 1;
-      while (end < n && isIdentPart(sql.charCodeAt(end))) end++;
+      while (end < n && isNamePart(sql.charCodeAt(end), hashInNames)) end++;
       kind = "identifier";
     } else if (
       isDigit(c) ||
@@ -205,8 +226,11 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
       end = lineEnd(sql, i + 2);
     } else if (c === ch.SLASH && next === ch.ASTERISK) {
       kind = "block_comment";
-      const close = sql.indexOf("*/", i + 2);
-      end = close === -1 ? -1 : close + 2;
+      if (options.nestedComments === true) end = nestedCommentEnd(sql, i + 2);
+      else {
+        const close = sql.indexOf("*/", i + 2);
+        end = close === -1 ? -1 : close + 2;
+      }
     } else if (c === ch.HASH) {
       if (next === ch.GREATER_THAN || next === ch.MINUS) {
         kind = "operator";
@@ -234,7 +258,7 @@ export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
     } else if (c === ch.AT_SIGN && (isIdentStart(next) || next === ch.AT_SIGN)) {
       kind = "parameter";
       end = i + (next === ch.AT_SIGN ? 2 : 1);
-      while (end < n && isIdentPart(sql.charCodeAt(end))) end++;
+      while (end < n && isNamePart(sql.charCodeAt(end), hashInNames)) end++;
     } else if (c === ch.COLON && (isIdentStart(next) || isDigit(next))) {
       kind = "parameter";
       end = i + 2;
@@ -314,6 +338,32 @@ function isHighSurrogate(c: number): boolean {
 
 function isLowSurrogate(c: number): boolean {
   return c >= ch.LOW_SURROGATE_FIRST && c <= ch.LOW_SURROGATE_LAST;
+}
+
+/** True when `&'` or `&"` starts at `at` (after the `U` of a Unicode-escape string or name). */
+function isUnicodeQuote(sql: string, at: number): boolean {
+  if (sql.charCodeAt(at) !== ch.AMPERSAND) return false;
+  const quote = sql.charCodeAt(at + 1);
+  return quote === ch.SINGLE_QUOTE || quote === ch.DOUBLE_QUOTE;
+}
+
+/** End offset of a nesting block comment whose body starts at `from`, or -1 when unclosed. */
+function nestedCommentEnd(sql: string, from: number): number {
+  const n = sql.length;
+  let depth = 1;
+  let i = from;
+  while (i < n - 1) {
+    const c = sql.charCodeAt(i);
+    const next = sql.charCodeAt(i + 1);
+    if (c === ch.SLASH && next === ch.ASTERISK) {
+      depth++;
+      i += 2;
+    } else if (c === ch.ASTERISK && next === ch.SLASH) {
+      i += 2;
+      if (--depth === 0) return i;
+    } else i++;
+  }
+  return -1;
 }
 
 function lineEnd(sql: string, from: number): number {

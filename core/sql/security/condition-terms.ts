@@ -242,8 +242,13 @@ function findConstantTerms(ctx: ScanContext, visit: (term: ConstantTerm) => void
       if (end < 0) continue;
       let b = k - 1;
       while (b > statement.from && sig[b]?.text === "(") b--;
+      // `BETWEEN ('2016-01-01') AND ('2016-01-07')`: a parenthesised bound is no term either.
+      if (b === betweenAnd) continue;
       let a = end;
       while (a < statement.to && sig[a]?.text === ")") a++;
+      // `CASE WHEN (-1) * col IS NULL`: the parenthesised constant is an operand of a longer,
+      // non-constant condition, not a term of its own.
+      if (end < a && continuesWithName(sig, a, statement.to)) continue;
       visit({
         from: k,
         to: end,
@@ -255,6 +260,19 @@ function findConstantTerms(ctx: ScanContext, visit: (term: ConstantTerm) => void
       });
     }
   }
+}
+
+/**
+ * True when the expression going on at `from` (after a parenthesised constant) reads a name or
+ * anything else that is not constant before the term ends (`* col IS NULL`).
+ */
+function continuesWithName(sig: readonly Token[], from: number, limit: number): boolean {
+  const stop = Math.min(limit, from + MAX_TERM);
+  for (let j = from; j < stop; j++) {
+    if (TERM_ENDERS.has(wordOf(sig[j]))) return false;
+    if (!isConstantToken(sig, j)) return true;
+  }
+  return false;
 }
 
 /** True when a `(` after `before` groups a condition rather than opening a list or arguments. */

@@ -46,10 +46,13 @@ describe("createSqlToolkit", () => {
       },
     });
     // Standard SQL reads the backslash literally: the string is then unterminated.
-    expect(tools.format(sql)).toEqual({
+    expect(tools.format(sql, {}, "postgresql")).toEqual({
       ok: false,
       error: "format failed: line 1, column 40: unterminated string",
     });
+    // `generic` accepts what MySQL accepts, so it formats what only MySQL's reading closes.
+    expect(tools.validate(sql).result.valid).toBe(true);
+    expect(tools.format(sql)).toEqual(tools.format(sql, {}, "mysql"));
     // Linted as MySQL, the string is one token: no keyword-case finding inside it.
     const mysqlLint = tools.lint("select 'a\\' from b'", { dialect: "mysql" }).result;
     const standardLint = tools.lint("select 'a\\' from b'").result;

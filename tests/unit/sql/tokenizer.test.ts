@@ -305,3 +305,50 @@ describe("tokenize", () => {
     }
   }, 30_000);
 });
+
+describe("tokenize: dialect readings of real-world SQL", () => {
+  it("reads U&'…' as one string and U&\"…\" as one name in every reading", () => {
+    expect(sig("SELECT U&'d!0061' UESCAPE '!', U&\"a b\"")).toEqual([
+      "keyword:SELECT",
+      "string:U&'d!0061'",
+      "identifier:UESCAPE",
+      "string:'!'",
+      "punctuation:,",
+      'quoted_identifier:U&"a b"',
+    ]);
+    expect(sig("SELECT u & 'x'")).toEqual([
+      "keyword:SELECT",
+      "identifier:u",
+      "operator:&",
+      "string:'x'",
+    ]);
+  });
+
+  it("reads # as a name character with hashInNames, as a comment without", () => {
+    expect(sig("SELECT Test# FROM #t", { hashInNames: true })).toEqual([
+      "keyword:SELECT",
+      "identifier:Test#",
+      "keyword:FROM",
+      "identifier:#t",
+    ]);
+    expect(sig("SELECT Test# FROM t")).toEqual([
+      "keyword:SELECT",
+      "identifier:Test",
+      "line_comment:# FROM t",
+    ]);
+  });
+
+  it("nests block comments with nestedComments and reads them flat without", () => {
+    const sql = "SELECT 1 /* a /* b */ c */ AS x";
+    expect(sig(sql, { nestedComments: true })).toEqual([
+      "keyword:SELECT",
+      "number:1",
+      "block_comment:/* a /* b */ c */",
+      "keyword:AS",
+      "identifier:x",
+    ]);
+    expect(sig(sql)).toContain("block_comment:/* a /* b */");
+    const open = tokenize("SELECT /* a /* b */", { nestedComments: true }).at(-1);
+    expect(open?.unterminated).toBe(true);
+  });
+});

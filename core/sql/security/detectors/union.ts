@@ -228,6 +228,9 @@ function scanStatement(
   const { sig, depth } = ctx;
   // The first SELECT of the current query block, per bracket depth.
   const firstSelectAt = new Map<number, number>();
+  // `CREATE VIEW v AS SELECT a, b … UNION SELECT q.* …`: a definition, written by its author, not
+  // an application query with a payload in it; branches of different shapes are no guess there.
+  const definesObject = isKeyword(sig[statement.from], "CREATE");
   for (let index = statement.from; index < statement.to; index++) {
     const token = sig[index];
     const tokenDepth = depth[index] ?? 0;
@@ -249,7 +252,7 @@ function scanStatement(
     }
     if (
       readsOtherCredentials(ctx, first, appended) ||
-      guessesShape(ctx, first, appended) ||
+      (!definesObject && guessesShape(ctx, first, appended)) ||
       hasTruncation(ctx)
     ) {
       const shown = spanText(sig, index, appended.select + 1);

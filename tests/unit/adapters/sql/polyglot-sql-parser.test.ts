@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PolyglotSqlParser } from "../../../../adapters/sql/index.js";
 import { findCallSites } from "../../../../adapters/sql/polyglot-functions.js";
+import { blankLeadingComments } from "../../../../adapters/sql/polyglot-sql-parser.js";
 import { isPolyglotStatementNode } from "../../../../adapters/sql/polyglot-statement-node.js";
 import type { ParsedStatement } from "../../../../core/ports/sql-parser.js";
 import type { SqlDialect } from "../../../../core/sql/dialects.js";
@@ -165,5 +166,33 @@ describe("findCallSites", () => {
   it("finds words followed by a parenthesis outside strings and comments", () => {
     const sites = findCallSites("SELECT upper (x), 'f(y)' -- g(z)\n, \"h\"(1), /* k(2) */ Len(a)");
     expect(sites.map((s) => s.text)).toEqual(["upper", "Len"]);
+  });
+});
+
+describe("PolyglotSqlParser with a comment opening the text", () => {
+  it("parses a T-SQL IF statement after a leading comment as the check accepts it", () => {
+    // From sqlfluff's tsql/create_function.sql: the parse read `IF (…)` as the IF() function.
+    const sql =
+      "--Special cases: Jan 1-3 may belong to the previous year\n    IF (@ISOweek=0)\n        SET @ISOweek=1";
+    expect(parser.check(sql, "sqlserver")).toBeUndefined();
+    const parsed = parser.parse(sql, "sqlserver");
+    expect(parsed.ok).toBe(true);
+    expect(parser.parse(`/* note */ ${sql}`, "sqlserver").ok).toBe(true);
+  });
+
+  it("keeps the positions of errors after the blanked comments", () => {
+    const parsed = parser.parse("-- note\n/* more */ SELEC 1", "sqlserver");
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.error).toMatchObject({
+      line: 2,
+      column: 18,
+      reason: 'unexpected "1"',
+    });
+  });
+
+  it("blanks only the comments before the first token, keeping every position", () => {
+    expect(blankLeadingComments("-- a\n /* b */ IF x -- c")).toBe("    \n         IF x -- c");
+    expect(blankLeadingComments("SELECT 1 -- c")).toBe("SELECT 1 -- c");
+    expect(blankLeadingComments("/* open")).toBe("/* open");
   });
 });

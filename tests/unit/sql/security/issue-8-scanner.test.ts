@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scanSql } from "../../../../core/sql/security/index.js";
-
-/** `SEVERITY PATTERN` of every HIGH or CRITICAL finding. */
-function high(sql: string): string[] {
-  return scanSql(sql)
-    .findings.filter((f) => f.severity === "HIGH" || f.severity === "CRITICAL")
-    .map((f) => `${f.severity} ${f.pattern}`);
-}
+import { high } from "./high-findings.js";
 
 describe("scanner regressions of issue 8", () => {
   it("does not read the items of an IN list before OR as a tautology (issue 8)", () => {
