@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import {
+  contentField,
   confidenceField,
   FIELD_EXPECTATIONS as E,
   integerInRange,
-  nonBlankString,
   scopeField,
   tagsField,
   ttlSecondsField,
@@ -125,7 +125,7 @@ export const deleteMatchingInputSchema = strictBody(
  */
 export const updateInputSchema = strictBody(
   {
-    content: v.optional(nonBlankString(E.content)),
+    content: v.optional(contentField),
     type: v.optional(typeField),
     scope: v.optional(scopeField),
     tags: v.optional(tagsField),
@@ -160,7 +160,7 @@ const isoField = (name: string) =>
 export const importLineSchema = strictBody(
   {
     id: v.optional(v.pipe(v.string(E.id), v.uuid(E.id))),
-    content: nonBlankString(E.content),
+    content: contentField,
     type: v.optional(typeField, "fact"),
     scope: v.optional(scopeField, "session"),
     tags: v.optional(tagsField, () => []),

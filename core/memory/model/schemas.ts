@@ -70,6 +70,35 @@ export const nonBlankString = (expected: string) =>
   v.pipe(v.string(expected), v.regex(/\S/, expected));
 
 /**
+ * The longest content a memory may have, in UTF-16 units after Unicode NFKC (what the embedders
+ * and the lexical index read): 1,048,576, the request body limit. Text under the body limit
+ * reaches it only through a character that NFKC expands (U+FDFA becomes 18): a 1 MB body of it is
+ * 6 million characters to embed and index, which held the event loop for ~3 s.
+ */
+export const MAX_CONTENT_CHARS = 1_048_576;
+
+/** NFKC turns one UTF-16 unit into at most 18 (U+FDFA). */
+const MAX_NFKC_GROWTH = 18;
+
+/**
+ * A memory's content: not blank, and at most {@link MAX_CONTENT_CHARS} once normalised (only a
+ * text longer than 1/18 of it is normalised to tell).
+ *
+ * @example
+ * v.is(contentField, "Deploys run on Fridays"); // true
+ * v.is(contentField, "\uFDFA".repeat(60_000)); // false: 1,080,000 characters once normalised
+ */
+export const contentField = v.pipe(
+  nonBlankString(E.content),
+  v.check(
+    (text) =>
+      text.length * MAX_NFKC_GROWTH <= MAX_CONTENT_CHARS ||
+      text.normalize("NFKC").length <= MAX_CONTENT_CHARS,
+    `expected at most ${MAX_CONTENT_CHARS} characters once Unicode-normalised (NFKC); store a longer text as several memories`,
+  ),
+);
+
+/**
  * An integer from `min` (to `max`), with one message for every way to miss it.
  *
  * @example
@@ -112,8 +141,10 @@ export const ttlSecondsField = integerInRange(E.ttl_seconds, 1, MAX_TTL_SECONDS)
 export const rememberInputSchema = strictBody(
   {
     content: v.pipe(
-      nonBlankString(E.content),
-      v.description("The text to remember (not empty, not only whitespace)."),
+      contentField,
+      v.description(
+        `The text to remember (not empty, not only whitespace; at most ${MAX_CONTENT_CHARS} characters once Unicode-normalised).`,
+      ),
     ),
     type: v.optional(typeField, "fact"),
     scope: v.optional(scopeField, "session"),

@@ -1,4 +1,4 @@
-import { toJsonSchema } from "@valibot/to-json-schema";
+import { toJsonSchema as toValibotJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import {
@@ -190,11 +190,19 @@ describe("the service validates what it is given", () => {
 });
 
 describe("schemas as documentation", () => {
+  // As the OpenAPI document and the MCP tool catalogue convert them: a check no JSON Schema
+  // keyword states (content's normalised length) is left to the field's description.
+  const toJsonSchema = (schema: Parameters<typeof toValibotJsonSchema>[0]) =>
+    toValibotJsonSchema(schema, { errorMode: "ignore" });
+
   it("convert to JSON Schema with their defaults, so the OpenAPI document comes from them", () => {
     const remember = toJsonSchema(rememberInputSchema) as {
-      properties: Record<string, { default?: unknown }>;
+      properties: Record<string, { default?: unknown; description?: string }>;
       required: string[];
     };
+    expect(remember.properties["content"]?.description).toContain(
+      "at most 1048576 characters once Unicode-normalised",
+    );
     expect(remember.required).toEqual(["content"]);
     expect(remember.properties["scope"]?.default).toBe("session");
     expect(remember.properties["confidence"]).toMatchObject({ minimum: 0, maximum: 1, default: 1 });

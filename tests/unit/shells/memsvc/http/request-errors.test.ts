@@ -74,6 +74,34 @@ describe("request errors", () => {
     expect((await memory.get(id)).content).toBe(bracketed);
   });
 
+  it("refuses content that Unicode normalisation makes longer than 1,048,576 characters", async () => {
+    const { app, memory } = await makeApp();
+    // 60,000 x U+FDFA: 180 KB of body, 1,080,000 characters once normalised (NFKC), which took
+    // ~3 s of the event loop to embed and index as one memory.
+    const expanding = "\uFDFA".repeat(60_000);
+    const expected =
+      "expected at most 1048576 characters once Unicode-normalised (NFKC); store a longer text as several memories";
+    const single = await app.request("/v1/remember", post({ content: expanding }));
+    expect(single.status).toBe(400);
+    expect((await errorOf(single)).startsWith(`content: ${expected}, got `)).toBe(true);
+    const batch = await app.request(
+      "/v1/remember/batch",
+      post({ memories: [{ content: "fine" }, { content: expanding }] }),
+    );
+    expect(batch.status).toBe(400);
+    expect(await errorOf(batch)).toMatch(/^memories\[1\]\.content: expected at most 1048576/);
+    const stored = await app.request("/v1/remember", post({ content: "short \uFDFA" }));
+    expect(stored.status).toBe(200);
+    const { id } = (await stored.json()) as { id: string };
+    const patch = await app.request(`/v1/memories/${id}`, {
+      ...post({ content: expanding }),
+      method: "PATCH",
+    });
+    expect(patch.status).toBe(400);
+    expect(await errorOf(patch)).toMatch(/^content: expected at most 1048576/);
+    expect((await memory.get(id)).content).toBe("short \uFDFA");
+  });
+
   it("answers 400 to an id that is not a UUID and 404 to an unknown UUID", async () => {
     const { app } = await makeApp();
     const bad = await app.request("/v1/memories/not-a-uuid");
