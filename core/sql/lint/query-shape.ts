@@ -122,8 +122,15 @@ const CLAUSE_WORDS: Readonly<Record<string, Clause>> = {
   RETURNING: "other",
 };
 const SET_OPERATORS: ReadonlySet<string> = new Set(["UNION", "EXCEPT", "INTERSECT", "MINUS"]);
-/** Words after a table name that are not an alias (table hints and sampling read as names). */
-const NOT_ALIAS: ReadonlySet<string> = new Set(["TABLESAMPLE", "FINAL", "NOLOCK", "SAMPLE"]);
+/**
+ * Words after a table name that are not an alias: table hints and sampling read as names
+ * (MySQL's `FORCE INDEX (i)`, `USE KEY`, `IGNORE INDEX`; SQLite's `INDEXED BY i`).
+ */
+const NOT_ALIAS: ReadonlySet<string> = new Set([
+  "TABLESAMPLE", "FINAL", "NOLOCK", "SAMPLE", "FORCE", "USE", "IGNORE", "INDEXED",
+]); // prettier-ignore
+/** Statements whose SELECT is a privilege (`GRANT SELECT ON v TO SHARE s`), not a query. */
+export const PRIVILEGE_VERBS: ReadonlySet<string> = new Set(["GRANT", "REVOKE", "DENY"]);
 const OPERAND_END_WORDS: ReadonlySet<string> = new Set(["END", "NULL", "TRUE", "FALSE"]);
 
 type FromState =
@@ -151,6 +158,18 @@ interface Frame {
   lastName: Token | undefined;
   /** The token before the `(` that opened this frame. */
   opener: Token | undefined;
+}
+
+/**
+ * True when a name after an operand is no alias although it looks like one: PostgreSQL's digit
+ * separators (`1_000` is the number and the name `_000`, touching) and `TIME ZONE`.
+ *
+ * @example
+ * notAnAlias(timeToken, zoneToken); // true for `… WITH TIME ZONE`
+ */
+export function notAnAlias(before: Token | undefined, name: Token): boolean {
+  if (before?.kind === "number" && before.end === name.start) return true;
+  return before?.upper === "TIME" && name.upper === "ZONE";
 }
 
 export function isName(token: Token | undefined): token is Token {
@@ -222,6 +241,7 @@ function readShape(code: readonly Token[]): QueryShape {
       isName(last) &&
       t.length >= 2 &&
       endsItemOperand(before) &&
+      !notAnAlias(before, last) &&
       before?.text !== "." &&
       t[0]?.upper !== "TOP" &&
       t[0]?.upper !== "DISTINCT"
@@ -301,7 +321,7 @@ function readShape(code: readonly Token[]): QueryShape {
     }
     if (isName(t) && prev?.text !== ".") f.lastName = t;
 
-    if (kw === "SELECT") {
+    if (kw === "SELECT" && !PRIVILEGE_VERBS.has(statement.tokens[0]?.upper ?? "")) {
       finishScope(f);
       f.withCtes = false;
       const scope: QueryScope = {

@@ -1,7 +1,11 @@
 import { endsOperand, type Token } from "../../token.js";
+import { notAnAlias, PRIVILEGE_VERBS } from "../query-shape.js";
 import { isSignificant } from "../lint-context.js";
 import type { LintFinding, LintRule } from "../lint-rule.js";
 import { INTERVAL_UNITS } from "../lint-tokens.js";
+
+// Long because: the seed rule's two checks (mixed table aliases, column aliases without AS) share
+// one walk whose FROM and select-list states are read together; split, each half needs the other.
 
 /** Words that end a FROM clause or a select list at their own parenthesis depth. */
 const CLAUSE_END: ReadonlySet<string> = new Set([
@@ -120,6 +124,8 @@ export const aliasingConsistency: LintRule = {
     };
     const frames: Frame[] = [newFrame()];
     let previous: Token | undefined;
+    // The first word of the current statement: `GRANT SELECT ON …` names a privilege, no query.
+    let statementVerb = "";
 
     const finishFrom = (frame: Frame): void => {
       if (frame.fromState === "afterName") frame.unaliased++;
@@ -145,6 +151,7 @@ export const aliasingConsistency: LintRule = {
         alias !== undefined &&
         isName(alias) &&
         endsSelectOperand(before) &&
+        !notAnAlias(before, alias) &&
         // `SELECT TOP 5 a`, `SELECT TOP (5) a` and `SELECT DISTINCT ON (a) a` are not aliases.
         frame.first?.upper !== "TOP" &&
         frame.first?.upper !== "DISTINCT"
@@ -177,6 +184,7 @@ export const aliasingConsistency: LintRule = {
       const upper = token.kind === "keyword" ? token.upper : "";
       const before = previous;
       previous = token;
+      if (before === undefined || before.text === ";") statementVerb = token.upper;
 
       if (token.text === ")") {
         if (frames.length > 1) {
@@ -192,7 +200,7 @@ export const aliasingConsistency: LintRule = {
       }
 
       // The select list.
-      if (upper === "SELECT") {
+      if (upper === "SELECT" && !PRIVILEGE_VERBS.has(statementVerb)) {
         if (frame.inSelectList) finishItem(frame);
         if (frame.fromState !== "none") finishFrom(frame);
         frame.lastSelect = token;

@@ -1,11 +1,14 @@
 import { isSignificant } from "../lint-context.js";
 import type { LintRule } from "../lint-rule.js";
+import type { Token } from "../../token.js";
 
 /** Words that may stand before JOIN and say (or qualify) what kind of join it is. */
 const JOIN_KINDS: ReadonlySet<string> = new Set([
   "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL", "ASOF", "ANTI", "SEMI",
   "POSITIONAL", "ARRAY", "ANY", "ALL", "GLOBAL", "HASH", "MERGE", "LOOP", "REMOTE", "LATERAL",
-  "STRAIGHT_JOIN",
+  "STRAIGHT_JOIN", "DIRECTED",
+  // Not joins: MySQL's index hint `USE INDEX FOR JOIN (i)`.
+  "FOR",
 ]); // prettier-ignore
 
 /**
@@ -28,9 +31,17 @@ export const implicitJoinType: LintRule = {
   fixable: true,
   check(ctx, report) {
     let previous: string | undefined;
-    for (const token of ctx.tokens) {
+    const tokens = ctx.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i] as Token;
       if (!isSignificant(token)) continue;
-      if (token.kind === "keyword" && token.upper === "JOIN" && !JOIN_KINDS.has(previous ?? "")) {
+      if (
+        token.kind === "keyword" &&
+        token.upper === "JOIN" &&
+        !JOIN_KINDS.has(previous ?? "") &&
+        // `JOIN = area_join_function`: an option named JOIN (PostgreSQL's CREATE OPERATOR).
+        nextSignificant(tokens, i)?.text !== "="
+      ) {
         // In the case the JOIN is written in, so the fix needs no keyword-case fix after it.
         const inner = token.text === token.text.toLowerCase() ? "inner" : "INNER";
         report({
@@ -45,3 +56,11 @@ export const implicitJoinType: LintRule = {
     }
   },
 };
+
+function nextSignificant(tokens: readonly Token[], i: number): Token | undefined {
+  for (let j = i + 1; j < tokens.length; j++) {
+    const t = tokens[j] as Token;
+    if (isSignificant(t)) return t;
+  }
+  return undefined;
+}
