@@ -1,8 +1,8 @@
 /**
  * Paired comparison of two builds of `sqlsvc-mcp` on one tool call: both servers run at the same
- * time (one worker each) and are driven in alternating slices by 8 keep-alive raw-socket clients,
- * so both see the same machine load; prints each build's server CPU µs per call per slice and
- * the median. On a shared machine, where `bench/sql-mcp-load.ts` cells swing by ±50 % between
+ * time (one worker each) and are driven in alternating slices by 8 keep-alive raw-socket clients
+ * (`CLIENTS=1` for one), so both see the same machine load; prints each build's server CPU µs per
+ * call per slice and the median. On a shared machine, where `bench/sql-mcp-load.ts` cells swing by ±50 % between
  * runs, this is how a change's effect on the per-call cost can still be read.
  *
  *   A=/path/to/main/dist/shells/sqlsvc/cli/sqlsvc-mcp.js npx tsx bench/sql-mcp-pair.ts
@@ -24,7 +24,7 @@ const TOOL = process.env["TOOL"] ?? "validate_sql";
 const SQL = process.env["SQL"] ?? "SELECT id, name FROM users WHERE id = 42";
 const SLICES = Number(process.env["SLICES"] ?? 10);
 const SLICE_SECONDS = Number(process.env["SLICE_SECONDS"] ?? 1.5);
-const CLIENTS = 8;
+const CLIENTS = Number(process.env["CLIENTS"] ?? 8);
 
 /** CPU seconds (user + system) of a process and its children, from /proc. */
 function cpuSeconds(pid: number): number {

@@ -129,6 +129,31 @@ describe("the sqlsvc-mcp front end over real TCP", () => {
     expect(lines.find((l) => l.fields["request_id"] === "two")).toMatchObject({ msg: "tool call" });
   });
 
+  it("answers pipelined calls in order on each of several open connections", async () => {
+    // An idle connection keeps more than one open: each answer is held for its event-loop turn.
+    const idle = connect(portOf(front), "127.0.0.1");
+    await new Promise((resolve) => idle.once("connect", resolve));
+    try {
+      const runs = await Promise.all(
+        ["a", "b", "c"].map((name) => {
+          const three = ["1", "2", "3"].map((k) => post(`X-Request-Id: ${name}${k}\r\n`));
+          return exchange(portOf(front), [three.join(""), post("")], 4);
+        }),
+      );
+      for (const [k, { answers, closed }] of runs.entries()) {
+        const name = ["a", "b", "c"][k] as string;
+        expect(answers.map((a) => a.status)).toEqual(Array(4).fill("HTTP/1.1 200 OK"));
+        expect(answers.map((a) => a.headers["x-request-id"]).slice(0, 3)).toEqual(
+          ["1", "2", "3"].map((n) => name + n),
+        );
+        expect(JSON.parse(answers[3]?.body ?? "")).toMatchObject({ id: 7 });
+        expect(closed).toBe(false);
+      }
+    } finally {
+      idle.destroy();
+    }
+  });
+
   it("waits for a head and a body that come in pieces", async () => {
     const whole = post("X-Request-Id: pieces\r\n");
     const cut = whole.indexOf("\r\n\r\n") - 5;
