@@ -21,7 +21,8 @@
  * memory (pg_stat_statements: calls and planning + execution time).
  * `--warmup N` (default 500) single remembers go first, unmeasured (part of the N memories), so
  * the table shows the service after V8 has compiled its hot paths, as the query phases' 100
- * warm-up searches do; `--warmup 0` measures from a cold start.
+ * warm-up searches do; `--warmup 0` measures from a cold start. `--batch-warmup N` (default 2)
+ * batch requests likewise go before the measured batches (part of N; at least one is measured).
  * `--batch-concurrency N` (default 2) sets the batch requests in flight at once.
  * `--dims N` sets the local embedder's dimensions (`MEMSVC_EMBEDDER_LOCAL_DIMENSIONS`; default 1024).
  * `--data DIR` keeps the data directory (and loads only what it lacks). `--cpu-prof DIR` runs
@@ -54,6 +55,8 @@ const STATS_QUERIES = intOption("stats-queries", 200);
 const PER_REQUEST = intOption("per-request", 2_000);
 /** Single remembers sent before the measured ones (part of N, not in the table): JIT warm-up. */
 const WARMUP = intOption("warmup", 500, 0);
+/** Batch requests sent before the measured ones (part of N, not in the table): JIT warm-up. */
+const BATCH_WARMUP = intOption("batch-warmup", 2, 0);
 const BATCH = 1_000;
 const CONCURRENCY = intOption("concurrency", 8);
 /** Batch requests in flight at once (each of BATCH memories). */
@@ -345,19 +348,32 @@ async function main(): Promise<void> {
         post("/v1/remember", memoryBody(stored + warm + i)),
       );
     }
-    const batched = Math.max(0, N - stored - warm - single);
+    const rest = Math.max(0, N - stored - warm - single);
+    // The batch path's own warm-up: its first requests run code the single ones never did.
+    const warmBatches = Math.min(BATCH_WARMUP, Math.floor(rest / BATCH) - 1);
+    const batchBody = (first: number, count: number) => ({
+      memories: Array.from({ length: count }, (_, k) => memoryBody(first + k)),
+    });
+    const batchFrom = stored + warm + single;
+    if (warmBatches > 0) {
+      await run(
+        warmBatches,
+        (r) => post("/v1/remember/batch", batchBody(batchFrom + r * BATCH, BATCH)),
+        BATCH_CONCURRENCY,
+      );
+    }
+    const batched = rest - Math.max(0, warmBatches) * BATCH;
     if (batched > 0) {
-      const from = stored + warm + single;
+      const from = batchFrom + Math.max(0, warmBatches) * BATCH;
       const requests = Math.ceil(batched / BATCH);
       await measure(
         `remember/batch (${BATCH} per request; req/s column = memories/s)`,
         requests,
         (r) =>
-          post("/v1/remember/batch", {
-            memories: Array.from({ length: Math.min(BATCH, batched - r * BATCH) }, (_, k) =>
-              memoryBody(from + r * BATCH + k),
-            ),
-          }),
+          post(
+            "/v1/remember/batch",
+            batchBody(from + r * BATCH, Math.min(BATCH, batched - r * BATCH)),
+          ),
         BATCH,
         BATCH_CONCURRENCY,
       );
@@ -447,7 +463,7 @@ async function main(): Promise<void> {
     if (retries > 0)
       console.log(`${retries} request(s) retried after ECONNRESET on a reused socket`);
     console.log(
-      `concurrency ${CONCURRENCY} keep-alive clients (batch: ${BATCH_CONCURRENCY}); ${WARMUP} single remembers of warm-up before the table's; ${N} memories over ${PROJECTS} projects (50% project, 20% permanent, 20% session, 10% ttl); loadavg at start ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}, at end ${loadavg()
+      `concurrency ${CONCURRENCY} keep-alive clients (batch: ${BATCH_CONCURRENCY}); ${WARMUP} single remembers and ${BATCH_WARMUP} batches of warm-up before the table's; ${N} memories over ${PROJECTS} projects (50% project, 20% permanent, 20% session, 10% ttl); loadavg at start ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}, at end ${loadavg()
         .map((x) => x.toFixed(2))
         .join(" ")}`,
     );
