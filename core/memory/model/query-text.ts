@@ -1,12 +1,11 @@
+import { fitsNormalisedByLength } from "./normalised-length.js";
+
 /**
  * The most of a recall or search message that is read, in UTF-16 units after Unicode NFKC (as
  * the embedders and the lexical index read it): ~10,000 English words, more than an embedding
  * model takes in (Cohere and OpenAI embed 8,192 tokens or fewer).
  */
 export const MAX_QUERY_CHARS = 65_536;
-
-/** NFKC turns one UTF-16 unit into at most 18 (U+FDFA, an Arabic ligature of four words). */
-const MAX_NFKC_GROWTH = 18;
 
 /**
  * The head of a recall or search message that ranks: the whole message when it is at most
@@ -21,7 +20,7 @@ const MAX_NFKC_GROWTH = 18;
  * queryText("x ".repeat(100_000)).length; // 65536
  */
 export function queryText(message: string): string {
-  if (message.length * MAX_NFKC_GROWTH <= MAX_QUERY_CHARS) return message;
+  if (fitsNormalisedByLength(message, MAX_QUERY_CHARS)) return message;
   let head = headOf(message, MAX_QUERY_CHARS);
   for (;;) {
     const normalised = head.normalize("NFKC").length;

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { fitsNormalisedByLength } from "./normalised-length.js";
 import { strictBody } from "./strict-body.js";
 import { MAX_RECALL_CONTEXT_NEIGHBOURS } from "./memory-service-options.js";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "./types.js";
@@ -77,9 +78,6 @@ export const nonBlankString = (expected: string) =>
  */
 export const MAX_CONTENT_CHARS = 1_048_576;
 
-/** NFKC turns one UTF-16 unit into at most 18 (U+FDFA). */
-const MAX_NFKC_GROWTH = 18;
-
 /**
  * A memory's content: not blank, and at most {@link MAX_CONTENT_CHARS} once normalised (only a
  * text longer than 1/18 of it is normalised to tell).
@@ -92,7 +90,7 @@ export const contentField = v.pipe(
   nonBlankString(E.content),
   v.check(
     (text) =>
-      text.length * MAX_NFKC_GROWTH <= MAX_CONTENT_CHARS ||
+      fitsNormalisedByLength(text, MAX_CONTENT_CHARS) ||
       text.normalize("NFKC").length <= MAX_CONTENT_CHARS,
     `expected at most ${MAX_CONTENT_CHARS} characters once Unicode-normalised (NFKC); store a longer text as several memories`,
   ),
