@@ -9,6 +9,7 @@ import {
   type JournalDamage,
   type JournalFiles,
 } from "../../../adapters/system/index.js";
+import { JOURNAL_MARKS_FILE } from "../../../adapters/system/file-write-journal.js";
 import { nodeJournalFiles } from "../../../adapters/system/journal-files.js";
 import type { JournalEntry } from "../../../core/index.js";
 import { describeWriteJournalContract } from "../../contracts/write-journal-contract.js";
@@ -84,6 +85,26 @@ function upsert(id: string): JournalEntry {
   };
 }
 
+/**
+ * Waits until the marks file says the store holds part of a segment: the rewrite is a timer and
+ * a synced write, so under load it can take longer than any fixed sleep.
+ */
+async function marksShowApplied(dir: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const marks = JSON.parse(readFileSync(join(dir, JOURNAL_MARKS_FILE), "utf8")) as {
+        segments: Record<string, { appliedBytes: number }>;
+      };
+      if (Object.values(marks.segments).some((mark) => mark.appliedBytes > 0)) return;
+    } catch {
+      // Not written yet.
+    }
+    if (Date.now() > deadline) throw new Error("the marks file was not rewritten within 10 s");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const segments = (dir: string) =>
   readdirSync(dir)
     .filter((n) => n.endsWith(".wal"))
@@ -123,7 +144,7 @@ describe("FileWriteJournal", () => {
     await journal.open();
     for (let i = 0; i < 10; i += 1) await journal.append([upsert(`r${i}`)]);
     await journal.discardThrough(7);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the marks' rewrite
+    await marksShowApplied(dir); // the marks' rewrite, due at once (markIntervalMs 0)
     // No close: a crash. One segment, three entries the store lacks.
     expect(segments(dir).length).toBe(1);
     const replayed = await new FileWriteJournal(dir).open();

@@ -32,8 +32,8 @@ async function startReplica(
   shared: InMemorySharedStore,
   snapshots: ReplicaSnapshots,
   embedder = new FakeEmbedder({ dimensions: 4 }),
+  ports = shared.replica(),
 ) {
-  const ports = shared.replica();
   const warnings: string[] = [];
   const tenants = new TenantSpace({
     store: ports.store,
@@ -115,6 +115,25 @@ describe("a replica's engine snapshot", () => {
     expect(replica.tenants.loadedFrom).toBe("store");
     expect(replica.tenants.loadedMemories).toBe(3);
     expect(replica.warnings.join("\n")).toMatch(/no longer holds change 2/);
+  });
+
+  it("is saved when the feed's notifications had not arrived by the stop", async () => {
+    const shared = new InMemorySharedStore();
+    const ports = shared.replica();
+    // Only the replica's own commits reach it: the database's notifications are late.
+    const feed = {
+      ...ports.feed,
+      listen: (
+        onCommit: Parameters<typeof ports.feed.listen>[0],
+        onConnection: Parameters<typeof ports.feed.listen>[1],
+      ) => ports.feed.listen((head, own) => own !== undefined && onCommit(head, own), onConnection),
+    };
+    const snapshots = memorySnapshots();
+    const replica = await startReplica(shared, snapshots, undefined, { ...ports, feed });
+    await (await replica.tenants.service("acme")).recall({ message: "anything" });
+    await (await replica.tenants.service("default")).remember({ content: "Deploys on Fridays" });
+    expect(await stop(replica)).toBe(true);
+    expect(snapshots.saved?.seq).toBe(shared.head);
   });
 
   it("is not saved before anything was written (no change to stamp)", async () => {
