@@ -103,6 +103,15 @@ export class ChangeFollower {
     return this.#next;
   }
 
+  /**
+   * At shutdown: a last round while the feed is reachable, then stops. A snapshot taken next
+   * starts at `applied`, which is 0 in a follower the feed's notifications had not woken yet.
+   */
+  async finish(): Promise<void> {
+    if (this.healthy) await this.catchUp().catch(() => undefined);
+    await this.stop();
+  }
+
   /** Stops listening; rounds in flight finish. Safe to call twice. */
   async stop(): Promise<void> {
     this.#stopped = true;

@@ -260,18 +260,9 @@ export class TenantSpace {
     for (const service of this.#services.values()) await service.flushAccessUpdates();
   }
 
-  /**
-   * Replica mode: stops every tenant's follower, after a last round while the feed is reachable.
-   * The snapshot taken next starts where the followers stopped; one that was never woken (the
-   * database's notification of the writes not arrived yet) would be at 0, and none is saved.
-   */
+  /** Replica mode: stops every tenant's follower after a last round (`ChangeFollower.finish`). */
   async stopFollowers(): Promise<void> {
-    for (const service of this.#services.values()) {
-      const follower = service.follower;
-      if (follower === undefined) continue;
-      if (follower.healthy) await follower.catchUp().catch(() => undefined);
-      await follower.stop();
-    }
+    for (const service of this.#services.values()) await service.follower?.finish();
   }
 
   /** Whether any started tenant's engine holds `id`, other than `tenant`'s. */
