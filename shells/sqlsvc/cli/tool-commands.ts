@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SecurityFinding, SqlToolkit } from "../../../core/sql/results.js";
 import type { Paint } from "./cli-output.js";
-import { fileErrorText } from "../file-error.js";
+import { fileErrorText } from "../../common/file-error.js";
 
 /** The commands that run one SQL tool per file. */
 export type ToolCommand = "validate" | "scan" | "format";

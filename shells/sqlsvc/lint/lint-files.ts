@@ -12,7 +12,7 @@ import {
 } from "../../../core/sql/lint/index.js";
 import type { LintViolation } from "../../../core/sql/results.js";
 import { LintConfigFinder } from "./lint-config.js";
-import { fileErrorText } from "../file-error.js";
+import { fileErrorText } from "../../common/file-error.js";
 
 /** Directories never searched for SQL files. */
 const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules", ".hg", ".svn"]);

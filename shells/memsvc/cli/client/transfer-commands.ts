@@ -1,6 +1,7 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { fileErrorReason } from "../../../common/file-error.js";
 import { printJson, type Run } from "./client-io.js";
 import { optionText, UsageError } from "./client-run.js";
 import { ClientError, EXIT } from "./memory-client.js";
@@ -26,11 +27,9 @@ async function openFile(file: string, flags: "r" | "w"): Promise<FileHandle> {
 }
 
 function fileProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "no such file or directory";
-  if (code === "EISDIR") return "is a directory, expected an NDJSON file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  return error instanceof Error ? error.message : String(error);
+  return (error as NodeJS.ErrnoException).code === "EISDIR"
+    ? "is a directory, expected an NDJSON file"
+    : fileErrorReason(error);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { describe, expect, it } from "vitest";
 import { commandLineErrorText } from "../../../../shells/common/command-line.js";
-import { fileErrorText } from "../../../../shells/sqlsvc/file-error.js";
+import { fileErrorReason, fileErrorText } from "../../../../shells/common/file-error.js";
 
 function parseError(args: string[]): Error {
   try {
@@ -38,6 +38,10 @@ describe("command line error texts (issue 24)", () => {
     );
     expect(fileErrorText("-", new Error("stream closed"))).toBe(
       "stdin: cannot read: stream closed",
+    );
+    // memsvc's --file errors say the same words after its own prefix.
+    expect(fileErrorReason(new Error("EACCES: permission denied, open '/home/me/x.ndjson'"))).toBe(
+      "permission denied (EACCES)",
     );
   });
 });
