@@ -173,6 +173,13 @@ describe("memsvc serve over HTTP", () => {
         /Content-Type/,
         { ...AUTH, "Content-Type": "text/plain" },
       ],
+      [
+        "POST",
+        "/v1/remember",
+        '{"content":"caf\u00e9"}',
+        /^Content-Type: charset "latin1" is not accepted: send the JSON body in UTF-8$/,
+        { ...AUTH, "Content-Type": "application/json; charset=latin1" },
+      ],
     ];
     for (const [method, path, body, message, headers] of cases) {
       const res = await call(method, path, body, headers);

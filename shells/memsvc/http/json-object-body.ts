@@ -10,7 +10,7 @@ export const MAX_BODY_BYTES = 1_048_576;
 
 /**
  * Middleware for a route whose body is one JSON object: `Content-Type` must be `application/json`
- * (charset allowed), the body at most `maxBytes` (read with the one body reader and its over-size
+ * (a charset only if UTF-8), the body at most `maxBytes` (read with the one body reader and its over-size
  * policy, `readBody` in shells/common/http/body-reader.ts: a larger declared `Content-Length` is
  * refused before reading, a chunked body is counted as it arrives and reading stops at the
  * limit), the text valid JSON and the value an object (not an array, string or null). Throws
@@ -29,11 +29,8 @@ export const MAX_BODY_BYTES = 1_048_576;
  */
 export function jsonObjectBody(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler {
   return createMiddleware(async (c, next) => {
-    const type = c.req.header("content-type") ?? "";
-    if (!isJsonMediaType(type)) {
-      const got = type === "" ? "none" : JSON.stringify(type);
-      throw new HttpError(400, `Content-Type: expected application/json, got ${got}`);
-    }
+    const problem = mediaTypeProblem(c.req.header("content-type") ?? "");
+    if (problem !== undefined) throw new HttpError(400, problem);
     const body = await readBody(c, maxBytes);
     if (body === undefined) {
       throw new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`);
@@ -47,15 +44,29 @@ export function jsonObjectBody(maxBytes: number = MAX_BODY_BYTES): MiddlewareHan
 }
 
 /**
- * Whether a `Content-Type` value is `application/json` (any case, parameters such as a charset
- * allowed): what {@link jsonObjectBody} accepts, and what the fast path checks before answering.
+ * Whether a `Content-Type` value is `application/json` (any case, parameters allowed, a charset
+ * only if it is UTF-8: JSON on the wire is UTF-8, RFC 8259, and a body in another charset would
+ * be stored garbled): what {@link jsonObjectBody} accepts, and what the fast path checks before
+ * answering.
  *
  * @example
- * isJsonMediaType("application/json; charset=utf-8"); // true
- * isJsonMediaType("text/plain");                      // false
+ * isJsonMediaType("application/json; charset=utf-8");  // true
+ * isJsonMediaType("application/json; charset=latin1"); // false
+ * isJsonMediaType("text/plain");                       // false
  */
 export function isJsonMediaType(type: string): boolean {
-  return /^application\/json\s*(?:;|$)/i.test(type);
+  return mediaTypeProblem(type) === undefined;
+}
+
+function mediaTypeProblem(type: string): string | undefined {
+  const json = /^application\/json\s*(?:;(.*))?$/is.exec(type);
+  if (json === null) {
+    const got = type === "" ? "none" : JSON.stringify(type);
+    return `Content-Type: expected application/json, got ${got}`;
+  }
+  const charset = /(?:^|;)\s*charset\s*=\s*"?([^";\s]*)/i.exec(json[1] ?? "")?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined;
+  return `Content-Type: charset ${JSON.stringify(charset)} is not accepted: send the JSON body in UTF-8`;
 }
 
 /**

@@ -120,6 +120,12 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
       { message: "payment" },
       { "Content-Type": "application/json; charset=utf-8" },
     ],
+    [
+      "a search with a quoted UTF-8 charset",
+      "/v1/search",
+      { message: "payment" },
+      { "Content-Type": 'application/json;charset="UTF8"' },
+    ],
     ["a recall", "/v1/recall", { message: "how do we deploy?" }, {}],
     ["a recall with a budget", "/v1/recall", { message: "deploy postgres redis", budget: 30 }, {}],
     ["a recall with a project", "/v1/recall", { message: "sessions", project: "alpha" }, {}],
@@ -161,6 +167,12 @@ describe("the memory fast path over real HTTP, against the Hono app", () => {
     ["a missing field", "/v1/remember", { type: "fact" }, {}],
     ["a lone surrogate", "/v1/remember", '{"content":"a\\ud800"}', {}],
     ["a batch with one bad item", "/v1/remember/batch", { memories: [{ content: "ok" }, {}] }, {}],
+    [
+      "a body declared in another charset",
+      "/v1/remember",
+      { content: "café" },
+      { "Content-Type": 'application/json; charset="ISO-8859-1"' },
+    ],
   ])("hands %s over to the app, which refuses it", async (_name, path, body, headers) => {
     const before = handedOver;
     const [viaFast, viaApp] = await both(path, body, headers);
