@@ -142,8 +142,8 @@ describe("stdio MCP servers answer every malformed line and keep serving (issue 
       // The errors each line deserves: parse errors and invalid requests under id null, the
       // bad tools/call params under their own ids, the unknown method -32601.
       const codes = served.errorsWithNullId.map((error) => error.code);
-      expect(codes.filter((code) => code === -32700).length).toBeGreaterThanOrEqual(4);
-      expect(codes.filter((code) => code === -32600).length).toBeGreaterThanOrEqual(7);
+      expect(codes.filter((code) => code === -32700).length).toBeGreaterThanOrEqual(3);
+      expect(codes.filter((code) => code === -32600).length).toBeGreaterThanOrEqual(10);
       expect(served.errorsWithNullId.some((e) => /longer line was skipped/.test(e.message))).toBe(
         true,
       );
@@ -151,7 +151,13 @@ describe("stdio MCP servers answer every malformed line and keep serving (issue 
         code: -32602,
         message: "params is required: { name, arguments }",
       });
-      expect(served.answers.get(8003)).toMatchObject({ result: {} });
+      // Nested past 64 levels: refused unread (JSON.parse of a 4 MiB line of it took 4.6 s),
+      // valid or not, under id null; the next request is served as usual.
+      expect(served.answers.has(8003)).toBe(false);
+      const deep = served.errorsWithNullId.filter((e) =>
+        /nested deeper than 64 levels/.test(e.message),
+      );
+      expect(deep.map((e) => e.code)).toEqual([-32600, -32600, -32600]);
       expect(served.answers.get(8004)?.error?.code).toBe(-32601);
       // A response is never answered, nor are the batch's items.
       expect(served.answers.has(424242)).toBe(false);

@@ -5,6 +5,7 @@ import type { LaneRoute } from "../http/fast-lane.js";
 import { readFlatRequest } from "./json-rpc-envelope.js";
 import { JSON_RPC, McpProtocolError } from "./mcp-protocol-error.js";
 import type { ToolCallOutcome, ToolCatalog } from "./tool-catalog.js";
+import { nestsTooDeep } from "./json-nesting-limit.js";
 
 /**
  * The MCP endpoint as a route of the fast lane (`createFastLane`): it admits a request with a
@@ -44,6 +45,8 @@ function answerBody(body: Buffer, catalog: ToolCatalog): string | Promise<string
   // The usual compact call is read without JSON.parse (same value; any other text is parsed).
   let message: unknown = readFlatRequest(text);
   if (message === undefined) {
+    // Too deep for any tool: the SDK's route refuses it without parsing it (mount-mcp-http).
+    if (nestsTooDeep(text)) return undefined;
     try {
       message = JSON.parse(text);
     } catch {

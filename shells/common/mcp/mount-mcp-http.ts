@@ -13,6 +13,7 @@ import { JSON_RPC } from "./mcp-protocol-error.js";
 import { readBody } from "../http/body-reader.js";
 import type { McpServerInfo } from "./mcp-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
+import { nestsTooDeep, TOO_DEEP_MESSAGE } from "./json-nesting-limit.js";
 
 /**
  * Largest request body accepted by default: 1 MiB.
@@ -104,10 +105,13 @@ export function mountMcpHttp(app: Hono, options: McpHttpOptions): void {
     }
     const body = await readBody(c, maxBytes);
     if (body === undefined) return jsonRpcErrorResponse(413, -32000, tooLarge);
+    // As `Request#text()` decodes: UTF-8, a leading byte order mark dropped.
+    const text = new TextDecoder().decode(body);
+    if (nestsTooDeep(text))
+      return jsonRpcErrorResponse(400, JSON_RPC.INVALID_REQUEST, TOO_DEEP_MESSAGE);
     let message: unknown;
     try {
-      // As `Request#text()` decodes: UTF-8, a leading byte order mark dropped.
-      message = JSON.parse(new TextDecoder().decode(body));
+      message = JSON.parse(text);
     } catch {
       return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
     }

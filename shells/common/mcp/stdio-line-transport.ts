@@ -7,6 +7,7 @@ import {
   type JsonRpcRefusal,
 } from "./json-rpc-message-check.js";
 import { JSON_RPC } from "./mcp-protocol-error.js";
+import { nestsTooDeep, TOO_DEEP_MESSAGE } from "./json-nesting-limit.js";
 
 /**
  * Longest line (one JSON-RPC message) the stdio servers read: 4 MiB, four times the HTTP body
@@ -154,6 +155,10 @@ export class LineStdioTransport implements Transport {
       return;
     }
     if (text.trim() === "") return;
+    if (nestsTooDeep(text)) {
+      this.#refuse({ code: JSON_RPC.INVALID_REQUEST, message: TOO_DEEP_MESSAGE, id: null });
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(text);

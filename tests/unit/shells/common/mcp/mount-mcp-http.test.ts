@@ -176,6 +176,26 @@ describe("mountMcpHttp", () => {
     expect(await res.json()).toMatchObject({ error: { code: -32700 } });
   });
 
+  it("answers a message nested deeper than 64 levels with 400 and -32600, and 64 levels as usual", async () => {
+    const nested = (depth: number) =>
+      JSON.stringify(call(7, "shout", { text: "x", extra: 0 })).replace(
+        '"extra":0',
+        `"extra":${"[".repeat(depth)}${"]".repeat(depth)}`,
+      );
+    const deep = await post(fast, nested(62)); // the envelope's params and arguments: 2 more
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: nested deeper than 64 levels of arrays and objects (no MCP message needs more); not read",
+      },
+    });
+    const within = await post(fast, nested(61));
+    expect(within.status).toBe(200);
+    expect(await within.json()).not.toMatchObject({ error: { code: -32600 } });
+  });
+
   it.each([
     ["a number", 42],
     ["a string", "tools/list"],

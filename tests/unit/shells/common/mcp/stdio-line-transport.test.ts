@@ -81,6 +81,24 @@ describe("LineStdioTransport (issue 26)", () => {
     expect(h.messages.map((m) => (m as { id: number }).id)).toEqual([5]);
   });
 
+  it("answers a line nested deeper than 64 levels with -32600 without parsing it", async () => {
+    const h = await harness();
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${"[".repeat(70)}${"]".repeat(70)}}}`;
+    await h.feed(`${deep}\n`, ping(2));
+    expect(h.answers()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32600,
+          message:
+            "Invalid Request: nested deeper than 64 levels of arrays and objects (no MCP message needs more); not read",
+        },
+      },
+    ]);
+    expect(h.messages.map((m) => (m as { id: number }).id)).toEqual([2]);
+  });
+
   it("answers an over-long line once and skips it without buffering it, then serves the next", async () => {
     const h = await harness(64);
     await h.feed("x".repeat(50), "y".repeat(50), "z".repeat(1000), "\n", ping(6));
