@@ -9,10 +9,10 @@ import {
   type JournalDamage,
   type JournalFiles,
 } from "../../../adapters/system/index.js";
-import { JOURNAL_MARKS_FILE } from "../../../adapters/system/file-write-journal.js";
 import { nodeJournalFiles } from "../../../adapters/system/journal-files.js";
 import type { JournalEntry } from "../../../core/index.js";
 import { describeWriteJournalContract } from "../../contracts/write-journal-contract.js";
+import { marksShowApplied } from "../../support/journal-marks.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -83,26 +83,6 @@ function upsert(id: string): JournalEntry {
       },
     ],
   };
-}
-
-/**
- * Waits until the marks file says the store holds part of a segment: the rewrite is a timer and
- * a synced write, so under load it can take longer than any fixed sleep.
- */
-async function marksShowApplied(dir: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const marks = JSON.parse(readFileSync(join(dir, JOURNAL_MARKS_FILE), "utf8")) as {
-        segments: Record<string, { appliedBytes: number }>;
-      };
-      if (Object.values(marks.segments).some((mark) => mark.appliedBytes > 0)) return;
-    } catch {
-      // Not written yet.
-    }
-    if (Date.now() > deadline) throw new Error("the marks file was not rewritten within 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const segments = (dir: string) =>

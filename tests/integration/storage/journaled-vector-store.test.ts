@@ -15,6 +15,7 @@ import type { VectorRecord, VectorStore } from "../../../core/ports/vector-store
 import type { JournalEntry, WriteJournal } from "../../../core/ports/write-journal.js";
 import { InMemoryVectorStore, InMemoryWriteJournal } from "../../../core/testing/index.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
+import { marksShowApplied } from "../../support/journal-marks.js";
 
 describeVectorStoreContract("JournaledVectorStore over InMemoryVectorStore", async () => {
   const store = new JournaledVectorStore(new InMemoryVectorStore(), new InMemoryWriteJournal(), {
@@ -436,7 +437,7 @@ describe("JournaledVectorStore", () => {
     for (let i = 0; i < 20; i += 1) await first.store.delete([`m${i}`]);
     await first.store.upsert([record("kept")]);
     expect(await first.store.count()).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the applied mark is written
+    await marksShowApplied(dir); // the applied mark is written
     // A crash (no close), and a bit flipped in a frame in the middle of the segment.
     const [name] = readdirSync(dir).filter((n) => n.endsWith(".wal"));
     const path = join(dir, name as string);
