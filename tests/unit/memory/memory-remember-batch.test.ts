@@ -128,4 +128,27 @@ describe("rememberBatch", () => {
     store.failWith(undefined);
     expect((await service.stats()).total_memories).toBe(0);
   });
+
+  it("embeds only what it stores: no vector for a live duplicate or a repeat of the batch", async () => {
+    const { service, embedder } = await memoryFixture();
+    await service.remember({ content: "use pnpm" });
+    const before = embedder.calls.length;
+    const { memories } = await service.rememberBatch({
+      memories: [{ content: "use  pnpm" }, { content: "new note" }, { content: "new note" }],
+    });
+    expect(memories.map((m) => m.deduplicated)).toEqual([true, false, true]);
+    const documents = embedder.calls.slice(before).filter((c) => c.method === "documents");
+    expect(documents.flatMap((c) => c.texts)).toEqual(["new note"]);
+  });
+
+  it("fails with embedder_failed and stores nothing when the embedder is down", async () => {
+    const { service, embedder, store } = await memoryFixture();
+    embedder.failWith(new Error("connection refused"));
+    await expect(
+      service.rememberBatch({ memories: [{ content: "a" }, { content: "b" }] }),
+    ).rejects.toMatchObject({ code: "embedder_failed" });
+    embedder.failWith(undefined);
+    expect(await store.count()).toBe(0);
+    expect((await service.stats()).total_memories).toBe(0);
+  });
 });
