@@ -1,7 +1,8 @@
 /**
  * Paired comparison of two builds of `sqlsvc-mcp` on one tool call: both servers run at the same
  * time (one worker each) and are driven in alternating slices by 8 keep-alive raw-socket clients
- * (`CLIENTS=1` for one), so both see the same machine load; prints each build's server CPU µs per
+ * (`CLIENTS=1` for one; `WORKERS=2` for two HTTP workers each, the servers' default on two cores and
+ * what `bench/sql-mcp-load.ts` runs), so both see the same machine load; prints each build's server CPU µs per
  * call per slice and the median. On a shared machine, where `bench/sql-mcp-load.ts` cells swing by ±50 % between
  * runs, this is how a change's effect on the per-call cost can still be read.
  *
@@ -25,8 +26,9 @@ const SQL = process.env["SQL"] ?? "SELECT id, name FROM users WHERE id = 42";
 const SLICES = Number(process.env["SLICES"] ?? 10);
 const SLICE_SECONDS = Number(process.env["SLICE_SECONDS"] ?? 1.5);
 const CLIENTS = Number(process.env["CLIENTS"] ?? 8);
+const WORKERS = process.env["WORKERS"] ?? "1";
 
-/** CPU seconds (user + system) of a process and its children, from /proc. */
+/** CPU seconds (user + system) of a process and its children (cluster workers), from /proc. */
 function cpuSeconds(pid: number): number {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
   let ticks = 0;
@@ -48,7 +50,7 @@ async function start(
       SQLSVC_MCP_HOST: "127.0.0.1",
       SQLSVC_MCP_PORT: "0",
       SQLSVC_MCP_ALLOW_PORT_0: "1",
-      SQLSVC_MCP_WORKERS: "1",
+      SQLSVC_MCP_WORKERS: WORKERS,
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
