@@ -123,6 +123,24 @@ describe("memsvc replicas on one PostgreSQL", () => {
     expect(away.stderr).not.toContain("secret");
   });
 
+  it("refuses a URL whose password is not percent-encoded, saying so, never printing the password", () => {
+    for (const [url, says] of [
+      ["postgres://memsvc:s3cr/t#pw@127.0.0.1:5432/memories", /percent-encode/],
+      ["postgress://memsvc:s3cr@t-pw@127.0.0.1:5432/memories", /postgres:\/\/ or postgresql:\/\//],
+    ] as const) {
+      for (const command of ["serve", "migrate"]) {
+        const run = runMemsvc([command], {
+          MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+          MEMSVC_VECTOR_STORE_POSTGRES_URL: url,
+        });
+        expect(run.code, run.stderr).toBe(1);
+        expect(run.stderr).toMatch(says);
+        expect(run.stderr).toContain("memsvc:***@127.0.0.1:5432/memories");
+        expect(run.stderr).not.toContain("s3cr");
+      }
+    }
+  });
+
   it("a write on one replica is found by search and recall on the others within 1 s", async () => {
     const [a, b, c] = replicas as [MemsvcProcess, MemsvcProcess, MemsvcProcess];
     const { body } = await call(a, "/v1/remember", {

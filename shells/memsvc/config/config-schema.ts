@@ -102,7 +102,7 @@ export const RawConfigSchema = v.strictObject(
         url: v.optional(
           v.pipe(
             text("a postgres:// URL"),
-            v.check(isPostgresUrl, "expected a postgres:// or postgresql:// URL"),
+            v.check(isPostgresUrl, (issue) => postgresUrlProblem(String(issue.input))),
           ),
         ),
         pool_size: v.optional(integerAtLeast(4)),
@@ -253,6 +253,32 @@ export const RawConfigSchema = v.strictObject(
 
 /** The raw config shape (input of {@link resolveConfig}). */
 export type RawConfig = v.InferOutput<typeof RawConfigSchema>;
+
+/**
+ * Why a `vector_store.postgres.url` is refused, quoting it with its password masked (the value
+ * is printed at startup, and the password never appears in output). A URL with the right scheme
+ * that does not parse almost always holds a password with `@`, `/`, `#`, `?` or `%` unencoded.
+ *
+ * @example
+ * postgresUrlProblem("postgres://app:p@ss@db/memories");
+ * // 'expected a postgres:// URL that parses: percent-encode … got "postgres://app:***@db/memories"'
+ */
+function postgresUrlProblem(value: string): string {
+  const masked = JSON.stringify(maskUrlPassword(value));
+  return /^postgres(ql)?:\/\//i.test(value)
+    ? "expected a postgres:// URL that parses: percent-encode the characters @ : / ? # % in the " +
+        `user name and password (@ as %40, / as %2F, # as %23), got ${masked}`
+    : `expected a postgres:// or postgresql:// URL, got ${masked}`;
+}
+
+/** `scheme://user:secret@host…` as `scheme://user:***@host…`, even when it does not parse. */
+function maskUrlPassword(value: string): string {
+  const start = value.indexOf("://");
+  const end = value.lastIndexOf("@");
+  if (start < 0 || end < start) return value;
+  const colon = value.indexOf(":", start + 3);
+  return colon < 0 || colon > end ? value : `${value.slice(0, colon + 1)}***${value.slice(end)}`;
+}
 
 /** True for a `postgres://` or `postgresql://` URL that parses. */
 function isPostgresUrl(value: string): boolean {
