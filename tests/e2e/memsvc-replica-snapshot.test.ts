@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupMemsvc, makeTempDir, startMemsvc } from "../support/spawn-memsvc.js";
@@ -7,7 +7,8 @@ import { startPostgresServer, type PostgresServer } from "../support/postgres-se
 /**
  * `memsvc serve` on PostgreSQL saves its engines at SIGTERM (in `./data/replica` by default) and
  * the next start in the same directory loads them and catches up from the change feed: what
- * another replica wrote meanwhile is there (issue 21, restart to ready).
+ * another replica wrote meanwhile is there (issue 21, restart to ready). A save that fails (a
+ * full disk) leaves the previous snapshot and nothing else.
  */
 let postgres: PostgresServer;
 
@@ -52,6 +53,45 @@ describe("memsvc replica restart from its engine snapshot", () => {
     const found = await post(again.baseUrl, "/v1/search", { message: "pnpm build" });
     const results = found["results"] as { memory: { id: string } }[];
     expect(results.map((r) => r.memory.id)).toContain(id);
+    await again.stop();
+  }, 120_000);
+
+  it("a save that fails for want of space leaves the previous snapshot, and no partial file", async () => {
+    const url = await postgres.createDatabase();
+    const env = { MEMSVC_VECTOR_STORE_PROVIDER: "postgres", MEMSVC_VECTOR_STORE_POSTGRES_URL: url };
+    const dir = makeTempDir();
+    const snapshotDir = join(dir, "data", "replica");
+    const note = (i: number) => ({
+      content: `Runbook step ${i}: drain node ${i} before the kernel upgrade`,
+      type: "procedure",
+      scope: "permanent",
+    });
+    const first = await startMemsvc({ dataDir: dir, env });
+    await post(first.baseUrl, "/v1/remember/batch", {
+      memories: Array.from({ length: 300 }, (_, i) => note(i)),
+    });
+    expect((await first.stop()).code).toBe(0);
+    expect(readdirSync(snapshotDir)).toEqual(["replica-engines.snapshot"]);
+
+    // Files over 32 KiB cannot be written: the next save fails part-way, as on a full disk.
+    const cramped = await startMemsvc({ dataDir: dir, env, fileSizeLimit: 64 });
+    expect(cramped.stderr()).toMatch(/"msg":"memories loaded".*"from":"snapshot"/);
+    const { memories } = await post(cramped.baseUrl, "/v1/remember/batch", {
+      memories: Array.from({ length: 20 }, (_, i) => note(300 + i)),
+    });
+    expect((await cramped.stop()).code).toBe(0);
+    expect(cramped.stderr()).toMatch(/"msg":"saving the engine snapshot failed/);
+    expect(readdirSync(snapshotDir)).toEqual(["replica-engines.snapshot"]);
+
+    // The previous snapshot still serves, and the feed brings what was written after it.
+    const again = await startMemsvc({ dataDir: dir, env });
+    expect(again.stderr()).toMatch(/"msg":"memories loaded".*"from":"snapshot"/);
+    const stats = (await (await fetch(`${again.baseUrl}/v1/stats`)).json()) as {
+      total_memories: number;
+    };
+    expect(stats.total_memories).toBe(320);
+    const last = (memories as { id: string }[]).at(-1)?.id;
+    expect((await fetch(`${again.baseUrl}/v1/memories/${String(last)}`)).status).toBe(200);
     await again.stop();
   }, 120_000);
 });

@@ -54,6 +54,11 @@ export interface StartMemsvcOptions {
    * store is loaded; `store` and `embedder` are then empty (issue 26: early listen).
    */
   readonly untilBound?: boolean;
+  /**
+   * The largest file the service may write, as `ulimit -f` counts it (blocks of 512 bytes in
+   * `sh`): a longer write fails with EFBIG (Node ignores SIGXFSZ), as on a full disk.
+   */
+  readonly fileSizeLimit?: number;
 }
 
 const BOUND = /"msg":"listening while starting[^"]*".*?"address":"[^"]*:(\d+)"/;
@@ -140,7 +145,15 @@ export function isAlive(pid: number): boolean {
 export function startMemsvc(options: StartMemsvcOptions = {}): Promise<MemsvcProcess> {
   const dataDir = options.dataDir ?? makeTempDir();
   const argv = [...(options.nodeArgs ?? []), MEMSVC_BIN, "serve", ...(options.args ?? [])];
-  const child = spawn(process.execPath, argv, {
+  // `exec` keeps one process: the signals the test sends reach the service itself.
+  const [command, args] =
+    options.fileSizeLimit === undefined
+      ? [process.execPath, argv]
+      : [
+          "sh",
+          ["-c", `ulimit -f ${options.fileSizeLimit} && exec "$0" "$@"`, process.execPath, ...argv],
+        ];
+  const child = spawn(command, args, {
     cwd: dataDir,
     env: memsvcEnv(dataDir, options.env),
     stdio: ["ignore", "pipe", "pipe"],
