@@ -283,7 +283,7 @@ function targetOf(url: string): string {
       `vector_store.postgres.url: expected a postgres:// URL, got the scheme "${parsed.protocol}"`,
     );
   }
-  const socket = parsed.searchParams.get("host");
-  const host = parsed.hostname || socket || "localhost";
-  return `${host}:${parsed.port || "5432"}`;
+  // As node-postgres reads it: `?host=` (a socket directory, say) and `?port=` win.
+  const query = parsed.searchParams;
+  return `${query.get("host") ?? (parsed.hostname || "localhost")}:${query.get("port") ?? (parsed.port || "5432")}`;
 }

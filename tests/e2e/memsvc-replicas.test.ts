@@ -102,6 +102,19 @@ describe("memsvc replicas on one PostgreSQL", () => {
     expect(run.stdout).toMatch(
       /^memsvc: PostgreSQL at 127\.0\.0\.1:\d+\/postgres is at schema version \d+; nothing to apply\n$/,
     );
+    // Host and port given as parameters (the form a unix socket's directory needs) are named too.
+    const params = new URLSearchParams({
+      host: "127.0.0.1",
+      port: String(postgres.port),
+      user: "postgres",
+      password: postgres.password,
+    });
+    const byParams = runMemsvc(["migrate"], {
+      MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: `postgres:///postgres?${params.toString()}`,
+    });
+    expect(byParams.code, byParams.stderr).toBe(0);
+    expect(byParams.stdout).toContain(`PostgreSQL at 127.0.0.1:${postgres.port}/postgres is at`);
   });
 
   it("refuses to start with a clear message for a wrong password or an unreachable server", () => {
@@ -113,6 +126,9 @@ describe("memsvc replicas on one PostgreSQL", () => {
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/password/i);
+    // The line an operator reads says the server's words once, not twice.
+    const line = refused.stderr.split("\n").find((l) => l.startsWith("memsvc: startup failed"));
+    expect(line?.match(/password authentication failed/g)).toHaveLength(1);
     expect(refused.stderr).not.toContain("not-the-password");
     const away = runMemsvc(["serve"], {
       MEMSVC_VECTOR_STORE_PROVIDER: "postgres",

@@ -148,8 +148,13 @@ async function build(
       process.exit(0);
     }
     logger.error("startup failed", { cause: describeCause(error) });
+    // The cause only when the message does not already quote it (the store's errors do).
     const cause =
-      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+      error instanceof Error &&
+      error.cause instanceof Error &&
+      !error.message.includes(error.cause.message)
+        ? `: ${error.cause.message}`
+        : "";
     const hint = isAgentServicesError(error, "embedder_mismatch")
       ? "\nTo switch embedders, stop every service on this store and run `memsvc reindex` with the new configuration (it re-embeds every memory); or set the embedder back."
       : "";

@@ -125,16 +125,20 @@ export async function openStore(config: MemsvcConfig, logger: Logger): Promise<O
 }
 
 /**
- * A PostgreSQL URL for logs and the startup line: host, port and database, never the user's
+ * A PostgreSQL URL for logs and the startup line: host, port and database as node-postgres
+ * reads them (`?host=` and `?port=` win, e.g. a unix socket's directory), never the user's
  * password.
  *
  * @example
  * describePostgresUrl("postgres://app:secret@db:5432/memories"); // "db:5432/memories"
+ * describePostgresUrl("postgres:///memories?host=/run/postgresql"); // "/run/postgresql:5432/memories"
  */
 export function describePostgresUrl(url: string): string {
   const parsed = new URL(url);
+  const query = parsed.searchParams;
   const database = parsed.pathname.replace(/^\//, "") || "postgres";
-  return `${parsed.hostname}:${parsed.port || "5432"}/${database}`;
+  const host = query.get("host") ?? (parsed.hostname || "localhost");
+  return `${host}:${query.get("port") ?? (parsed.port || "5432")}/${database}`;
 }
 
 function logChromaEvent(event: ChromaEvent, logger: Logger): void {
