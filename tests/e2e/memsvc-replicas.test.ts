@@ -236,6 +236,7 @@ describe("memsvc replicas on one PostgreSQL", () => {
 
   it("a PostgreSQL restart under load: 503 on /readyz meanwhile, caught up afterwards", async () => {
     const acknowledged: string[] = [];
+    const refused = new Set<string>();
     let stop = false;
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; !stop; i += 1) {
@@ -244,7 +245,10 @@ describe("memsvc replicas on one PostgreSQL", () => {
           body: { content: `restart writer ${w} note ${i} ${Math.random()}`, type: "fact" },
         }).catch(() => undefined);
         if (res?.status === 200) acknowledged.push(res.body["id"] as string);
-        else await new Promise((resolve) => setTimeout(resolve, 20));
+        else {
+          if (res !== undefined) refused.add(`${res.status} ${JSON.stringify(res.body)}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
       }
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -254,6 +258,14 @@ describe("memsvc replicas on one PostgreSQL", () => {
     for (const replica of replicas) {
       await within(5_000, async () => (await call(replica, "/readyz")).status === 503);
     }
+    // A write while PostgreSQL is away: the seed's 500 for an unavailable store, saying what
+    // failed and nothing more (no host, no stack).
+    for (const replica of replicas) {
+      const res = await call(replica, "/v1/remember", {
+        body: { content: "written while PostgreSQL is away", type: "fact" },
+      });
+      expect([res.status, res.body]).toEqual([500, { error: "vector store unavailable" }]);
+    }
     await postgres.restart();
     for (const replica of replicas) {
       await within(15_000, async () => (await call(replica, "/readyz")).status === 200);
@@ -261,6 +273,18 @@ describe("memsvc replicas on one PostgreSQL", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     stop = true;
     await Promise.all(writers);
+    expect([...refused]).toEqual(
+      refused.size === 0 ? [] : ['500 {"error":"vector store unavailable"}'],
+    );
+    // What the operator reads meanwhile: why the replica is not ready, in words, not stacks.
+    for (const replica of replicas) {
+      const notReady = replica
+        .stderr()
+        .split("\n")
+        .filter((line) => line.includes('"not ready"'));
+      expect(notReady.length).toBeGreaterThan(0);
+      for (const line of notReady) expect(line).not.toMatch(/\\n {4}at /);
+    }
     // Every replica follows PostgreSQL's change log: a write acknowledged by one replica a few
     // milliseconds ago may still be on its way to the others, so each gets 5 s to have them all.
     for (const [n, replica] of replicas.entries()) {

@@ -1,3 +1,4 @@
+import { AgentServicesError } from "../../../core/errors.js";
 import type { Embedder } from "../../../core/ports/embedder.js";
 import type { VectorStore } from "../../../core/ports/vector-store.js";
 
@@ -27,7 +28,8 @@ export interface ReadinessCheckOptions {
  * The `/readyz` check: writes are not refused (else the reason, e.g. a full disk, is the
  * answer), the store answers its ping and the embedder embeds a probe text. A
  * successful embedder probe is cached (default 60 s) so an orchestrator polling every few seconds
- * does not turn into a stream of paid embedding calls. Rejects with a client-safe message.
+ * does not turn into a stream of paid embedding calls. Rejects with a client-safe message, as a
+ * coded error (an expected condition: the log tells it by its messages, without stacks).
  *
  * @example
  * const ready = createReadinessCheck({ store, embedder });
@@ -40,12 +42,16 @@ export function createReadinessCheck(options: ReadinessCheckOptions): () => Prom
   let embedderOkAt = Number.NEGATIVE_INFINITY;
   return async () => {
     const refusal = options.writeRefusal?.();
-    if (refusal !== undefined) throw new Error(`writes are refused: ${refusal.reason}`);
+    if (refusal !== undefined) {
+      throw new AgentServicesError("store_busy", `writes are refused: ${refusal.reason}`);
+    }
     try {
-      if (options.storeDown?.() === true) throw new Error("the store is down");
+      if (options.storeDown?.() === true) {
+        throw new Error("the store is down (embedded Chroma died, or the change feed is lost)");
+      }
       await withTimeout(options.store.ping(), timeoutMs, "store ping");
     } catch (cause) {
-      throw new Error("vector store unavailable", { cause });
+      throw new AgentServicesError("store_unavailable", "vector store unavailable", { cause });
     }
     if (now() - embedderOkAt < ttl) return;
     try {
@@ -56,7 +62,7 @@ export function createReadinessCheck(options: ReadinessCheckOptions): () => Prom
       );
       embedderOkAt = now();
     } catch (cause) {
-      throw new Error("embedder unavailable", { cause });
+      throw new AgentServicesError("embedder_failed", "embedder unavailable", { cause });
     }
   };
 }
