@@ -10,12 +10,12 @@ export const MAX_BODY_BYTES = 1_048_576;
 
 /**
  * Middleware for a route whose body is one JSON object: `Content-Type` must be `application/json`
- * (a charset only if UTF-8), the body at most `maxBytes` (read with the one body reader and its over-size
- * policy, `readBody` in shells/common/http/body-reader.ts: a larger declared `Content-Length` is
- * refused before reading, a chunked body is counted as it arrives and reading stops at the
- * limit), the text valid JSON and the value an object (not an array, string or null). Throws
- * {@link HttpError} 400/413 with a message naming what was wrong. The object's fields are
- * validated next, by the route's validator, with the core's schema.
+ * (a charset only if UTF-8), the body at most `maxBytes` (read with the one body reader and its
+ * over-size policy, `readBody` in shells/common/http/body-reader.ts: a larger declared
+ * `Content-Length` is refused before reading, a chunked body is counted as it arrives and reading
+ * stops at the limit), the text valid JSON and the value an object (not an array, string or
+ * null). Throws {@link HttpError} 400/413 with a message naming what was wrong. The object's
+ * fields are validated next, by the route's validator, with the core's schema.
  *
  * Why not Hono's pieces here: its `json` validator skips validation when the media type is not
  * JSON (the schema then sees `{}`) and answers every parse error with one fixed sentence; its
