@@ -20,6 +20,7 @@
  */
 export {
   connectPostgres,
+  postgresHostPort,
   type PostgresConnection,
   type PostgresConnectionOptions,
 } from "./postgres-connection.js";

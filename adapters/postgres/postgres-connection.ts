@@ -283,7 +283,19 @@ function targetOf(url: string): string {
       `vector_store.postgres.url: expected a postgres:// URL, got the scheme "${parsed.protocol}"`,
     );
   }
-  // As node-postgres reads it: `?host=` (a socket directory, say) and `?port=` win.
+  return postgresHostPort(parsed);
+}
+
+/**
+ * `host:port` of a parsed postgres:// URL as node-postgres reads it: `?host=` (a socket
+ * directory, say) and `?port=` win over the authority; localhost and 5432 by default. What
+ * errors and the service's startup line name, never the password.
+ *
+ * @example
+ * postgresHostPort(new URL("postgres://app:secret@db/memories"));        // "db:5432"
+ * postgresHostPort(new URL("postgres:///memories?host=/run/postgresql")); // "/run/postgresql:5432"
+ */
+export function postgresHostPort(parsed: URL): string {
   const query = parsed.searchParams;
   return `${query.get("host") ?? (parsed.hostname || "localhost")}:${query.get("port") ?? (parsed.port || "5432")}`;
 }

@@ -4,7 +4,7 @@ import {
   type ChromaEvent,
   type SupervisedChroma,
 } from "../../../adapters/chroma/chroma-supervisor.js";
-import { connectPostgres } from "../../../adapters/postgres/index.js";
+import { connectPostgres, postgresHostPort } from "../../../adapters/postgres/index.js";
 import type { ChangeFeed, ClusterLocks } from "../../../core/ports/replication.js";
 import type { Logger } from "../../common/logger.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
@@ -125,9 +125,8 @@ export async function openStore(config: MemsvcConfig, logger: Logger): Promise<O
 }
 
 /**
- * A PostgreSQL URL for logs and the startup line: host, port and database as node-postgres
- * reads them (`?host=` and `?port=` win, e.g. a unix socket's directory), never the user's
- * password.
+ * A PostgreSQL URL for logs and the startup line: host and port as node-postgres reads them
+ * ({@link postgresHostPort}) and the database, never the user's password.
  *
  * @example
  * describePostgresUrl("postgres://app:secret@db:5432/memories"); // "db:5432/memories"
@@ -135,10 +134,7 @@ export async function openStore(config: MemsvcConfig, logger: Logger): Promise<O
  */
 export function describePostgresUrl(url: string): string {
   const parsed = new URL(url);
-  const query = parsed.searchParams;
-  const database = parsed.pathname.replace(/^\//, "") || "postgres";
-  const host = query.get("host") ?? (parsed.hostname || "localhost");
-  return `${host}:${query.get("port") ?? (parsed.port || "5432")}/${database}`;
+  return `${postgresHostPort(parsed)}/${parsed.pathname.replace(/^\//, "") || "postgres"}`;
 }
 
 function logChromaEvent(event: ChromaEvent, logger: Logger): void {
