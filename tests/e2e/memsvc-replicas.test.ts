@@ -273,9 +273,7 @@ describe("memsvc replicas on one PostgreSQL", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     stop = true;
     await Promise.all(writers);
-    expect([...refused]).toEqual(
-      refused.size === 0 ? [] : ['500 {"error":"vector store unavailable"}'],
-    );
+    for (const answer of refused) expect(answer).toBe('500 {"error":"vector store unavailable"}');
     // What the operator reads meanwhile: why the replica is not ready, in words, not stacks.
     for (const replica of replicas) {
       const notReady = replica
