@@ -20,7 +20,6 @@
  */
 export {
   connectPostgres,
-  postgresHostPort,
   type PostgresConnection,
   type PostgresConnectionOptions,
 } from "./postgres-connection.js";

@@ -4,7 +4,8 @@ import {
   type ChromaEvent,
   type SupervisedChroma,
 } from "../../../adapters/chroma/chroma-supervisor.js";
-import { connectPostgres, postgresHostPort } from "../../../adapters/postgres/index.js";
+import { connectPostgres } from "../../../adapters/postgres/index.js";
+import { postgresHostPort } from "../../../adapters/postgres/postgres-connection.js";
 import type { ChangeFeed, ClusterLocks } from "../../../core/ports/replication.js";
 import type { Logger } from "../../common/logger.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
