@@ -142,6 +142,9 @@ describe("memsvc replicas on one PostgreSQL", () => {
   it("refuses a URL whose password is not percent-encoded, saying so, never printing the password", () => {
     for (const [url, says] of [
       ["postgres://memsvc:s3cr/t#pw@127.0.0.1:5432/memories", /percent-encode/],
+      // These two parse, as host "memsvc", port 5432 and a fragment or a parameter "s3cr@…".
+      ["postgres://memsvc:5432#s3cr@127.0.0.1:5432/memories", /percent-encode/],
+      ["postgres://memsvc:5432?s3cr@127.0.0.1:5432/memories", /percent-encode/],
       ["postgress://memsvc:s3cr@t-pw@127.0.0.1:5432/memories", /postgres:\/\/ or postgresql:\/\//],
     ] as const) {
       for (const command of ["serve", "migrate"]) {

@@ -280,10 +280,17 @@ function maskUrlPassword(value: string): string {
   return colon < 0 || colon > end ? value : `${value.slice(0, colon + 1)}***${value.slice(end)}`;
 }
 
-/** True for a `postgres://` or `postgresql://` URL that parses. */
+/**
+ * True for a `postgres://` or `postgresql://` URL that parses, with no fragment and only
+ * parameter names made of letters, digits and `_` (libpq's). A password with an unencoded `#` or
+ * `?` after digits (`app:123#x@db`) parses as the host `app`, port 123 and a fragment or
+ * parameter `x@db`: the service would dial the wrong server.
+ */
 function isPostgresUrl(value: string): boolean {
   try {
     const url = new URL(value);
+    if (value.includes("#")) return false;
+    for (const name of url.searchParams.keys()) if (!/^\w+$/.test(name)) return false;
     return url.protocol === "postgres:" || url.protocol === "postgresql:";
   } catch {
     return false;
