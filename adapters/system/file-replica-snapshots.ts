@@ -112,6 +112,26 @@ export class FileReplicaSnapshots implements ReplicaSnapshots {
     }
   }
 
+  /**
+   * Why a save could not write here now, or `undefined`: makes the directory if missing, then
+   * creates and removes a file in it. Called at start, so an unwritable directory is told then,
+   * not only at shutdown once the engines were built (and every start would read the whole store).
+   *
+   * @example
+   * const problem = await snapshots.unwritable(); // e.g. Error: EACCES: permission denied, …
+   */
+  async unwritable(): Promise<unknown> {
+    const probe = join(this.#dir, `${REPLICA_SNAPSHOT_FILE}.${process.pid}.probe.tmp`);
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      await (await open(probe, "w", 0o600)).close();
+      await rm(probe, { force: true });
+      return undefined;
+    } catch (error) {
+      return error ?? new Error("unknown error");
+    }
+  }
+
   async save(snapshot: ReplicaSnapshot): Promise<void> {
     if (!LITTLE_ENDIAN) throw new Error("engine snapshots need a little-endian machine");
     await mkdir(this.#dir, { recursive: true });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupMemsvc, makeTempDir, startMemsvc } from "../support/spawn-memsvc.js";
@@ -54,6 +54,33 @@ describe("memsvc replica restart from its engine snapshot", () => {
     const results = found["results"] as { memory: { id: string } }[];
     expect(results.map((r) => r.memory.id)).toContain(id);
     await again.stop();
+  }, 120_000);
+
+  it("says at start that its snapshot directory is not writable, and serves all the same", async () => {
+    const url = await postgres.createDatabase();
+    const dir = makeTempDir();
+    // A file where the directory's parent should be: no user, root included, can make it.
+    writeFileSync(join(dir, "not-a-directory"), "");
+    const snapshotDir = join(dir, "not-a-directory", "replica");
+    const replica = await startMemsvc({
+      env: {
+        MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+        MEMSVC_VECTOR_STORE_POSTGRES_URL: url,
+        MEMSVC_VECTOR_STORE_POSTGRES_SNAPSHOT_DIR: snapshotDir,
+      },
+    });
+    const warning = replica
+      .stderr()
+      .split("\n")
+      .find((line) => line.includes("snapshot directory is not writable"));
+    expect(warning).toBeDefined();
+    expect(JSON.parse(warning as string)).toMatchObject({
+      level: "warn",
+      snapshot_dir: snapshotDir,
+      error: expect.stringMatching(/\(ENOTDIR\)$/) as unknown,
+    });
+    await post(replica.baseUrl, "/v1/remember", { content: "Deploys run on Fridays" });
+    expect((await replica.stop()).code).toBe(0);
   }, 120_000);
 
   it("a save that fails for want of space leaves the previous snapshot, and no partial file", async () => {

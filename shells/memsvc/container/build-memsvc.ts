@@ -29,6 +29,7 @@ import type { ApiKeyStore } from "../../../core/ports/api-key-store.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
 import { makeEmbedder } from "./make-embedder.js";
 import type { Logger } from "../../common/logger.js";
+import { fileErrorReason } from "../../common/file-error.js";
 import { createReadinessCheck } from "./readiness-check.js";
 import type { ServiceMetrics } from "../../common/service-metrics.js";
 import { timeCalls } from "./time-calls.js";
@@ -126,6 +127,14 @@ export async function buildMemsvc(
           warn: (message) => logger.warn(message),
         })
       : undefined;
+  const unwritable = await replicaSnapshots?.unwritable();
+  if (unwritable !== undefined && config.vectorStore.kind === "postgres") {
+    logger.warn(
+      "the engine snapshot directory is not writable: this replica will not save its engines " +
+        "at shutdown, and each start reads the whole store",
+      { snapshot_dir: config.vectorStore.snapshotDir, error: fileErrorReason(unwritable) },
+    );
+  }
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
