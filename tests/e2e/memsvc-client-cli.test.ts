@@ -97,14 +97,15 @@ describe("memsvc client commands", () => {
   });
 
   it("lists, counts, exports to a file and imports from stdin", () => {
-    for (const n of [1, 2, 3]) {
-      expect(
-        cli(["remember", `Billing note ${n}`, "--project", "billing", "--scope", "project"]).code,
-      ).toBe(0);
+    const long = `Billing note 3: ${"invoices are issued on the first working day, ".repeat(4)}end`;
+    for (const text of ["Billing note 1", "Billing note 2", long]) {
+      expect(cli(["remember", text, "--project", "billing", "--scope", "project"]).code).toBe(0);
     }
     const list = cli(["list", "--project", "billing"]);
     expect(list.stdout.trim().split("\n")).toHaveLength(4);
     expect(list.stdout).toMatch(/just now\s+fact\s+project\s+billing\s+Billing note 3/);
+    // Into a pipe, a row is whole: nothing is cut to a width that no terminal set.
+    expect(list.stdout).toContain(long.trim());
 
     const stats = JSON.parse(cli(["stats", "--json"]).stdout) as { total_memories: number };
     expect(stats.total_memories).toBeGreaterThanOrEqual(3);

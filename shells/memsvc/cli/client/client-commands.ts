@@ -198,7 +198,9 @@ interface MemoryView {
   created_at?: string;
 }
 
-const width = (io: ClientIo) => io.stdout.columns ?? 100;
+/** A terminal's width; into a pipe or a file, rows are whole (for `grep`, `cut` and scripts). */
+const width = (io: ClientIo) =>
+  io.stdout.isTTY === true ? (io.stdout.columns ?? 100) : Number.POSITIVE_INFINITY;
 
 const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
   async remember({ client, values, arg, io }) {
