@@ -7,7 +7,10 @@
  * the service to its listening line (it listens once its engine is loaded) on a restart over the
  * loaded data. Every row also gives the CPU time the service and Chroma spent per request, and
  * the service's own share of it (from /proc, so a busy shared machine shows up as wall time, not
- * as CPU). Between the writes and the queries it waits until the write journal has drained into
+ * as CPU); a last line gives the service's main thread (its event loop) alone, per request or
+ * memory (the rest of the service's CPU ran on its other threads: V8's garbage-collector and
+ * compiler helpers, libuv's pool, worker threads).
+ * Between the writes and the queries it waits until the write journal has drained into
  * Chroma (`memsvc_journal_pending_ids` 0) and prints how long that took.
  *
  * Run (after `npm run build`):
@@ -147,7 +150,7 @@ function get(path: string): Promise<number> {
 }
 
 /** CPU time (user + system) of a process so far, in ms, from /proc. */
-function cpuMs(pid: number | undefined): number {
+function cpuMs(pid: number | string | undefined): number {
   if (pid === undefined) return 0;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -156,6 +159,11 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU time of a process's main thread (its event loop) so far, in ms, from /proc. */
+function mainThreadCpuMs(pid: number | undefined): number {
+  return pid === undefined ? 0 : cpuMs(`${pid}/task/${pid}`);
 }
 
 /** Minor page faults of a process so far (first writes to fresh pages), from /proc. */
@@ -288,6 +296,7 @@ async function main(): Promise<void> {
     const clientCpu: string[] = [];
     /** Per measured phase: the service's minor page faults per unit (memory or request). */
     const faults: string[] = [];
+    const mainThread: string[] = [];
     const fmt = (x: number) => x.toFixed(1);
     const row = (
       name: string,
@@ -318,6 +327,7 @@ async function main(): Promise<void> {
       concurrency = CONCURRENCY,
     ) => {
       const serviceBefore = cpuMs(pid);
+      const mainBefore = mainThreadCpuMs(pid);
       const faultsBefore = minorFaults(pid);
       const storeCpu = () => (pgUrl === undefined ? cpuMs(chroma) : postgresCpuMs(chroma));
       const chromaBefore = storeCpu();
@@ -332,6 +342,9 @@ async function main(): Promise<void> {
       const unit = perRequest === 1 ? "request" : "memory";
       faults.push(
         `${label}: ${((minorFaults(pid) - faultsBefore) / (count * perRequest)).toFixed(2)} a ${unit}`,
+      );
+      mainThread.push(
+        `${label} ${((mainThreadCpuMs(pid) - mainBefore) / (count * perRequest)).toFixed(3)}`,
       );
       await statements?.print(name, count * perRequest);
     };
@@ -448,6 +461,9 @@ async function main(): Promise<void> {
       `\nload generator CPU ms/request (this process, on the same cores): ${clientCpu.join(", ")}`,
     );
     console.log(`service minor page faults: ${faults.join("; ")}`);
+    console.log(
+      `service main thread (event loop) CPU ms per request or memory: ${mainThread.join(", ")}`,
+    );
     console.log();
     console.log(
       `RSS (VmRSS) service + ${store}: idle ${fmt(rssIdle)} + ${fmt(chromaIdle)} MB, after load ${fmt(rssLoaded)} + ${fmt(chromaLoaded)} MB, peak during queries ${fmt(rssPeak)} + ${fmt(chromaPeak)} = ${fmt(rssPeak + chromaPeak)} MB`,
