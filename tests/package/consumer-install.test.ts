@@ -198,8 +198,9 @@ console.log(JSON.stringify({
     const examples = [
       ...documentedTsExamples("README.md"),
       ...documentedTsExamples("docs/postgres-store.md"),
+      ...documentedTsExamples("docs/adapters.md"),
     ];
-    expect(examples.length).toBeGreaterThanOrEqual(3);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
     examples.forEach((block, i) =>
       writeFileSync(join(check, `example-${i}.ts`), `${block}export {};\n`),
     );
