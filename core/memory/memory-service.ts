@@ -118,7 +118,8 @@ export class MemoryService implements MemoryApi {
    * Binds the store to this embedder's vector space (throws `embedder_mismatch` when it holds
    * vectors of another embedder), then loads every stored memory into the engine, page by page,
    * reporting progress after each page. A record that cannot be read is skipped with a warning.
-   * Call once before serving; resolves with the number of memories loaded.
+   * Call once before serving: until it resolves, every read and write throws. Resolves with the
+   * number of memories loaded.
    */
   async init(onProgress?: (progress: LoadProgress) => void): Promise<number> {
     await this.#context.store.bind({
