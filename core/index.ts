@@ -84,8 +84,19 @@ export type {
   SearchResultItem,
   StatsInput,
   ValueCounts,
+  DeleteMatchingInput,
+  ListInput,
+  UpdateInput,
 } from "./memory/model/types.js";
 export type { MemoryApi } from "./memory/memory-api.js";
+// What MemoryService's list, update, deleteMatching, export, import and recall take or return.
+export type { ListPage } from "./memory/engine/list-page.js";
+export type { UpdateResult } from "./memory/use-cases/update-memory.js";
+export type { DeleteMatchingResult } from "./memory/use-cases/delete-matching.js";
+export type { ExportedMemory } from "./memory/use-cases/export-memories.js";
+export type { ImportResult } from "./memory/use-cases/import-memories.js";
+export type { NdjsonLine } from "./memory/model/ndjson-lines.js";
+export type { RecallOptions } from "./memory/use-cases/recall.js";
 
 // Tokens
 export { estimateTokens } from "./tokens/estimate-tokens.js";

@@ -58,6 +58,14 @@ export class CohereEmbedder implements Embedder {
   #sdk: Promise<{ client: CohereClientV2; module: CohereModule }> | undefined;
 
   constructor(options: CohereEmbedderOptions) {
+    // Checked here: an undefined key would reach the SDK, which then reads CO_API_KEY from the
+    // environment behind the caller's back, or fails later as a 401 (embedder_failed).
+    const apiKey: unknown = (options as Partial<CohereEmbedderOptions> | undefined)?.apiKey;
+    if (typeof apiKey !== "string" || apiKey.trim() === "") {
+      throw new TypeError(
+        `CohereEmbedder: apiKey must be a non-empty string (the Cohere API key), got ${typeof apiKey === "string" ? JSON.stringify(apiKey) : typeof apiKey}`,
+      );
+    }
     this.#options = options;
     this.#model = options.model ?? "embed-v4.0";
     this.dimensions = options.dimensions ?? 1024;

@@ -68,3 +68,41 @@ export interface MemoryServiceDeps {
    */
   readonly idTakenElsewhere?: (id: string) => boolean;
 }
+
+/** What each required dependency must offer: the port's name and the members checked. */
+const REQUIRED_DEPS = [
+  ["store", "VectorStore", ["bind", "upsert", "get", "updateMetadata", "delete", "scan", "count"]],
+  ["embedder", "Embedder", ["embedDocuments", "embedQuery"]],
+  ["clock", "Clock", ["now"]],
+] as const;
+
+/**
+ * The problems of a `MemoryService`'s dependencies as a plain JavaScript caller may pass them
+ * (TypeScript catches these at compile time): each missing port, or one without the methods the
+ * service calls, named with what was expected, so the constructor fails with one clear
+ * `config_invalid` instead of a `TypeError` deep inside `init()` or the first request.
+ *
+ * @example
+ * depsProblems({ store }); // ["embedder: expected an Embedder (with embedDocuments, embedQuery), got undefined", …]
+ */
+export function depsProblems(deps: unknown): string[] {
+  if (typeof deps !== "object" || deps === null) {
+    return [`deps: expected an object with store, embedder and clock, got ${String(deps)}`];
+  }
+  const problems: string[] = [];
+  for (const [name, port, methods] of REQUIRED_DEPS) {
+    const value = (deps as Record<string, unknown>)[name];
+    const ok =
+      typeof value === "object" &&
+      value !== null &&
+      methods.every((m) => typeof (value as Record<string, unknown>)[m] === "function");
+    if (!ok) {
+      const got =
+        typeof value === "object" && value !== null ? "an object without them" : String(value);
+      problems.push(
+        `${name}: expected a${port === "Embedder" ? "n" : ""} ${port} (with ${methods.join(", ")}), got ${got}`,
+      );
+    }
+  }
+  return problems;
+}

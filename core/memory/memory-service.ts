@@ -16,7 +16,7 @@ import type { MemoryReadModel } from "./engine/read-model.js";
 import type { ChangeFollower } from "../storage/change-follower.js";
 import type { Replica } from "./replica.js";
 import type { MemoryApi } from "./memory-api.js";
-import type { MemoryServiceDeps } from "./memory-service-deps.js";
+import { depsProblems, type MemoryServiceDeps } from "./memory-service-deps.js";
 import {
   DEFAULT_MEMORY_SERVICE_OPTIONS,
   validateMemoryServiceOptions,
@@ -95,6 +95,8 @@ export class MemoryService implements MemoryApi {
   #loadedFrom: LoadSource | undefined;
 
   constructor(deps: MemoryServiceDeps) {
+    const missing = depsProblems(deps);
+    if (missing.length > 0) throw new AgentServicesError("config_invalid", missing.join("\n"));
     const options: MemoryServiceOptions = { ...DEFAULT_MEMORY_SERVICE_OPTIONS, ...deps.options };
     const problems = validateMemoryServiceOptions(options);
     if (problems.length > 0) throw new AgentServicesError("config_invalid", problems.join("\n"));
@@ -116,7 +118,8 @@ export class MemoryService implements MemoryApi {
    * Binds the store to this embedder's vector space (throws `embedder_mismatch` when it holds
    * vectors of another embedder), then loads every stored memory into the engine, page by page,
    * reporting progress after each page. A record that cannot be read is skipped with a warning.
-   * Call once before serving; resolves with the number of memories loaded.
+   * Call once before serving: until it resolves, every read and write throws. Resolves with the
+   * number of memories loaded.
    */
   async init(onProgress?: (progress: LoadProgress) => void): Promise<number> {
     await this.#context.store.bind({
@@ -232,60 +235,73 @@ export class MemoryService implements MemoryApi {
   }
 
   async remember(input: RememberInput): Promise<RememberResult> {
+    this.#assertStarted("remember");
     return this.#writes.run(() => remember(this.#context, input));
   }
 
   async rememberBatch(input: RememberBatchInput): Promise<RememberBatchResult> {
+    this.#assertStarted("rememberBatch");
     return this.#writes.run(() => rememberBatch(this.#context, input));
   }
 
   /** With `countAccesses: false` the memories returned are not counted as accessed. */
   async recall(input: RecallInput, options: RecallOptions = {}): Promise<RecallResult> {
+    this.#assertStarted("recall");
     return recall(this.#context, input, options);
   }
 
   async search(input: SearchInput): Promise<SearchResult> {
+    this.#assertStarted("search");
     return search(this.#context, input);
   }
 
   async get(id: string): Promise<Memory> {
+    this.#assertStarted("get");
     return getMemory(this.#context, id);
   }
 
   async delete(id: string): Promise<{ deleted: true }> {
+    this.#assertStarted("delete");
     // Checked before the gate: a bad id is invalid_input even while shutting down.
     const memoryId = parseMemoryId(id);
     return this.#writes.run(() => deleteMemory(this.#context, memoryId));
   }
 
   async list(input: ListInput = {}): Promise<ListPage> {
+    this.#assertStarted("list");
     return listMemories(this.#context, input);
   }
 
   async update(id: string, input: UpdateInput): Promise<UpdateResult> {
+    this.#assertStarted("update");
     return this.#writes.run(() => updateMemory(this.#context, id, input));
   }
 
   async deleteMatching(input: DeleteMatchingInput): Promise<DeleteMatchingResult> {
+    this.#assertStarted("deleteMatching");
     return this.#writes.run(() => deleteMatching(this.#context, input));
   }
 
   exportMemories(options: { readonly vectors?: boolean } = {}): AsyncIterable<ExportedMemory> {
+    this.#assertStarted("exportMemories");
     return exportMemories(this.#context, { vectors: options.vectors === true });
   }
 
   async importMemories(
     lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>,
   ): Promise<ImportResult> {
+    this.#assertStarted("importMemories");
     return this.#writes.run(() => importMemories(this.#context, lines));
   }
 
   async stats(input: StatsInput = {}): Promise<MemoryStats> {
+    this.#assertStarted("stats");
     return memoryStats(this.#context, input);
   }
 
   /** Deletes the memories whose expiry has passed; resolves with how many. */
   async sweepExpired(): Promise<number> {
+    this.#assertStarted("sweepExpired");
     return this.#writes.run(() => sweepExpired(this.#context));
   }
 
@@ -305,6 +321,17 @@ export class MemoryService implements MemoryApi {
   /** Memories held by the engine (expired ones not swept yet included). */
   get loadedMemories(): number {
     return this.#engine.size;
+  }
+
+  /**
+   * Before `init()` (or `startLoaded()`) the engine is empty and the store not bound to the
+   * embedder: a read would answer nothing and a write could mix vectors of two embedders, so
+   * both are refused with an error that says what to do (a caller's bug, hence a plain Error).
+   */
+  #assertStarted(operation: string): void {
+    if (this.#loadedFrom === undefined) {
+      throw new Error(`MemoryService.${operation}(): call and await init() first`);
+    }
   }
 
   #warn(message: string, cause: unknown): void {

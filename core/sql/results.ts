@@ -179,6 +179,8 @@ export interface FixResult {
  * once the parser is loaded. Every tool answers the same shape: `{ ok: true, result }`, or
  * `{ ok: false, error }` for the tools that can fail on the SQL (format, parse, metadata).
  * Invalid SQL is not a failure of `validate`: it answers `{ ok: true, result: { valid: false, … } }`.
+ * A library caller's wrong parameter (`sql` not a string, an unknown dialect where one is
+ * resolved) throws `AgentServicesError("invalid_input")` naming it.
  *
  * @example
  * const tools = createSqlToolkit(await createDefaultSqlParser()); // adapters/sql

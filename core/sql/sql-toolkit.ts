@@ -5,6 +5,7 @@ import { analyzeSql, type SqlTextAnalysers } from "./analyze.js";
 import { toSqlDialect, type SqlDialect } from "./dialects.js";
 import { formatSql } from "./format.js";
 import { fixSql, lintSql } from "./lint/index.js";
+import { expectSqlText } from "./sql-text.js";
 import { traceLineage } from "./lineage.js";
 import { extractMetadata } from "./metadata.js";
 import { parseSql } from "./parse.js";
@@ -54,13 +55,16 @@ export function createSqlToolkit(
     return semantics;
   };
   return {
-    validate: (sql, dialect, options) =>
-      ok(
+    validate: (text, dialect, options) => {
+      const sql = expectSqlText(text);
+      return ok(
         options?.schema === undefined
           ? validateSql(parser, sql, dialect)
           : validateWithSchema(parser, needSemantics("schema"), sql, dialect, options.schema),
-      ),
-    format: (sql, options, dialect, target) => {
+      );
+    },
+    format: (text, options, dialect, target) => {
+      const sql = expectSqlText(text);
       const from = dialect === undefined ? "generic" : known(dialect);
       if (target === undefined) return formatSql(sql, options, undefined, from);
       return transpileSql(
@@ -73,17 +77,18 @@ export function createSqlToolkit(
         target,
       );
     },
-    parse: (sql) => parseSql(parser, sql),
-    metadata: (sql, options) => {
+    parse: (sql) => parseSql(parser, expectSqlText(sql)),
+    metadata: (text, options) => {
+      const sql = expectSqlText(text);
       const outcome = extractMetadata(parser, sql);
       if (!outcome.ok || options?.lineage !== true) return outcome;
       const lineage = traceLineage(needSemantics("lineage"), sql, "generic");
       return { ok: true, result: { ...outcome.result, lineage } };
     },
-    scan: (sql) => ok(scanSql(sql)),
-    lint: (sql, options) => ok(lintSql(sql, options)),
-    fix: (sql, options) => ok(fixOrLeave(sql, options)),
-    analyze: (sql) => ok(analyzeSql(parser, sql, TEXT_ANALYSERS)),
+    scan: (sql) => ok(scanSql(expectSqlText(sql))),
+    lint: (sql, options) => ok(lintSql(expectSqlText(sql), options)),
+    fix: (sql, options) => ok(fixOrLeave(expectSqlText(sql), options)),
+    analyze: (sql) => ok(analyzeSql(parser, expectSqlText(sql), TEXT_ANALYSERS)),
   };
 }
 

@@ -1,5 +1,6 @@
 import * as ch from "./char-codes.js";
 import { SQL_KEYWORDS } from "./keywords.js";
+import { expectSqlText } from "./sql-text.js";
 import { endsOperand, isSignificant, type Token, type TokenKind } from "./token.js";
 
 /*
@@ -164,6 +165,7 @@ function scanQuoted(sql: string, from: number, quote: number, backslash: boolean
  * tokenize("'a\\' b'", { backslashEscapes: true }).length; // 1
  */
 export function tokenize(sql: string, options: TokenizeOptions = {}): Token[] {
+  expectSqlText(sql);
   const backslash = options.backslashEscapes === true;
   const hashInNames = options.hashInNames === true;
   const tokens: Token[] = [];

@@ -51,6 +51,14 @@ function documentedMcpEntry(
   throw new Error(`docs/${doc} has no MCP client entry for "${name}"`);
 }
 
+/** The ```ts blocks of a doc that import from the package: examples meant to compile as printed. */
+function documentedTsExamples(doc: string): string[] {
+  const text = readFileSync(join(REPO, doc), "utf8");
+  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map(([, block]) => block!)
+    .filter((block) => /^import .* from "agent-services/m.test(block));
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "agent-services-consumer-"));
   app = join(work, "app");
@@ -171,6 +179,60 @@ console.log(JSON.stringify({
       mysql: { ok: true, result: { valid: true, dialect: "mysql" } },
       postgresql: false,
     });
+  });
+
+  it("type-checks each entry point and the docs' examples in a strict consumer (skipLibCheck off)", async () => {
+    const manifest = JSON.parse(
+      readFileSync(join(app, "node_modules/agent-services/package.json"), "utf8"),
+    ) as { exports: Record<string, unknown> };
+    const entries = Object.keys(manifest.exports)
+      .filter((key) => key !== "./package.json")
+      .map((key) => `agent-services${key.slice(1)}`);
+    const check = join(app, "types-check");
+    await run("mkdir", ["-p", check]);
+    writeFileSync(
+      join(check, "entries.ts"),
+      entries.map((name, i) => `import * as entry${i} from "${name}";\n`).join("") +
+        `export const all = [${entries.map((_, i) => `entry${i}`).join(", ")}];\n`,
+    );
+    const examples = [
+      ...documentedTsExamples("README.md"),
+      ...documentedTsExamples("docs/postgres-store.md"),
+      ...documentedTsExamples("docs/adapters.md"),
+    ];
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    examples.forEach((block, i) =>
+      writeFileSync(join(check, `example-${i}.ts`), `${block}export {};\n`),
+    );
+    const tsc = join(REPO, "node_modules/typescript/bin/tsc");
+    // A user's own project: only what installing the tarball brought, no @types of ours.
+    for (const [module, moduleResolution] of [
+      ["nodenext", "nodenext"],
+      ["esnext", "bundler"],
+    ]) {
+      const config = join(check, `tsconfig.${moduleResolution}.json`);
+      writeFileSync(
+        config,
+        JSON.stringify({
+          compilerOptions: {
+            target: "es2022",
+            module,
+            moduleResolution,
+            strict: true,
+            skipLibCheck: false,
+            noEmit: true,
+            noUncheckedIndexedAccess: true,
+            exactOptionalPropertyTypes: true,
+          },
+          include: ["*.ts"],
+        }),
+      );
+      const outcome = await run(process.execPath, [tsc, "-p", config], { cwd: check }).then(
+        () => "",
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(outcome, `tsc with moduleResolution ${moduleResolution}`).toBe("");
+    }
   });
 
   it("serves the memory tools over stdio from the MCP client entry in docs/memory-service.md", async () => {

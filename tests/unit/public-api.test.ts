@@ -1,6 +1,20 @@
 import { readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createSqlToolkit, type SqlToolkit } from "../../core/index.js";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import {
+  createSqlToolkit,
+  type DeleteMatchingInput,
+  type DeleteMatchingResult,
+  type ExportedMemory,
+  type ImportResult,
+  type ListInput,
+  type ListPage,
+  type MemoryService,
+  type NdjsonLine,
+  type RecallOptions,
+  type SqlToolkit,
+  type UpdateInput,
+  type UpdateResult,
+} from "../../core/index.js";
 import { loadedParser } from "./sql/loaded-parser.js";
 
 /**
@@ -125,5 +139,25 @@ describe("the package's public API", () => {
       result: { statement_count: 1, statement_types: ["*ast.SelectStatement"] },
     });
     expect(tools.lint("SELECT 1").ok).toBe(true);
+  });
+
+  it("names, from the root, every type MemoryService's methods take and return (checked by tsc)", () => {
+    type Service = MemoryService;
+    expectTypeOf<Parameters<Service["list"]>[0]>().toEqualTypeOf<ListInput | undefined>();
+    expectTypeOf<Awaited<ReturnType<Service["list"]>>>().toEqualTypeOf<ListPage>();
+    expectTypeOf<Parameters<Service["update"]>[1]>().toEqualTypeOf<UpdateInput>();
+    expectTypeOf<Awaited<ReturnType<Service["update"]>>>().toEqualTypeOf<UpdateResult>();
+    expectTypeOf<Parameters<Service["deleteMatching"]>[0]>().toEqualTypeOf<DeleteMatchingInput>();
+    expectTypeOf<
+      Awaited<ReturnType<Service["deleteMatching"]>>
+    >().toEqualTypeOf<DeleteMatchingResult>();
+    expectTypeOf<ReturnType<Service["exportMemories"]>>().toEqualTypeOf<
+      AsyncIterable<ExportedMemory>
+    >();
+    expectTypeOf<Parameters<Service["importMemories"]>[0]>().toEqualTypeOf<
+      AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>
+    >();
+    expectTypeOf<Awaited<ReturnType<Service["importMemories"]>>>().toEqualTypeOf<ImportResult>();
+    expectTypeOf<Parameters<Service["recall"]>[1]>().toEqualTypeOf<RecallOptions | undefined>();
   });
 });
