@@ -62,8 +62,9 @@ export class CohereEmbedder implements Embedder {
     // environment behind the caller's back, or fails later as a 401 (embedder_failed).
     const apiKey: unknown = (options as Partial<CohereEmbedderOptions> | undefined)?.apiKey;
     if (typeof apiKey !== "string" || apiKey.trim() === "") {
+      const got = typeof apiKey === "string" ? JSON.stringify(apiKey) : typeof apiKey;
       throw new TypeError(
-        `CohereEmbedder: apiKey must be a non-empty string (the Cohere API key), got ${typeof apiKey === "string" ? JSON.stringify(apiKey) : typeof apiKey}`,
+        `CohereEmbedder: apiKey must be a non-empty string (the Cohere API key), got ${got}`,
       );
     }
     this.#options = options;

@@ -22,8 +22,8 @@ export interface MemoryServiceDeps {
   readonly options?: Partial<MemoryServiceOptions>;
   /**
    * The retrieval index that ranks memories for recall and search (default: the hybrid index,
-   * BM25 fused with cosine, `createHybridIndex()`; `CosineRetrievalIndex` ranks by the vectors
-   * alone). It must be empty: `init()` fills it from the store.
+   * BM25 fused with cosine, `createHybridIndex()`, whose options set the fusion;
+   * `createBm25Index()` ranks by BM25 alone). It must be empty: `init()` fills it from the store.
    */
   readonly index?: RetrievalIndex;
   /**
@@ -83,7 +83,8 @@ const REQUIRED_DEPS = [
  * `config_invalid` instead of a `TypeError` deep inside `init()` or the first request.
  *
  * @example
- * depsProblems({ store }); // ["embedder: expected an Embedder (with embedDocuments, embedQuery), got undefined", …]
+ * depsProblems({ store, embedder });
+ * // ["clock: expected a Clock (with now), got undefined"]
  */
 export function depsProblems(deps: unknown): string[] {
   if (typeof deps !== "object" || deps === null) {
@@ -99,8 +100,9 @@ export function depsProblems(deps: unknown): string[] {
     if (!ok) {
       const got =
         typeof value === "object" && value !== null ? "an object without them" : String(value);
+      const article = port === "Embedder" ? "an" : "a";
       problems.push(
-        `${name}: expected a${port === "Embedder" ? "n" : ""} ${port} (with ${methods.join(", ")}), got ${got}`,
+        `${name}: expected ${article} ${port} (with ${methods.join(", ")}), got ${got}`,
       );
     }
   }
