@@ -61,7 +61,7 @@ export class ApiKeys {
   readonly #cacheMs: number;
   readonly #verified = new Map<string, Verified>();
   readonly #inFlight = new Map<string, Promise<KeyCheck>>();
-  /** Bumped by every revocation: a verification that started before one does not cache. */
+  /** Bumped as a revocation starts and ends: a check overlapping one does not cache. */
   #revocations = 0;
 
   constructor(options: ApiKeysOptions) {
@@ -100,6 +100,8 @@ export class ApiKeys {
     this.#revocations += 1;
     this.#verified.delete(id);
     const removed = await this.#store.remove(id);
+    // Again: a check that started meanwhile may have read the key before the removal landed.
+    this.#revocations += 1;
     this.#verified.delete(id);
     return removed;
   }
