@@ -187,16 +187,17 @@ export class TenantSpace {
   }
 
   /**
-   * Live memories per tenant, for tenants holding at least one, sorted by name.
+   * Live memories per tenant, for tenants holding at least one, sorted by name. A replica first
+   * starts the tenants it saw on the shared feed (written by other replicas) but never served.
    *
    * @example
    * await tenants.counts(); // [{ tenant: "acme", memories: 12 }, { tenant: "default", memories: 3 }]
    */
   async counts(): Promise<{ tenant: string; memories: number }[]> {
+    for (const t of this.#listen?.seen ?? []) if (!this.#services.has(t)) await this.service(t);
     const out: { tenant: string; memories: number }[] = [];
     for (const tenant of this.tenants) {
-      const service = this.#services.get(tenant);
-      const memories = service === undefined ? 0 : (await service.stats()).total_memories;
+      const memories = (await this.#services.get(tenant)?.stats())?.total_memories ?? 0;
       if (memories > 0) out.push({ tenant, memories });
     }
     return out;

@@ -223,6 +223,22 @@ describe("memsvc replicas on one PostgreSQL", () => {
     );
   });
 
+  it("lists on GET /v1/tenants a tenant that only another replica has served", async () => {
+    // QA of issue 23: a replica listed only the tenants it had served itself.
+    const [a, , c] = replicas as [MemsvcProcess, MemsvcProcess, MemsvcProcess];
+    const stored = await fetch(`${a.baseUrl}/v1/remember`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-Memsvc-Tenant": "qa-charlie" },
+      body: JSON.stringify({ content: "Charlie's only memory", scope: "permanent" }),
+    });
+    expect(stored.status).toBe(200);
+    await within(2_000, async () => {
+      const { body } = await call(c, "/v1/tenants");
+      const tenants = body["tenants"] as { tenant: string; memories: number }[];
+      return tenants.some((t) => t.tenant === "qa-charlie" && t.memories === 1);
+    });
+  });
+
   it("the same content stored on three replicas at the same moment keeps one memory", async () => {
     const content = `The build cache lives in s3://builds-${Date.now()}`;
     const answers = await Promise.all(

@@ -61,6 +61,17 @@ describe("tenants on replicas of one shared store (issues 21 and 23)", () => {
     expect((await (await b.service("late")).get(id)).content).toBe("written on a");
   });
 
+  it("counts a tenant another replica wrote after startup, though this one never served it", async () => {
+    // QA of issue 23: GET /v1/tenants (and the tenant metrics) on a replica listed only the
+    // tenants it had served, so the memory browser's picker missed the others' new tenants.
+    const shared = new InMemorySharedStore();
+    const a = await replica(shared, []);
+    const b = await replica(shared, []);
+    await (await a.service("late")).remember({ content: "written on a" });
+    await (await b.service("default")).follower?.catchUp();
+    expect(await b.counts()).toEqual([{ tenant: "late", memories: 1 }]);
+  });
+
   it("gives an import line a new id when a tenant this replica never started holds it", async () => {
     // QA of issue 23: replica b had never served "bravo", so no engine of b held the id and
     // alpha's import overwrote bravo's memory in the shared store (and moved it to alpha).
