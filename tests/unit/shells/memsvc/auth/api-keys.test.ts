@@ -99,7 +99,8 @@ describe("API keys", () => {
 
   it("does not cache a key whose check read the store while it was being revoked", async () => {
     // QA of issue 23: a first use racing a revocation (the file store's rewrite and fsync) read
-    // the key before the delete landed and cached it after: it kept working for 5 s.
+    // the key before the delete landed and cached it after: it kept working for 5 s; and a
+    // request after the revocation joined that check.
     const { store, keys } = setup();
     const made = await keys.create({ tenant: "acme", readOnly: false });
     let land!: () => void;
@@ -115,7 +116,10 @@ describe("API keys", () => {
     const racing = keys.verify(made.key);
     land();
     expect(await revoked).toBe(true);
+    // Asked once the revocation answered, while the racing check still runs: not shared with it.
+    const after = keys.verify(made.key);
     await racing; // concurrent with the revocation: either answer is fair
+    expect(await after).toEqual({ ok: false, reason: "invalid" });
     expect(keys.cached(made.key)).toBeUndefined();
     expect(await keys.verify(made.key)).toEqual({ ok: false, reason: "invalid" });
   });
