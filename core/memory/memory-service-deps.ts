@@ -63,10 +63,10 @@ export interface MemoryServiceDeps {
    */
   readonly snapshots?: EngineSnapshots;
   /**
-   * Whether a memory outside this service's store view holds an id (another tenant's, issue 23):
-   * an import line with such an id gets a new one instead of overwriting it. Absent: never.
+   * Of `ids`, those a memory outside this service's store view holds (another tenant's, issue
+   * 23): an import line with such an id gets a new one instead of overwriting it. Absent: none.
    */
-  readonly idTakenElsewhere?: (id: string) => boolean;
+  readonly idsTakenElsewhere?: (ids: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 /** What each required dependency must offer: the port's name and the members checked. */

@@ -27,8 +27,9 @@ export interface ServiceContext {
   newId(): string;
   /** SHA-256 (hex) of the normalised content: the duplicate key (`contentHash`). */
   contentHash(content: string): string;
-  /** Whether another tenant's memory holds this id (import gives such a line a new id). */
-  readonly idTakenElsewhere?: ((id: string) => boolean) | undefined;
+  /** Of `ids`, those another tenant's memory holds (import gives such a line a new id). */
+  readonly idsTakenElsewhere?:
+    ((ids: readonly string[]) => Promise<ReadonlySet<string>>) | undefined;
   /** Replica mode on a store with `insertNew`: remembers of new content skip the cluster lock. */
   readonly optimistic?: OptimisticInserts | undefined;
 }

@@ -84,7 +84,7 @@ export function wireMemoryService(
     nowMs,
     newId: deps.newId ?? (() => globalThis.crypto.randomUUID()),
     contentHash: (content) => contentHashWith(hasher, content),
-    idTakenElsewhere: deps.idTakenElsewhere,
+    idsTakenElsewhere: deps.idsTakenElsewhere,
     optimistic: replica?.optimistic,
   };
   return { engine, replica, accesses, context };

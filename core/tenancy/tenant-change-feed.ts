@@ -21,11 +21,12 @@ export function tenantChangeFeed(
     head: () => inner.head(),
     async changesSince(after: number, limit: number): Promise<StoreChange[]> {
       const changes = await inner.changesSince(after, limit);
-      return changes.map((change) =>
-        change.record === undefined || tenantOf(change.record.metadata) === tenant
-          ? change
-          : { seq: change.seq, id: change.id, record: undefined },
-      );
+      return changes.map((change) => {
+        const of = change.record === undefined ? tenant : tenantOf(change.record.metadata);
+        if (of === tenant) return change;
+        listeners.seen.add(of);
+        return { seq: change.seq, id: change.id, record: undefined };
+      });
     },
     listen: (onCommit, onConnection) => listeners.listen(onCommit, onConnection),
     ...(inner.stamp === undefined
@@ -44,6 +45,8 @@ interface Callbacks {
 /** One listener on the shared feed, fanned out to every tenant's follower. */
 export interface SharedListen {
   readonly listen: Listen;
+  /** The tenants whose records the views read for other tenants (a replica's unstarted ones). */
+  readonly seen: Set<string>;
 }
 
 /**
@@ -59,6 +62,7 @@ export function sharedListen(inner: ChangeFeed): SharedListen {
   const callbacks = new Set<Callbacks>();
   let started: Promise<() => Promise<void>> | undefined;
   return {
+    seen: new Set(),
     async listen(onCommit, onConnection) {
       const entry: Callbacks = { onCommit, onConnection };
       callbacks.add(entry);

@@ -7,7 +7,7 @@ import { LOAD_PAGE_SIZE, type LoadProgress, type LoadSource } from "../storage/e
 import { takeSnapshot, tenantsChangedSince, usableSnapshot } from "./replica-snapshot.js";
 import { tenantChangeFeed, sharedListen, type SharedListen } from "./tenant-change-feed.js";
 import { DEFAULT_TENANT, tenantOf, withTenant } from "./tenant-metadata.js";
-import { TenantVectorStore } from "./tenant-vector-store.js";
+import { heldByOtherTenants, TenantVectorStore } from "./tenant-vector-store.js";
 
 /** What one tenant's service is built from (its own view of the shared store and feed). */
 export interface TenantParts {
@@ -15,8 +15,8 @@ export interface TenantParts {
   readonly store: VectorStore;
   /** Replica mode: the tenant's view of the shared feed. */
   readonly feed?: ChangeFeed | undefined;
-  /** Whether another tenant's memory holds an id (see `MemoryServiceDeps.idTakenElsewhere`). */
-  readonly idTakenElsewhere: (id: string) => boolean;
+  /** Of some ids, those another tenant's memory holds (`MemoryServiceDeps.idsTakenElsewhere`). */
+  readonly idsTakenElsewhere: (ids: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 /** What a {@link TenantSpace} works with. */
@@ -187,16 +187,17 @@ export class TenantSpace {
   }
 
   /**
-   * Live memories per tenant, for tenants holding at least one, sorted by name.
+   * Live memories per tenant, for tenants holding at least one, sorted by name. A replica first
+   * starts the tenants it saw on the shared feed (written by other replicas) but never served.
    *
    * @example
    * await tenants.counts(); // [{ tenant: "acme", memories: 12 }, { tenant: "default", memories: 3 }]
    */
   async counts(): Promise<{ tenant: string; memories: number }[]> {
+    for (const t of this.#listen?.seen ?? []) if (!this.#services.has(t)) await this.service(t);
     const out: { tenant: string; memories: number }[] = [];
     for (const tenant of this.tenants) {
-      const service = this.#services.get(tenant);
-      const memories = service === undefined ? 0 : (await service.stats()).total_memories;
+      const memories = (await this.#services.get(tenant)?.stats())?.total_memories ?? 0;
       if (memories > 0) out.push({ tenant, memories });
     }
     return out;
@@ -265,12 +266,11 @@ export class TenantSpace {
     for (const service of this.#services.values()) await service.follower?.finish();
   }
 
-  /** Whether any started tenant's engine holds `id`, other than `tenant`'s. */
-  #heldElsewhere(tenant: string, id: string): boolean {
-    for (const [other, service] of this.#services) {
-      if (other !== tenant && service.holds(id)) return true;
-    }
-    return false;
+  /** Of `ids`, those another tenant holds (a replica may not have started it: the store knows). */
+  #heldElsewhere(tenant: string, ids: readonly string[]): Promise<ReadonlySet<string>> {
+    if (this.#deps.feed !== undefined) return heldByOtherTenants(this.#deps.store, tenant, ids);
+    const others = [...this.#services].filter(([other]) => other !== tenant);
+    return Promise.resolve(new Set(ids.filter((id) => others.some(([, s]) => s.holds(id)))));
   }
 
   #build(tenant: string): MemoryService {
@@ -284,7 +284,7 @@ export class TenantSpace {
         feed === undefined || this.#listen === undefined
           ? undefined
           : tenantChangeFeed(feed, tenant, this.#listen),
-      idTakenElsewhere: (id) => this.#heldElsewhere(tenant, id),
+      idsTakenElsewhere: (ids) => this.#heldElsewhere(tenant, ids),
     });
     this.#services.set(tenant, service);
     return service;

@@ -87,3 +87,20 @@ export class TenantVectorStore implements VectorStore {
     return Promise.resolve();
   }
 }
+
+/**
+ * Of `ids`, those another tenant's records hold in the shared store (issue 23): an import line
+ * carrying one gets a new id. A replica asks the store, as it may never have started the tenant
+ * another replica wrote them for.
+ *
+ * @example
+ * await heldByOtherTenants(shared, "acme", [id]); // Set { id } when globex holds it
+ */
+export async function heldByOtherTenants(
+  store: VectorStore,
+  tenant: string,
+  ids: readonly string[],
+): Promise<ReadonlySet<string>> {
+  const records = ids.length === 0 ? [] : await store.get(ids);
+  return new Set(records.filter((r) => tenantOf(r.metadata) !== tenant).map((r) => r.id));
+}

@@ -20,7 +20,7 @@ function space(store: VectorStore): TenantSpace {
         store: parts.store,
         embedder,
         clock,
-        idTakenElsewhere: parts.idTakenElsewhere,
+        idsTakenElsewhere: parts.idsTakenElsewhere,
       }),
     newId: () => globalThis.crypto.randomUUID(),
   });

@@ -195,6 +195,53 @@ describe("memsvc replicas on one PostgreSQL", () => {
     await within(1_000, async () => (await call(a, `/v1/memories/${id}`)).status === 404);
   });
 
+  it("an import carrying another tenant's id never touches its memory, on a replica that never served that tenant", async () => {
+    // QA of issue 23: b had never served "qa-bravo", so its import upserted over bravo's row.
+    const [a, b, c] = replicas as [MemsvcProcess, MemsvcProcess, MemsvcProcess];
+    const as = (tenant: string | undefined) =>
+      tenant === undefined ? {} : { "X-Memsvc-Tenant": tenant };
+    const remembered = await fetch(`${a.baseUrl}/v1/remember`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...as("qa-bravo") },
+      body: JSON.stringify({ content: "Bravo's launch date is secret", scope: "permanent" }),
+    });
+    const { id } = (await remembered.json()) as { id: string };
+    for (const importer of ["qa-alpha", undefined]) {
+      const line = { id, content: `${importer ?? "default"} was here`, scope: "permanent" };
+      const imported = await fetch(`${b.baseUrl}/v1/import`, {
+        method: "POST",
+        headers: { "content-type": "application/x-ndjson", ...as(importer) },
+        body: `${JSON.stringify(line)}\n`,
+      });
+      expect(await imported.json()).toEqual({ imported: 1, deduplicated: 0, rejected: [] });
+      const mine = await fetch(`${b.baseUrl}/v1/memories?q=was+here`, { headers: as(importer) });
+      const { memories } = (await mine.json()) as { memories: { id: string }[] };
+      expect(memories.map((m) => m.id)).not.toContain(id);
+      expect(memories).toHaveLength(1);
+    }
+    const got = await fetch(`${c.baseUrl}/v1/memories/${id}`, { headers: as("qa-bravo") });
+    expect(got.status).toBe(200);
+    expect(((await got.json()) as { content: string }).content).toBe(
+      "Bravo's launch date is secret",
+    );
+  });
+
+  it("lists on GET /v1/tenants a tenant that only another replica has served", async () => {
+    // QA of issue 23: a replica listed only the tenants it had served itself.
+    const [a, , c] = replicas as [MemsvcProcess, MemsvcProcess, MemsvcProcess];
+    const stored = await fetch(`${a.baseUrl}/v1/remember`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-Memsvc-Tenant": "qa-charlie" },
+      body: JSON.stringify({ content: "Charlie's only memory", scope: "permanent" }),
+    });
+    expect(stored.status).toBe(200);
+    await within(2_000, async () => {
+      const { body } = await call(c, "/v1/tenants");
+      const tenants = body["tenants"] as { tenant: string; memories: number }[];
+      return tenants.some((t) => t.tenant === "qa-charlie" && t.memories === 1);
+    });
+  });
+
   it("the same content stored on three replicas at the same moment keeps one memory", async () => {
     const content = `The build cache lives in s3://builds-${Date.now()}`;
     const answers = await Promise.all(

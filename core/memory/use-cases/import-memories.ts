@@ -112,11 +112,8 @@ function plan(context: ServiceContext, text: string): Planned | string {
   );
   if (tooLate !== undefined) return tooLate;
   const iso = (ms: number) => new Date(ms).toISOString();
-  const kept = body.id?.toLowerCase();
   const memory: Memory = {
-    // An id another tenant's memory holds gets a new one (issue 23): neither overwritten nor
-    // revealed, so one tenant's export can be imported into another.
-    id: kept === undefined || context.idTakenElsewhere?.(kept) === true ? context.newId() : kept,
+    id: body.id?.toLowerCase() ?? context.newId(),
     content: body.content,
     type: body.type,
     scope: body.scope,
@@ -138,10 +135,11 @@ function plan(context: ServiceContext, text: string): Planned | string {
 
 async function storeBatch(
   context: ServiceContext,
-  batch: readonly Planned[],
+  lines: readonly Planned[],
   counts: { imported: number; deduplicated: number },
 ): Promise<void> {
-  if (batch.length === 0) return;
+  if (lines.length === 0) return;
+  const batch = await withOwnIds(context, lines);
   const { engine, lock } = context;
   const hashes = batch.map(({ memory }) => context.contentHash(memory.content));
   const keys = batch.map(({ memory }, i) => rememberLockKey(memory, hashes[i] as string));
@@ -193,6 +191,18 @@ async function storeBatch(
     counts.imported += fresh.size;
     await merge(context, [...targets.values()], held);
   });
+}
+
+/**
+ * The lines, those whose id another tenant's memory holds given a new one (issue 23): that memory
+ * is neither overwritten nor revealed, so one tenant's export can be imported into another.
+ */
+async function withOwnIds(context: ServiceContext, lines: readonly Planned[]) {
+  const taken = await context.idsTakenElsewhere?.(lines.map(({ memory }) => memory.id));
+  if (taken === undefined || taken.size === 0) return lines;
+  return lines.map((line) =>
+    taken.has(line.memory.id) ? { ...line, memory: { ...line.memory, id: context.newId() } } : line,
+  );
 }
 
 /**

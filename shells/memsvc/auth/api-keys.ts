@@ -61,7 +61,7 @@ export class ApiKeys {
   readonly #cacheMs: number;
   readonly #verified = new Map<string, Verified>();
   readonly #inFlight = new Map<string, Promise<KeyCheck>>();
-  /** Bumped by every revocation: a verification that started before one does not cache. */
+  /** Bumped as a revocation starts and ends: a check overlapping one does not cache. */
   #revocations = 0;
 
   constructor(options: ApiKeysOptions) {
@@ -100,7 +100,13 @@ export class ApiKeys {
     this.#revocations += 1;
     this.#verified.delete(id);
     const removed = await this.#store.remove(id);
+    // A check that started meanwhile may have read the key before the removal landed: it is
+    // neither cached nor shared with the requests that come after the revocation.
+    this.#revocations += 1;
     this.#verified.delete(id);
+    for (const flight of this.#inFlight.keys()) {
+      if (flight.startsWith(`${id}:`)) this.#inFlight.delete(flight);
+    }
     return removed;
   }
 
@@ -130,9 +136,10 @@ export class ApiKeys {
     const flight = `${parts.id}:${digest.toString("hex")}`;
     let pending = this.#inFlight.get(flight);
     if (pending === undefined) {
-      pending = this.#check(parts.id, parts.secret, digest).finally(() =>
-        this.#inFlight.delete(flight),
-      );
+      const check: Promise<KeyCheck> = this.#check(parts.id, parts.secret, digest).finally(() => {
+        if (this.#inFlight.get(flight) === check) this.#inFlight.delete(flight);
+      });
+      pending = check;
       this.#inFlight.set(flight, pending);
     }
     return pending;

@@ -184,7 +184,7 @@ export async function buildMemsvc(
       // Recall's access counts reach the store at most this late (and a crash loses at most
       // this much of them); every recall in the interval shares one write.
       accessWriteDelay: () => delay(ACCESS_WRITE_INTERVAL_MS, undefined, { ref: false }),
-      idTakenElsewhere: parts.idTakenElsewhere,
+      idsTakenElsewhere: parts.idsTakenElsewhere,
       ...replicaDeps(c.resolve(TOKENS.opened), parts, logger),
     });
   container.register(TOKENS.tenants, {

@@ -66,7 +66,7 @@ async function startReplica(
         clock,
         ...(parts.feed === undefined ? {} : { feed: parts.feed }),
         locks: connection.locks,
-        idTakenElsewhere: parts.idTakenElsewhere,
+        idsTakenElsewhere: parts.idsTakenElsewhere,
       }),
   });
   await tenants.init();

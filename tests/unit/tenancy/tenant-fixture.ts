@@ -33,7 +33,7 @@ export async function tenantFixture(
         embedder,
         clock,
         newId: () => globalThis.crypto.randomUUID(),
-        idTakenElsewhere: parts.idTakenElsewhere,
+        idsTakenElsewhere: parts.idsTakenElsewhere,
         ...(options.memory === undefined ? {} : { options: options.memory }),
       }),
     newId,

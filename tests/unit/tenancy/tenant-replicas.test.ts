@@ -22,7 +22,7 @@ async function replica(shared: InMemorySharedStore, events: FollowerEvent[]) {
         clock,
         ...(parts.feed === undefined ? {} : { feed: parts.feed, locks }),
         onFollowerEvent: (event) => events.push(event),
-        idTakenElsewhere: parts.idTakenElsewhere,
+        idsTakenElsewhere: parts.idsTakenElsewhere,
       }),
     newId: () => globalThis.crypto.randomUUID(),
   });
@@ -59,5 +59,35 @@ describe("tenants on replicas of one shared store (issues 21 and 23)", () => {
     const { id } = await (await a.service("late")).remember({ content: "written on a" });
     expect(b.tenants).not.toContain("late");
     expect((await (await b.service("late")).get(id)).content).toBe("written on a");
+  });
+
+  it("counts a tenant another replica wrote after startup, though this one never served it", async () => {
+    // QA of issue 23: GET /v1/tenants (and the tenant metrics) on a replica listed only the
+    // tenants it had served, so the memory browser's picker missed the others' new tenants.
+    const shared = new InMemorySharedStore();
+    const a = await replica(shared, []);
+    const b = await replica(shared, []);
+    await (await a.service("late")).remember({ content: "written on a" });
+    await (await b.service("default")).follower?.catchUp();
+    expect(await b.counts()).toEqual([{ tenant: "late", memories: 1 }]);
+  });
+
+  it("gives an import line a new id when a tenant this replica never started holds it", async () => {
+    // QA of issue 23: replica b had never served "bravo", so no engine of b held the id and
+    // alpha's import overwrote bravo's memory in the shared store (and moved it to alpha).
+    const shared = new InMemorySharedStore();
+    const a = await replica(shared, []);
+    const b = await replica(shared, []);
+    const { id } = await (await a.service("bravo")).remember({ content: "bravo's plan" });
+    const line = JSON.stringify({ id, content: "alpha was here", scope: "permanent" });
+    const alphaOnB = await b.service("alpha");
+    const result = await alphaOnB.importMemories([{ line: 1, text: line }]);
+    expect(result).toEqual({ imported: 1, deduplicated: 0, rejected: [] });
+    expect(b.tenants).not.toContain("bravo");
+    const c = await replica(shared, []);
+    expect((await (await c.service("bravo")).get(id)).content).toBe("bravo's plan");
+    const alphaOnC = (await (await c.service("alpha")).list()).memories;
+    expect(alphaOnC.map((m) => m.content)).toEqual(["alpha was here"]);
+    expect(alphaOnC[0]?.id).not.toBe(id);
   });
 });

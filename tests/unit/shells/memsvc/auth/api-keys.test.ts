@@ -97,6 +97,33 @@ describe("API keys", () => {
     expect(await keys.verify(elsewhere.key)).toEqual({ ok: false, reason: "invalid" });
   });
 
+  it("does not cache a key whose check read the store while it was being revoked", async () => {
+    // QA of issue 23: a first use racing a revocation (the file store's rewrite and fsync) read
+    // the key before the delete landed and cached it after: it kept working for 5 s; and a
+    // request after the revocation joined that check.
+    const { store, keys } = setup();
+    const made = await keys.create({ tenant: "acme", readOnly: false });
+    let land!: () => void;
+    const landing = new Promise<void>((resolve) => (land = resolve));
+    const [get, remove] = [store.get.bind(store), store.remove.bind(store)];
+    store.remove = async (id) => landing.then(() => remove(id));
+    const revoked = keys.revoke(made.id);
+    store.get = async (id) => {
+      const read = await get(id); // read before the delete lands, answered once it is revoked
+      await revoked;
+      return read;
+    };
+    const racing = keys.verify(made.key);
+    land();
+    expect(await revoked).toBe(true);
+    // Asked once the revocation answered, while the racing check still runs: not shared with it.
+    const after = keys.verify(made.key);
+    await racing; // concurrent with the revocation: either answer is fair
+    expect(await after).toEqual({ ok: false, reason: "invalid" });
+    expect(keys.cached(made.key)).toBeUndefined();
+    expect(await keys.verify(made.key)).toEqual({ ok: false, reason: "invalid" });
+  });
+
   it("shares one store read among concurrent first uses of a key", async () => {
     const { store, keys } = setup();
     const made = await keys.create({ tenant: "acme", readOnly: false });

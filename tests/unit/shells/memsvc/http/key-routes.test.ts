@@ -81,6 +81,11 @@ describe("the operator's key endpoints (issue 23)", () => {
       { tenant: "acme", expires_at: "2020-01-01T00:00:00Z" },
       /^expires_at: expected a date-time in the future/,
     ],
+    // QA of issue 23: Date.parse rolls a day that does not exist over (to 2099-03-02).
+    [
+      { tenant: "acme", expires_at: "2099-02-30T00:00:00Z" },
+      /^expires_at: expected a date-time that exists/,
+    ],
     [{ tenant: "acme", readonly: true }, /unknown field "readonly"; did you mean "read_only"\?/],
   ])("refuses %j with a 400 naming the field", async (body, message) => {
     const { call } = await setup();
