@@ -35,10 +35,18 @@ function readFilters(): Filters {
   return filters;
 }
 
-function describeFilters(filters: Filters): string {
-  return Object.entries(filters)
-    .map(([k, v]) => (k === "project" && v === "" ? `project = ${NO_PROJECT}` : `${k} = "${v}"`))
-    .join(", ");
+/**
+ * Stored or typed text inside the page's own sentence, quoted and in a `<bdi>`: its bidi controls
+ * (U+202E…) reorder only itself, never the page's words around it (a memory saying
+ * "\u202E.derotser eb tonnac tI" cannot turn "It cannot be restored." around).
+ */
+const quoted = (text: string): (string | Node)[] => ['"', h("bdi", {}, text), '"'];
+
+function describeFilters(filters: Filters): (string | Node)[] {
+  return Object.entries(filters).flatMap(([k, v], i) => [
+    ...(i === 0 ? [] : [", "]),
+    ...(k === "project" && v === "" ? [`project = ${NO_PROJECT}`] : [`${k} = `, ...quoted(v)]),
+  ]);
 }
 
 /** Any call's failure: back to the token form on 401, else a message in the status line. */
@@ -64,11 +72,11 @@ function applyFacet(field: "project" | "tag", value: string): void {
   filtersForm.requestSubmit();
 }
 
-function show(rows: Row[], scored: boolean, emptyText: string): void {
+function show(rows: Row[], scored: boolean, emptyText: readonly (string | Node)[]): void {
   renderTable(table, rows, { edit, forget, selectionChanged }, { scored });
   const empty = byId("empty");
   empty.hidden = rows.length > 0;
-  empty.textContent = emptyText;
+  empty.replaceChildren(...emptyText);
   table.hidden = rows.length === 0;
 }
 
@@ -80,8 +88,8 @@ async function load(): Promise<void> {
   if (view.kind === "search") {
     const { results } = await api.search(view.message, view.filters, Number(pageSize.value));
     if (call !== latest) return;
-    show(rowsFromHits(results), true, `Nothing found for "${view.message}".`);
-    byId("table-caption").textContent = `Search results for "${view.message}"`;
+    show(rowsFromHits(results), true, ["Nothing found for ", ...quoted(view.message), "."]);
+    byId("table-caption").replaceChildren("Search results for ", ...quoted(view.message));
     setPager(false, false, "search");
     loadInfo.textContent = `${results.length} results`;
     return;
@@ -95,12 +103,12 @@ async function load(): Promise<void> {
     answer.memories.map((memory) => ({ memory })),
     false,
     filtered
-      ? `No memories match ${describeFilters(filters)}.`
-      : "No memories yet. Store one with POST /v1/remember (see the README), then reload.",
+      ? ["No memories match ", ...describeFilters(filters), "."]
+      : ["No memories yet. Store one with POST /v1/remember (see the README), then reload."],
   );
-  byId("table-caption").textContent = filtered
-    ? `Memories where ${describeFilters(filters)}`
-    : "Memories, newest first";
+  byId("table-caption").replaceChildren(
+    ...(filtered ? ["Memories where ", ...describeFilters(filters)] : ["Memories, newest first"]),
+  );
   setPager(page > 0, answer.next_cursor !== null, `page ${page + 1}`);
   const shown = answer.memories.length;
   loadInfo.textContent = `${shown} shown`;
@@ -163,7 +171,8 @@ async function forgetIds(ids: readonly string[]): Promise<number> {
 function forget(row: Row): void {
   const preview =
     row.memory.content.length > 80 ? `${row.memory.content.slice(0, 80)}…` : row.memory.content;
-  void confirmForget(`Forget this memory? "${preview}" It cannot be restored.`).then(async (ok) => {
+  const question = ["Forget this memory? ", ...quoted(preview), " It cannot be restored."];
+  void confirmForget(question).then(async (ok) => {
     if (!ok) return;
     try {
       await api.forget(row.memory.id);
@@ -200,10 +209,10 @@ byId("forget-matching").addEventListener("click", () => {
       const { matched = 0 } = await api.forgetMatching(body, true);
       if (matched === 0) return announce(status, "Nothing matches: nothing to forget.");
       const what = everything
-        ? `ALL ${matched} memories`
-        : `${matched} memories matching ${describeFilters(filters)}`;
-      if (!(await confirmForget(`Forget ${what}? They cannot be restored.`, `Forget ${matched}`)))
-        return;
+        ? [`ALL ${matched} memories`]
+        : [`${matched} memories matching `, ...describeFilters(filters)];
+      const question = ["Forget ", ...what, "? They cannot be restored."];
+      if (!(await confirmForget(question, `Forget ${matched}`))) return;
       const { deleted } = await api.forgetMatching(body, false);
       announce(status, `Forgot ${deleted} memories.`);
       if (view.kind === "list") view = { ...view, cursors: [undefined], page: 0 };

@@ -81,7 +81,8 @@ function drawChips(
           title: `Show only ${field} ${label}`,
           "data-value": value,
         },
-        label,
+        // A `<bdi>`: a stored value's bidi controls must not carry its count along with it.
+        h("bdi", {}, label),
         " ",
         number,
       );
