@@ -382,6 +382,8 @@ byId("export").addEventListener("click", () => {
 });
 
 const importFile = byId<HTMLInputElement>("import-file");
+// A real button opens the (hidden) file field: a label for it could not take the keyboard's focus.
+byId("import").addEventListener("click", () => importFile.click());
 importFile.addEventListener("change", () => {
   const file = importFile.files?.[0];
   if (file === undefined) return;

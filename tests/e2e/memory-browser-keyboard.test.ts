@@ -1,0 +1,97 @@
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  chromiumAvailable,
+  launchChromium,
+  type HeadlessChromium,
+} from "../support/headless-chromium.js";
+import { checkPagesThenClose } from "../support/page-test-hooks.js";
+import { startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
+
+let svc: MemsvcProcess;
+let browser: HeadlessChromium;
+
+/** What has the focus: its tag, id, accessible-ish name and the outline drawn around it. */
+interface Focused {
+  tag: string;
+  id: string;
+  name: string;
+  outline: string;
+}
+
+/** Presses Tab from the top of the page until the focus leaves it, noting each stop. */
+async function tabThrough(page: Page): Promise<Focused[]> {
+  await page.locator("body").focus();
+  const stops: Focused[] = [];
+  for (let i = 0; i < 200; i++) {
+    await page.keyboard.press("Tab");
+    const stop = await page.evaluate(`(() => {
+      const e = document.activeElement;
+      const style = getComputedStyle(e);
+      const name = e.getAttribute("aria-label") ?? (e.labels?.[0] ?? e).textContent;
+      return {
+        tag: e.tagName.toLowerCase(),
+        id: e.id,
+        name: name.trim().replace(/\\s+/g, " "),
+        outline: style.outlineStyle + " " + style.outlineWidth,
+      };
+    })()`);
+    if ((stop as Focused).tag === "body") return stops;
+    stops.push(stop as Focused);
+  }
+  throw new Error("Tab never left the page");
+}
+
+describe.skipIf(!chromiumAvailable())("the memory browser from the keyboard alone", () => {
+  beforeAll(async () => {
+    svc = await startMemsvc();
+    for (const content of ["Keyboard note one", "Keyboard note two"]) {
+      const res = await fetch(`${svc.baseUrl}/v1/remember`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ content, type: "fact", project: "keys", tags: ["k"] }),
+      });
+      expect(res.status).toBe(200);
+    }
+    browser = await launchChromium();
+  });
+  checkPagesThenClose(() => browser);
+
+  async function openBrowser(): Promise<Page> {
+    const page = await browser.newPage({ width: 1440, height: 900 });
+    await page.goto(`${svc.baseUrl}/ui`);
+    await page.locator("#memories tbody tr").first().waitFor();
+    await page.locator("#facet-tag .chip").first().waitFor();
+    return page;
+  }
+
+  it("reaches Import… with Tab and opens the file picker with Enter", async () => {
+    const page = await openBrowser();
+    const stops = await tabThrough(page);
+    const names = stops.map((stop) => stop.name);
+    expect(names.indexOf("Import…")).toBe(names.indexOf("Export") + 1);
+    await page.focus("#export");
+    await page.keyboard.press("Tab");
+    const [chooser] = await Promise.all([
+      page.waitForEvent("filechooser"),
+      page.keyboard.press("Enter"),
+    ]);
+    await chooser.setFiles({
+      name: "one.ndjson",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(`${JSON.stringify({ content: "Imported by keyboard", type: "fact" })}\n`),
+    });
+    await page.locator("#status", { hasText: "Imported 1, merged 0, rejected 0." }).waitFor();
+    await page.close();
+  });
+
+  it("draws a visible focus outline on every control Tab stops at, the column headers too", async () => {
+    const page = await openBrowser();
+    const stops = await tabThrough(page);
+    expect(stops.map((stop) => stop.name)).toEqual(
+      expect.arrayContaining(["Content", "Confidence", "Edit", "Forget", "Remember", "Preview"]),
+    );
+    expect(stops.filter((stop) => !stop.outline.startsWith("solid"))).toEqual([]);
+    await page.close();
+  });
+});
