@@ -64,4 +64,28 @@ describe.skipIf(!chromiumAvailable())("the memory browser when a change fails", 
     await page.press('form.editor textarea[name="content"]', "Escape");
     await page.close();
   });
+
+  it("says the service did not answer when a forget or a save gets no answer, and keeps the edits", async () => {
+    const page = await openBrowser();
+    const id = ids[1] as string;
+    await page.route(`**/v1/memories/${id}`, (route) => route.abort("connectionrefused"));
+
+    await page.locator(`tr[data-id="${id}"] [data-action=forget]`).click();
+    await page.locator("#confirm[open]").waitFor();
+    await page.click("#confirm-ok");
+    const refused = `memsvc did not answer DELETE /v1/memories/${id}: is it running and reachable?`;
+    await page.locator("#status", { hasText: refused }).waitFor();
+    expect(await page.locator("#status").getAttribute("data-kind")).toBe("error");
+
+    const form = await openEditor(page, id);
+    await form.locator('textarea[name="content"]').fill("Release notes go in CHANGELOG.md");
+    await form.locator('button[type="submit"]').click();
+    const unsaved = `memsvc did not answer PATCH /v1/memories/${id}: is it running and reachable?`;
+    await form.locator(".error", { hasText: unsaved }).waitFor();
+    expect(await form.locator('textarea[name="content"]').inputValue()).toBe(
+      "Release notes go in CHANGELOG.md",
+    );
+    expect(await stored(id)).toMatchObject({ content: "Release notes go in CHANGES" });
+    await page.close();
+  });
 });
