@@ -1,7 +1,7 @@
 import { ApiError, api, type Filters, type Memory } from "./api.js";
 import { confirmForget } from "./confirm-dialog.js";
-import { announce, byId, h } from "./dom.js";
-import { hasFilters, NO_PROJECT, refreshCounts } from "./filter-counts.js";
+import { announce, byId, h, quoted } from "./dom.js";
+import { describeFilters, hasFilters, NO_PROJECT, refreshCounts } from "./filter-counts.js";
 import { openEditor } from "./memory-editor.js";
 import { renderTable, rowsFromHits, type Row } from "./memory-table.js";
 import { wireRecallPreview } from "./recall-preview.js";
@@ -33,20 +33,6 @@ function readFilters(): Filters {
     if (value !== "") filters[key] = key === "project" && value === NO_PROJECT ? "" : value;
   }
   return filters;
-}
-
-/**
- * Stored or typed text inside the page's own sentence, quoted and in a `<bdi>`: its bidi controls
- * (U+202E…) reorder only itself, never the page's words around it (a memory saying
- * "\u202E.derotser eb tonnac tI" cannot turn "It cannot be restored." around).
- */
-const quoted = (text: string): (string | Node)[] => ['"', h("bdi", {}, text), '"'];
-
-function describeFilters(filters: Filters): (string | Node)[] {
-  return Object.entries(filters).flatMap(([k, v], i) => [
-    ...(i === 0 ? [] : [", "]),
-    ...(k === "project" && v === "" ? [`project = ${NO_PROJECT}`] : [`${k} = `, ...quoted(v)]),
-  ]);
 }
 
 /** Any call's failure: back to the token form on 401, else a message in the status line. */
