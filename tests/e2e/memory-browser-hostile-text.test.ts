@@ -116,6 +116,27 @@ describe.skipIf(!chromiumAvailable())("the memory browser given hostile stored t
     await page.close();
   });
 
+  it("refuses on the token form a token with a character no header can carry, and keeps none", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${svc.baseUrl}/ui`);
+    // A zero-width space copied along with the token: fetch would throw on the header.
+    await page.fill("#token-input", `${TOKEN}\u200b`);
+    await page.press("#token-input", "Enter");
+    await page
+      .locator("#token-error", { hasText: "a character a header cannot carry" })
+      .waitFor({ timeout: 5_000 });
+    expect(await page.textContent("#token-error")).toBe(
+      `This token has a character a header cannot carry (U+200B, character ${TOKEN.length + 1}): ` +
+        "was something copied with it?",
+    );
+    expect(await page.locator("#browser").isVisible()).toBe(false);
+    expect(await page.evaluate("sessionStorage.getItem('memsvc.token')")).toBeNull();
+    await page.fill("#token-input", TOKEN);
+    await page.press("#token-input", "Enter");
+    await page.locator("#memories tbody tr").first().waitFor();
+    await page.close();
+  });
+
   it("keeps a stored text's right-to-left override from reversing the page's own words around it", async () => {
     const page = await openBrowser();
     // The tag's chip: its count stays after its name.

@@ -306,6 +306,8 @@ function open(): Promise<void> {
 byId<HTMLFormElement>("token-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = byId<HTMLInputElement>("token-input");
+  const problem = tokenStore.problem(input.value.trim());
+  if (problem !== undefined) return showGate(problem);
   tokenStore.save(input.value.trim());
   open().then(
     () => {
