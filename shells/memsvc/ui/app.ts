@@ -38,7 +38,6 @@ function readFilters(): Filters {
 /** Any call's failure: back to the token form on 401, else a message in the status line. */
 function fail(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) {
-    tokenStore.clear();
     showGate(`${error.message}: enter the token again`);
     return;
   }
@@ -253,7 +252,14 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+/**
+ * Back to the token form, signed out: no token, and no tenant picked with it (the next key may be
+ * another operator's, or a tenant key that a leftover `X-Memsvc-Tenant` would get refused).
+ */
 function showGate(message = ""): void {
+  tokenStore.clear();
+  forgetTenant();
+  document.getElementById("tenant-picker")?.remove();
   byId("browser").hidden = true;
   byId("sign-out").hidden = true;
   byId("gate").hidden = false;
@@ -314,18 +320,12 @@ byId<HTMLFormElement>("token-form").addEventListener("submit", (event) => {
       input.value = "";
     },
     (error: unknown) => {
-      tokenStore.clear();
       const wrong = error instanceof ApiError && error.status === 401;
       showGate(wrong ? `Wrong token (${error.message}).` : describe(error));
     },
   );
 });
-byId("sign-out").addEventListener("click", () => {
-  tokenStore.clear();
-  forgetTenant();
-  document.getElementById("tenant-picker")?.remove();
-  showGate();
-});
+byId("sign-out").addEventListener("click", () => showGate());
 
 wireRecallPreview(byId<HTMLFormElement>("recall"), fail);
 
@@ -388,8 +388,6 @@ importFile.addEventListener("change", () => {
 
 // Open straight away when the stored token (or no token, on a service without one) is accepted.
 open().catch((error: unknown) => {
-  if (error instanceof ApiError && error.status === 401) {
-    tokenStore.clear();
-    showGate();
-  } else fail(error);
+  if (error instanceof ApiError && error.status === 401) showGate();
+  else fail(error);
 });
