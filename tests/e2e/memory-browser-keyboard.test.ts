@@ -10,6 +10,7 @@ import { startMemsvc, type MemsvcProcess } from "../support/spawn-memsvc.js";
 
 let svc: MemsvcProcess;
 let browser: HeadlessChromium;
+let longId = "";
 
 /** What has the focus: its tag, id, accessible-ish name and the outline drawn around it. */
 interface Focused {
@@ -45,13 +46,15 @@ async function tabThrough(page: Page): Promise<Focused[]> {
 describe.skipIf(!chromiumAvailable())("the memory browser from the keyboard alone", () => {
   beforeAll(async () => {
     svc = await startMemsvc();
-    for (const content of ["Keyboard note one", "Keyboard note two"]) {
+    const long = `A long note: ${"every word of it matters to someone ".repeat(40)}`;
+    for (const content of ["Keyboard note one", long, "Keyboard note two"]) {
       const res = await fetch(`${svc.baseUrl}/v1/remember`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ content, type: "fact", project: "keys", tags: ["k"] }),
       });
       expect(res.status).toBe(200);
+      if (content === long) longId = ((await res.json()) as { id: string }).id;
     }
     browser = await launchChromium();
   });
@@ -82,6 +85,25 @@ describe.skipIf(!chromiumAvailable())("the memory browser from the keyboard alon
       buffer: Buffer.from(`${JSON.stringify({ content: "Imported by keyboard", type: "fact" })}\n`),
     });
     await page.locator("#status", { hasText: "Imported 1, merged 0, rejected 0." }).waitFor();
+    await page.close();
+  });
+
+  it("shows a row's whole content while the keyboard's focus is in that row", async () => {
+    const page = await openBrowser();
+    const row = page.locator(`#memories tbody tr[data-id="${longId}"]`);
+    const height = () => row.locator("td.content").evaluate((cell) => cell.clientHeight);
+    const clamped = await height();
+    await page.focus("#memories thead input[type=checkbox]");
+    await page.keyboard.press("Tab"); // the first column header
+    while (!(await row.locator("input[type=checkbox]").evaluate((box) => box.matches(":focus")))) {
+      await page.keyboard.press("Tab");
+    }
+    expect(await height()).toBeGreaterThan(clamped * 2);
+    await page.keyboard.press("Tab"); // Edit, same row
+    expect(await height()).toBeGreaterThan(clamped * 2);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab"); // the next row's checkbox
+    expect(await height()).toBe(clamped);
     await page.close();
   });
 
