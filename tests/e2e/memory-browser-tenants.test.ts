@@ -84,6 +84,32 @@ describe.skipIf(!chromiumAvailable())("the memory browser's tenant picker (issue
     await page.locator("#memories tbody tr").first().waitFor();
   });
 
+  it("asks a tenant key for no tenant list, so that the console shows no error", async () => {
+    const made = await fetch(`${svc.baseUrl}/v1/keys`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ tenant: "default" }),
+    });
+    const { key } = (await made.json()) as { key: string };
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(`${svc.baseUrl}/ui`);
+    await page.locator("#gate").waitFor();
+    errors.length = 0; // the first load asks without a token: that 401 is how it learns one is needed
+    await page.fill("#token-input", key);
+    await page.press("#token-input", "Enter");
+    await page.locator("#stats-total", { hasNotText: /^0$/ }).waitFor();
+    await page.locator("#memories tbody tr").first().waitFor();
+    expect(await page.locator("#tenant-picker").count()).toBe(0);
+    expect(asked).not.toContain("/v1/tenants");
+    expect(errors).toEqual([]);
+  });
+
   it("shows no picker when GET /v1/tenants is refused (a tenant key)", async () => {
     const page = await browser.newPage();
     await page.route("**/v1/tenants", (route) =>
