@@ -107,6 +107,41 @@ describe.skipIf(!chromiumAvailable())("the memory browser from the keyboard alon
     await page.close();
   });
 
+  it("puts the focus back on the row after a save or a forget, not on the page's top", async () => {
+    const page = await openBrowser();
+    const focused = () =>
+      page.evaluate(`(() => {
+        const e = document.activeElement;
+        return (e.closest("tr[data-id]")?.dataset.id ?? "") + " " + (e.dataset.action ?? e.tagName);
+      })()`);
+    const ids = await page
+      .locator("#memories tbody tr[data-id]")
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-id") ?? ""));
+    const [first, second] = ids;
+
+    // Edit the first row from the keyboard and save with Enter in a field.
+    await page.focus(`tr[data-id="${first}"] [data-action=edit]`);
+    await page.keyboard.press("Enter");
+    await page.locator("form.editor").waitFor();
+    await page.focus('form.editor input[name="project"]');
+    await page.keyboard.type("-renamed");
+    await page.keyboard.press("Enter");
+    await page.locator("#status", { hasText: "Saved." }).waitFor();
+    await page.locator("form.editor").waitFor({ state: "detached" });
+    await expect.poll(focused).toBe(`${first} edit`);
+
+    // Forget it: the row now in its place has the focus, on its Forget button.
+    await page.keyboard.press("Tab"); // its Forget
+    await page.keyboard.press("Enter");
+    await page.locator("#confirm[open]").waitFor();
+    await page.keyboard.press("Tab"); // from Cancel to Forget
+    await page.keyboard.press("Enter");
+    await page.locator("#status", { hasText: "Forgotten." }).waitFor();
+    await page.locator(`tr[data-id="${first}"]`).waitFor({ state: "detached" });
+    await expect.poll(focused).toBe(`${second} forget`);
+    await page.close();
+  });
+
   it("draws a visible focus outline on every control Tab stops at, the column headers too", async () => {
     const page = await openBrowser();
     const stops = await tabThrough(page);

@@ -248,6 +248,19 @@ export const api = {
   },
   forget: (id: string) =>
     call<{ deleted: true }>("DELETE", `/v1/memories/${encodeURIComponent(id)}`),
+  /** Forgets each of `ids` (four calls at a time); resolves with how many were forgotten. */
+  async forgetEach(ids: readonly string[]): Promise<number> {
+    let done = 0;
+    const queue = [...ids];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        await api.forget(id);
+        done++;
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    return done;
+  },
   /** Deletes what matches the filters, or everything with `"all"`; `dryRun` only counts. */
   forgetMatching(filters: Filters | "all", dryRun: boolean) {
     const { tag, ...rest } = filters === "all" ? {} : filterFields(filters);

@@ -106,9 +106,14 @@ function setPager(hasPrevious: boolean, hasNext: boolean, label: string): void {
   byId("search-clear").hidden = view.kind !== "search";
 }
 
-function reload(): void {
-  void Promise.all([refreshStats(), load()]).catch(fail);
+/** Reloads the counts and the view; `then` runs once the new rows are in (to put the focus back). */
+function reload(then?: () => void): void {
+  void Promise.all([refreshStats(), load().then(then)]).catch(fail);
 }
+
+/** A row's Edit or Forget button: where the keyboard's focus goes back after a change. */
+const rowButton = (tr: Element | null | undefined, action: "edit" | "forget") =>
+  tr?.querySelector<HTMLButtonElement>(`[data-action=${action}]`)?.focus();
 
 function selectionChanged(ids: readonly string[]): void {
   selection = ids;
@@ -134,26 +139,14 @@ function edit(row: Row, tr: HTMLTableRowElement): void {
       (saved) => {
         if (!saved) return void tr.querySelector<HTMLButtonElement>("[data-action=edit]")?.focus();
         announce(status, merged ? "Saved: merged into an identical memory." : "Saved.");
-        reload();
+        reload(() => rowButton(table.querySelector(`tr[data-id="${memory.id}"]`), "edit"));
       },
     );
   }, fail);
 }
 
-async function forgetIds(ids: readonly string[]): Promise<number> {
-  let done = 0;
-  const queue = [...ids];
-  const worker = async () => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      await api.forget(id);
-      done++;
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
-  return done;
-}
-
-function forget(row: Row): void {
+function forget(row: Row, tr: HTMLTableRowElement): void {
+  const at = [...(table.tBodies[0]?.rows ?? [])].indexOf(tr);
   const preview =
     row.memory.content.length > 80 ? `${row.memory.content.slice(0, 80)}…` : row.memory.content;
   const question = ["Forget this memory? ", ...quoted(preview), " It cannot be restored."];
@@ -162,7 +155,11 @@ function forget(row: Row): void {
     try {
       await api.forget(row.memory.id);
       announce(status, "Forgotten.");
-      reload();
+      // The focus was on the row that is gone: the row now in its place (or the last) takes it.
+      reload(() => {
+        const rows = table.tBodies[0]?.rows;
+        rowButton(rows?.[Math.min(at, rows.length - 1)], "forget");
+      });
     } catch (error) {
       fail(error);
     }
@@ -175,7 +172,7 @@ forgetSelected.addEventListener("click", () => {
     async (ok) => {
       if (!ok) return;
       try {
-        announce(status, `Forgot ${await forgetIds(ids)} memories.`);
+        announce(status, `Forgot ${await api.forgetEach(ids)} memories.`);
         reload();
       } catch (error) {
         fail(error);
