@@ -100,6 +100,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * `fetch`, with a call that got no answer at all (the service stopped, the network down) as an
+ * {@link ApiError} of status 0 that says so: fetch's own "Failed to fetch" names neither the
+ * service nor the call. A request that cannot be built (a token character a header cannot carry)
+ * still fails with its own message.
+ */
+async function send(path: string, init: RequestInit): Promise<Response> {
+  const request = new Request(path, init);
+  try {
+    return await fetch(request);
+  } catch {
+    const what = `${request.method} ${path.split("?")[0] ?? path}`;
+    throw new ApiError(0, `memsvc did not answer ${what}: is it running and reachable?`);
+  }
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json", ...tenantHeaders() };
   const token = tokenStore.read();
@@ -109,7 +125,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  const res = await send(path, init);
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -207,7 +223,7 @@ export const api = {
     call<{ id: string; stored: true; deduplicated?: boolean }>("POST", "/v1/remember", body),
   /** Every live memory as NDJSON text (`GET /v1/export`). */
   async exportText(): Promise<string> {
-    const res = await fetch("/v1/export", {
+    const res = await send("/v1/export", {
       headers: authHeaders(),
       credentials: "omit",
       cache: "no-store",
@@ -220,7 +236,7 @@ export const api = {
   async importText(
     ndjson: Blob,
   ): Promise<{ imported: number; deduplicated: number; rejected: unknown[] }> {
-    const res = await fetch("/v1/import", {
+    const res = await send("/v1/import", {
       method: "POST",
       headers: { ...authHeaders(), "Content-Type": "application/x-ndjson" },
       body: ndjson,
@@ -232,6 +248,19 @@ export const api = {
   },
   forget: (id: string) =>
     call<{ deleted: true }>("DELETE", `/v1/memories/${encodeURIComponent(id)}`),
+  /** Forgets each of `ids` (four calls at a time); resolves with how many were forgotten. */
+  async forgetEach(ids: readonly string[]): Promise<number> {
+    let done = 0;
+    const queue = [...ids];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        await api.forget(id);
+        done++;
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    return done;
+  },
   /** Deletes what matches the filters, or everything with `"all"`; `dryRun` only counts. */
   forgetMatching(filters: Filters | "all", dryRun: boolean) {
     const { tag, ...rest } = filters === "all" ? {} : filterFields(filters);

@@ -1,7 +1,7 @@
 import { ApiError, api, type Filters, type Memory } from "./api.js";
 import { confirmForget } from "./confirm-dialog.js";
-import { announce, byId, h } from "./dom.js";
-import { hasFilters, NO_PROJECT, refreshCounts } from "./filter-counts.js";
+import { announce, byId, h, quoted } from "./dom.js";
+import { describeFilters, hasFilters, NO_PROJECT, refreshCounts } from "./filter-counts.js";
 import { openEditor } from "./memory-editor.js";
 import { renderTable, rowsFromHits, type Row } from "./memory-table.js";
 import { wireRecallPreview } from "./recall-preview.js";
@@ -35,16 +35,9 @@ function readFilters(): Filters {
   return filters;
 }
 
-function describeFilters(filters: Filters): string {
-  return Object.entries(filters)
-    .map(([k, v]) => (k === "project" && v === "" ? `project = ${NO_PROJECT}` : `${k} = "${v}"`))
-    .join(", ");
-}
-
 /** Any call's failure: back to the token form on 401, else a message in the status line. */
 function fail(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) {
-    tokenStore.clear();
     showGate(`${error.message}: enter the token again`);
     return;
   }
@@ -64,11 +57,11 @@ function applyFacet(field: "project" | "tag", value: string): void {
   filtersForm.requestSubmit();
 }
 
-function show(rows: Row[], scored: boolean, emptyText: string): void {
+function show(rows: Row[], scored: boolean, emptyText: readonly (string | Node)[]): void {
   renderTable(table, rows, { edit, forget, selectionChanged }, { scored });
   const empty = byId("empty");
   empty.hidden = rows.length > 0;
-  empty.textContent = emptyText;
+  empty.replaceChildren(...emptyText);
   table.hidden = rows.length === 0;
 }
 
@@ -80,8 +73,8 @@ async function load(): Promise<void> {
   if (view.kind === "search") {
     const { results } = await api.search(view.message, view.filters, Number(pageSize.value));
     if (call !== latest) return;
-    show(rowsFromHits(results), true, `Nothing found for "${view.message}".`);
-    byId("table-caption").textContent = `Search results for "${view.message}"`;
+    show(rowsFromHits(results), true, ["Nothing found for ", ...quoted(view.message), "."]);
+    byId("table-caption").replaceChildren("Search results for ", ...quoted(view.message));
     setPager(false, false, "search");
     loadInfo.textContent = `${results.length} results`;
     return;
@@ -95,12 +88,12 @@ async function load(): Promise<void> {
     answer.memories.map((memory) => ({ memory })),
     false,
     filtered
-      ? `No memories match ${describeFilters(filters)}.`
-      : "No memories yet. Store one with POST /v1/remember (see the README), then reload.",
+      ? ["No memories match ", ...describeFilters(filters), "."]
+      : ["No memories yet. Store one with POST /v1/remember (see the README), then reload."],
   );
-  byId("table-caption").textContent = filtered
-    ? `Memories where ${describeFilters(filters)}`
-    : "Memories, newest first";
+  byId("table-caption").replaceChildren(
+    ...(filtered ? ["Memories where ", ...describeFilters(filters)] : ["Memories, newest first"]),
+  );
   setPager(page > 0, answer.next_cursor !== null, `page ${page + 1}`);
   const shown = answer.memories.length;
   loadInfo.textContent = `${shown} shown`;
@@ -113,9 +106,14 @@ function setPager(hasPrevious: boolean, hasNext: boolean, label: string): void {
   byId("search-clear").hidden = view.kind !== "search";
 }
 
-function reload(): void {
-  void Promise.all([refreshStats(), load()]).catch(fail);
+/** Reloads the counts and the view; `then` runs once the new rows are in (to put the focus back). */
+function reload(then?: () => void): void {
+  void Promise.all([refreshStats(), load().then(then)]).catch(fail);
 }
+
+/** A row's Edit or Forget button: where the keyboard's focus goes back after a change. */
+const rowButton = (tr: Element | null | undefined, action: "edit" | "forget") =>
+  tr?.querySelector<HTMLButtonElement>(`[data-action=${action}]`)?.focus();
 
 function selectionChanged(ids: readonly string[]): void {
   selection = ids;
@@ -141,34 +139,27 @@ function edit(row: Row, tr: HTMLTableRowElement): void {
       (saved) => {
         if (!saved) return void tr.querySelector<HTMLButtonElement>("[data-action=edit]")?.focus();
         announce(status, merged ? "Saved: merged into an identical memory." : "Saved.");
-        reload();
+        reload(() => rowButton(table.querySelector(`tr[data-id="${memory.id}"]`), "edit"));
       },
     );
   }, fail);
 }
 
-async function forgetIds(ids: readonly string[]): Promise<number> {
-  let done = 0;
-  const queue = [...ids];
-  const worker = async () => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      await api.forget(id);
-      done++;
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
-  return done;
-}
-
-function forget(row: Row): void {
+function forget(row: Row, tr: HTMLTableRowElement): void {
+  const at = [...(table.tBodies[0]?.rows ?? [])].indexOf(tr);
   const preview =
     row.memory.content.length > 80 ? `${row.memory.content.slice(0, 80)}…` : row.memory.content;
-  void confirmForget(`Forget this memory? "${preview}" It cannot be restored.`).then(async (ok) => {
+  const question = ["Forget this memory? ", ...quoted(preview), " It cannot be restored."];
+  void confirmForget(question).then(async (ok) => {
     if (!ok) return;
     try {
       await api.forget(row.memory.id);
       announce(status, "Forgotten.");
-      reload();
+      // The focus was on the row that is gone: the row now in its place (or the last) takes it.
+      reload(() => {
+        const rows = table.tBodies[0]?.rows;
+        rowButton(rows?.[Math.min(at, rows.length - 1)], "forget");
+      });
     } catch (error) {
       fail(error);
     }
@@ -181,7 +172,7 @@ forgetSelected.addEventListener("click", () => {
     async (ok) => {
       if (!ok) return;
       try {
-        announce(status, `Forgot ${await forgetIds(ids)} memories.`);
+        announce(status, `Forgot ${await api.forgetEach(ids)} memories.`);
         reload();
       } catch (error) {
         fail(error);
@@ -200,10 +191,10 @@ byId("forget-matching").addEventListener("click", () => {
       const { matched = 0 } = await api.forgetMatching(body, true);
       if (matched === 0) return announce(status, "Nothing matches: nothing to forget.");
       const what = everything
-        ? `ALL ${matched} memories`
-        : `${matched} memories matching ${describeFilters(filters)}`;
-      if (!(await confirmForget(`Forget ${what}? They cannot be restored.`, `Forget ${matched}`)))
-        return;
+        ? [`ALL ${matched} memories`]
+        : [`${matched} memories matching `, ...describeFilters(filters)];
+      const question = ["Forget ", ...what, "? They cannot be restored."];
+      if (!(await confirmForget(question, `Forget ${matched}`))) return;
       const { deleted } = await api.forgetMatching(body, false);
       announce(status, `Forgot ${deleted} memories.`);
       if (view.kind === "list") view = { ...view, cursors: [undefined], page: 0 };
@@ -258,7 +249,14 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+/**
+ * Back to the token form, signed out: no token, and no tenant picked with it (the next key may be
+ * another operator's, or a tenant key that a leftover `X-Memsvc-Tenant` would get refused).
+ */
 function showGate(message = ""): void {
+  tokenStore.clear();
+  forgetTenant();
+  document.getElementById("tenant-picker")?.remove();
   byId("browser").hidden = true;
   byId("sign-out").hidden = true;
   byId("gate").hidden = false;
@@ -311,24 +309,20 @@ function open(): Promise<void> {
 byId<HTMLFormElement>("token-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = byId<HTMLInputElement>("token-input");
+  const problem = tokenStore.problem(input.value.trim());
+  if (problem !== undefined) return showGate(problem);
   tokenStore.save(input.value.trim());
   open().then(
     () => {
       input.value = "";
     },
     (error: unknown) => {
-      tokenStore.clear();
       const wrong = error instanceof ApiError && error.status === 401;
       showGate(wrong ? `Wrong token (${error.message}).` : describe(error));
     },
   );
 });
-byId("sign-out").addEventListener("click", () => {
-  tokenStore.clear();
-  forgetTenant();
-  document.getElementById("tenant-picker")?.remove();
-  showGate();
-});
+byId("sign-out").addEventListener("click", () => showGate());
 
 wireRecallPreview(byId<HTMLFormElement>("recall"), fail);
 
@@ -373,6 +367,8 @@ byId("export").addEventListener("click", () => {
 });
 
 const importFile = byId<HTMLInputElement>("import-file");
+// A real button opens the (hidden) file field: a label for it could not take the keyboard's focus.
+byId("import").addEventListener("click", () => importFile.click());
 importFile.addEventListener("change", () => {
   const file = importFile.files?.[0];
   if (file === undefined) return;
@@ -389,8 +385,6 @@ importFile.addEventListener("change", () => {
 
 // Open straight away when the stored token (or no token, on a service without one) is accepted.
 open().catch((error: unknown) => {
-  if (error instanceof ApiError && error.status === 401) {
-    tokenStore.clear();
-    showGate();
-  } else fail(error);
+  if (error instanceof ApiError && error.status === 401) showGate();
+  else fail(error);
 });

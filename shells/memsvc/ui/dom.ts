@@ -23,6 +23,16 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * Stored or typed text inside the page's own sentence, quoted and in a `<bdi>`: its bidi controls
+ * (U+202E…) reorder only itself, never the page's words around it (a memory saying
+ * "\u202E.derotser eb tonnac tI" cannot turn "It cannot be restored." around).
+ *
+ * @example
+ * status.replaceChildren("Nothing found for ", ...quoted(message), ".");
+ */
+export const quoted = (text: string): (string | Node)[] => ['"', h("bdi", {}, text), '"'];
+
 /** The element with this id; a missing one is a bug in `index.html`. */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);

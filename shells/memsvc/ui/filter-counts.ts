@@ -1,5 +1,5 @@
 import { api, type Filters, type Stats, type ValueCounts } from "./api.js";
-import { byId, h } from "./dom.js";
+import { byId, h, quoted } from "./dom.js";
 import { drawBars } from "./stats-chart.js";
 
 /** Projects and tags shown as chips under the charts; the rest are summed in "+N more". */
@@ -31,6 +31,21 @@ export function hasFilters(filters: Filters): boolean {
   return Object.entries(filters).some(
     ([key, value]) => value !== undefined && (value !== "" || key === "project"),
   );
+}
+
+/**
+ * The filters for the page's sentences (caption, empty state, confirmation), each value quoted in
+ * a `<bdi>` (see {@link quoted}); `project: ""` reads as {@link NO_PROJECT}.
+ *
+ * @example
+ * caption.replaceChildren("Memories where ", ...describeFilters({ project: "shop", tag: "a" }));
+ * // Memories where project = "shop", tag = "a"
+ */
+export function describeFilters(filters: Filters): (string | Node)[] {
+  return Object.entries(filters).flatMap(([k, v], i) => [
+    ...(i === 0 ? [] : [", "]),
+    ...(k === "project" && v === "" ? [`project = ${NO_PROJECT}`] : [`${k} = `, ...quoted(v)]),
+  ]);
 }
 
 /**
@@ -81,7 +96,8 @@ function drawChips(
           title: `Show only ${field} ${label}`,
           "data-value": value,
         },
-        label,
+        // A `<bdi>`: a stored value's bidi controls must not carry its count along with it.
+        h("bdi", {}, label),
         " ",
         number,
       );

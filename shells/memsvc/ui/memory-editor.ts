@@ -79,9 +79,11 @@ export function openEditor(
         "label",
         {},
         "Confidence ",
+        // Required: an emptied field would read as 0 and quietly zero the memory's confidence.
         h("input", {
           name: "confidence",
           type: "number",
+          required: true,
           min: "0",
           max: "1",
           step: "0.01",

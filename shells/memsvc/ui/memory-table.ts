@@ -10,7 +10,7 @@ export interface Row {
 /** What the table reports back to the page. */
 export interface TableHandlers {
   edit(row: Row, tr: HTMLTableRowElement): void;
-  forget(row: Row): void;
+  forget(row: Row, tr: HTMLTableRowElement): void;
   selectionChanged(ids: readonly string[]): void;
 }
 
@@ -226,7 +226,7 @@ export function renderTable(
     const hit = rowOf(event.target);
     if (hit === undefined) return;
     if (action === "edit") handlers.edit(hit.row, hit.tr);
-    else if (action === "forget") handlers.forget(hit.row);
+    else if (action === "forget") handlers.forget(hit.row, hit.tr);
   };
   body.onchange = (event) => {
     const box = event.target as HTMLInputElement;

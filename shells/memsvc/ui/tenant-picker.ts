@@ -35,6 +35,8 @@ export async function showTenantPicker(onChange: () => void): Promise<void> {
   const old = document.getElementById("tenant-picker");
   const headers: Record<string, string> = { Accept: "application/json" };
   const token = tokenStore.read();
+  // A tenant key (`msk_…`, docs/tenants.md) is refused the list: do not ask, and log no 403.
+  if (token?.startsWith("msk_") === true) return void old?.remove();
   if (token !== null) headers["Authorization"] = `Bearer ${token}`;
   const res = await fetch("/v1/tenants", { headers, credentials: "omit", cache: "no-store" });
   if (!res.ok) {

@@ -17,4 +17,16 @@ export const tokenStore = {
   clear(): void {
     sessionStorage.removeItem(KEY);
   },
+  /**
+   * Why `token` cannot go in an `Authorization` header, if it cannot. A header carries tabs and
+   * U+0020–U+00FF (DEL aside); fetch throws on anything else (a zero-width space or a curly
+   * quote copied along with the token), which would otherwise open the page on a bare TypeError
+   * with that token kept.
+   */
+  problem(token: string): string | undefined {
+    const stray = /[^\t\u0020-\u007e\u0080-\u00ff]/u.exec(token);
+    if (stray === null) return undefined;
+    const code = (stray[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+    return `This token has a character a header cannot carry (U+${code}, character ${stray.index + 1}): was something copied with it?`;
+  },
 };
