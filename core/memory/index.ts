@@ -74,6 +74,7 @@ export type { UpdateResult } from "./use-cases/update-memory.js";
 export { patchedMemory } from "./model/patched-memory.js";
 export { suggestField, unknownFieldMessage } from "./model/suggest-field.js";
 export { strictBody, isUnknownFieldIssue } from "./model/strict-body.js";
+export { isCalendarDate } from "./model/calendar-date.js";
 export { MAX_JSON_NESTING, nestsDeeperThan, TOO_DEEP } from "./model/json-nesting.js";
 export {
   DEFAULT_LIST_LIMIT,

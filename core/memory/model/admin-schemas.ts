@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { isCalendarDate } from "./calendar-date.js";
 import {
   contentField,
   confidenceField,
@@ -32,7 +33,7 @@ const instant = (expected: string) =>
   v.pipe(
     v.string(expected),
     v.regex(ISO_INSTANT, expected),
-    v.check((text) => !Number.isNaN(Date.parse(text)), expected),
+    v.check(isCalendarDate, expected),
   );
 
 /**
@@ -145,6 +146,7 @@ const isoField = (name: string) =>
   v.pipe(
     v.string(`expected an ISO 8601 instant`),
     v.isoTimestamp(`expected an ISO 8601 instant`),
+    v.check(isCalendarDate, "expected an ISO 8601 instant on a day that exists"),
     v.description(name),
   );
 

@@ -1,18 +1,9 @@
 import * as v from "valibot";
-import { strictBody } from "../../../core/memory/index.js";
+import { isCalendarDate, strictBody } from "../../../core/memory/index.js";
 import { isTenantName, TENANT_NAME_RULE } from "./tenant-name.js";
 
 /** An ISO 8601 date-time with a time zone, e.g. `2027-01-01T00:00:00Z`. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Whether an {@link ISO_INSTANT} names a real instant (`Date.parse` takes 02-30 for 03-02). */
-function exists(text: string): boolean {
-  const [year, month, day] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    !Number.isNaN(Date.parse(text)) && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
-}
 
 const tenantSchema = v.pipe(
   v.string(`expected ${TENANT_NAME_RULE}`),
@@ -44,7 +35,7 @@ export const createKeySchema = strictBody(
           ISO_INSTANT,
           "expected an ISO 8601 date-time with a time zone, e.g. 2027-01-01T00:00:00Z",
         ),
-        v.check(exists, "expected a date-time that exists"),
+        v.check(isCalendarDate, "expected a date-time that exists"),
         v.description("When the key stops working; default never."),
       ),
     ),

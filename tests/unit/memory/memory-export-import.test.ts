@@ -121,6 +121,26 @@ describe("export and import", () => {
     expect((await service.stats()).total_memories).toBe(2);
   });
 
+  it("rejects a timestamp on a day that does not exist, naming its field", async () => {
+    const { service } = await memoryFixture();
+    const result = await service.importMemories(
+      asLines([
+        JSON.stringify({ content: "a", created_at: "2020-02-30T00:00:00.000Z" }),
+        JSON.stringify({ content: "b", last_accessed: "2020-04-31T10:00:00.000Z" }),
+        JSON.stringify({
+          content: "c",
+          scope: "permanent",
+          created_at: "2020-02-29T00:00:00.000Z",
+        }),
+      ]),
+    );
+    expect(result.rejected).toEqual([
+      { line: 1, error: expect.stringMatching(/^created_at: .*day that exists/) as unknown },
+      { line: 2, error: expect.stringMatching(/^last_accessed: .*day that exists/) as unknown },
+    ]);
+    expect(result.imported).toBe(1);
+  });
+
   it("gives lines without id or timestamps new ones, and computes the expiry from the scope", async () => {
     const { service } = await memoryFixture({ ttlHours: 2 });
     await service.importMemories(asLines([JSON.stringify({ content: "bare", scope: "ttl" })]));

@@ -74,6 +74,13 @@ describe("list", () => {
     await expect(service.list({ created_after: "yesterday" })).rejects.toMatchObject({
       message: 'created_after: expected an ISO 8601 date or date-time, got "yesterday"',
     });
+    // Date.parse would take it for 2027-03-02: a filter quietly a day or two off.
+    await expect(service.list({ created_before: "2027-02-30" })).rejects.toMatchObject({
+      message: 'created_before: expected an ISO 8601 date or date-time, got "2027-02-30"',
+    });
+    expect((await service.list({ created_before: "2028-02-29T12:00:00+01:00" })).memories).toEqual(
+      [],
+    );
     await expect(service.list({ cursor: "garbage" })).rejects.toMatchObject({
       message: "cursor: expected the next_cursor of a previous answer",
     });
