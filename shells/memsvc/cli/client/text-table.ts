@@ -1,7 +1,13 @@
+/** Below this many characters left for the last column, it goes on a line of its own. */
+const STACK_BELOW = 40;
+
 /**
  * Plain-text tables for the CLI: one header row, columns padded to their widest cell, the last
- * column cut (with `…`) so a row fits `width` characters. No colour, no box drawing: output that
- * pipes into `grep`, `cut` and `less` as it is.
+ * column cut (with `…`) so a row fits `width` characters. When the other columns leave the last
+ * one fewer than 40 characters and a cell would be cut there (a memory's content beside its
+ * 36-character id on an 80-column terminal), each row's last cell goes on the next line, indented
+ * by two, with the whole width.
+ * No colour, no box drawing: output that pipes into `grep`, `cut` and `less` as it is.
  *
  * @example
  * textTable(["id", "content"], [["3f9c…", "Deploys run on Fridays"]], 80);
@@ -16,14 +22,19 @@ export function textTable(
   const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
   const last = header.length - 1;
   const before = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
-  const room = Math.max(20, width - before);
+  const stacked = last > 0 && width - before < Math.min(STACK_BELOW, widths[last] ?? 0);
+  const room = Math.max(20, stacked ? width - 2 : width - before);
   return cells
-    .map((row) =>
-      row
-        .map((cell, i) => (i === last ? cut(cell, room) : cell.padEnd(widths[i] ?? 0)))
+    .map((row) => {
+      const line = row
+        .map((cell, i) =>
+          i === last ? (stacked ? "" : cut(cell, room)) : cell.padEnd(widths[i] ?? 0),
+        )
         .join("  ")
-        .trimEnd(),
-    )
+        .trimEnd();
+      const cell = row[last] ?? "";
+      return stacked && cell !== "" ? `${line}\n  ${cut(cell, room)}` : line;
+    })
     .join("\n")
     .concat("\n");
 }
