@@ -30,11 +30,7 @@ const ISO_INSTANT =
   /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 const instant = (expected: string) =>
-  v.pipe(
-    v.string(expected),
-    v.regex(ISO_INSTANT, expected),
-    v.check(isCalendarDate, expected),
-  );
+  v.pipe(v.string(expected), v.regex(ISO_INSTANT, expected), v.check(isCalendarDate, expected));
 
 /**
  * The filters a listing and a delete by filter share (all optional; every one given must hold).
