@@ -158,6 +158,11 @@ describe("memsvc client commands", () => {
     const misspelt = cli(["list", "--projct", "billing"]);
     expect(misspelt.code).toBe(2);
     expect(misspelt.stderr).toMatch(/^memsvc: unknown option --projct; did you mean --project\?\n/);
+    const early = cli(["--url", "http://127.0.0.1:1", "list", "--limit", "5"]);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(
+      /^memsvc: unknown option --url; options go after the command: memsvc list --url http:\/\/127\.0\.0\.1:1 --limit 5\n/,
+    );
     const unquoted = cli(["remember", "two", "words"]);
     expect(unquoted.code).toBe(2);
     expect(unquoted.stderr).toContain('quote it: memsvc remember "two words"');

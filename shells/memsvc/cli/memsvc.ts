@@ -482,6 +482,21 @@ async function migrate(configPath: string | undefined): Promise<void> {
   }
 }
 
+/**
+ * The hint for options given before a command that talks to a service (`memsvc --url U list`):
+ * its options go after it, so the command line is read as no command and an unknown option.
+ */
+function afterTheCommand(args: readonly string[]): string {
+  if (!args[0]?.startsWith("-")) return "";
+  const at = args.findIndex((arg) => arg === "keys" || CLIENT_COMMANDS.includes(arg as never));
+  if (at < 0) return "";
+  const reordered = [args[at], ...args.slice(0, at), ...args.slice(at + 1)];
+  const plain = reordered.every((arg) => /^[\w@%+=:,./-]+$/.test(arg ?? ""));
+  return plain
+    ? `; options go after the command: memsvc ${reordered.join(" ")}`
+    : `; options go after the command (memsvc ${args[at]} [options])`;
+}
+
 async function main(): Promise<void> {
   const [first, ...rest] = process.argv.slice(2);
   const io = {
@@ -512,7 +527,9 @@ async function main(): Promise<void> {
       process.stdout.write(`${packageVersion()}\n`);
       return;
     case "usage-error":
-      process.stderr.write(`memsvc: ${command.message}\n\n${USAGE}`);
+      process.stderr.write(
+        `memsvc: ${command.message}${afterTheCommand(process.argv.slice(2))}\n\n${USAGE}`,
+      );
       process.exit(2);
       break;
     case "serve":
