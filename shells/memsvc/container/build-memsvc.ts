@@ -131,7 +131,7 @@ export async function buildMemsvc(
   if (unwritable !== undefined && config.vectorStore.kind === "postgres") {
     logger.warn(
       "the engine snapshot directory is not writable: this replica will not save its engines " +
-        "at shutdown, and each start reads the whole store",
+        "at shutdown, and later starts read the whole store (or an older snapshot)",
       { snapshot_dir: config.vectorStore.snapshotDir, error: fileErrorReason(unwritable) },
     );
   }
