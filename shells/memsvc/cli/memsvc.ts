@@ -482,13 +482,18 @@ async function migrate(configPath: string | undefined): Promise<void> {
   }
 }
 
+/** A command that talks to a running service: the people's commands and `keys`. */
+function isServiceCommand(arg: string | undefined): arg is ClientCommand | "keys" {
+  return arg === "keys" || (CLIENT_COMMANDS as readonly (string | undefined)[]).includes(arg);
+}
+
 /**
  * The hint for options given before a command that talks to a service (`memsvc --url U list`):
  * its options go after it, so the command line is read as no command and an unknown option.
  */
 function afterTheCommand(args: readonly string[]): string {
   if (!args[0]?.startsWith("-")) return "";
-  const at = args.findIndex((arg) => arg === "keys" || CLIENT_COMMANDS.includes(arg as never));
+  const at = args.findIndex(isServiceCommand);
   if (at < 0) return "";
   const reordered = [args[at], ...args.slice(0, at), ...args.slice(at + 1)];
   const plain = reordered.every((arg) => /^[\w@%+=:,./-]+$/.test(arg ?? ""));
@@ -505,17 +510,17 @@ async function main(): Promise<void> {
     stdin: process.stdin,
     env: process.env,
   };
-  if (first === "keys") {
-    process.exitCode = await runKeyCommand(rest, io);
-    return;
-  }
-  if ((CLIENT_COMMANDS as readonly string[]).includes(first ?? "")) {
+  if (isServiceCommand(first)) {
+    if (first === "keys") {
+      process.exitCode = await runKeyCommand(rest, io);
+      return;
+    }
     // A closed pipe (`memsvc list | head`) ends the output, not with a stack trace.
     process.stdout.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EPIPE") process.exit(0);
       throw error;
     });
-    process.exitCode = await runClientCommand(first as ClientCommand, rest, io);
+    process.exitCode = await runClientCommand(first, rest, io);
     return;
   }
   const command = parseCommand(process.argv.slice(2));
