@@ -74,6 +74,20 @@ describe("answers from the HTTP parser, in each service's own error shape", () =
     }
   });
 
+  it("sqlsvc-mcp answers a POST /mcp head of bare LFs at once, not after its idle timeout", async () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    const request = `POST /mcp HTTP/1.1\nHost: 127.0.0.1\nContent-Type: application/json\nContent-Length: ${body.length}\n\n${body}`;
+    // The idle timeout is 6 s (keep-alive 5 s and 1 s): held until then before the fix.
+    const late = new Promise<string>((resolve) =>
+      setTimeout(() => resolve("no answer in 3 s"), 3_000),
+    );
+    const answer = await Promise.race([rawExchange(sqlsvc.port, request), late]);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect((parse(answer).body as { error: { message: string } }).error.message).toMatch(
+      /^malformed HTTP request/,
+    );
+  });
+
   it.each([
     ["POST /mcp without an HTTP version", "POST /mcp\r\n\r\n", "Missing host header"],
     [

@@ -10,7 +10,7 @@ import {
 import type { Edge } from "../../common/http/edge.js";
 import { rawSocketIo, type RawSocketIo } from "../../common/http/raw-socket-io.js";
 import { runWithRequestId } from "../../common/http/request-id.js";
-import { parseSimpleRequestHead } from "./simple-request-head.js";
+import { parseSimpleRequestHead, SIMPLE_REQUEST_LINE } from "./simple-request-head.js";
 
 /**
  * Options of {@link attachMcpFrontEnd}.
@@ -160,7 +160,8 @@ class FrontConnection {
       const pending = this.#pending;
       const headEnd = pending.indexOf(HEAD_END);
       if (headEnd < 0 || headEnd > MAX_HEAD_BYTES) {
-        if (headEnd > MAX_HEAD_BYTES || pending.length > MAX_HEAD_BYTES + 4) this.release();
+        const tooLong = headEnd > MAX_HEAD_BYTES || pending.length > MAX_HEAD_BYTES + 4;
+        if (tooLong || !mayBecomeSimple(pending)) this.release();
         else this.waitForMore();
         return;
       }
@@ -347,6 +348,27 @@ function sendHeld(): void {
   }
 }
 
+/**
+ * Whether a head still without its blank line may become one the front end answers: it starts
+ * as `POST /mcp HTTP/1.1` and its line break do, and every LF so far follows a CR. Anything else
+ * (another method, a head of bare LFs) goes to node:http at once, which answers or waits for it
+ * under its own timeouts; held here, a complete bare-LF request waited for a blank line that never
+ * came until the idle timeout (6 s) before node:http answered it 400.
+ *
+ * @example
+ * mayBecomeSimple(Buffer.from("POST /mcp HTTP/1.1\r\nHost: a\r\n")); // true
+ * mayBecomeSimple(Buffer.from("POST /mcp HTTP/1.1\nHost: a\n\n")); // false
+ */
+function mayBecomeSimple(pending: Buffer): boolean {
+  const n = Math.min(pending.length, REQUEST_PREFIX.length);
+  if (pending.compare(REQUEST_PREFIX, 0, n, 0, n) !== 0) return false;
+  for (let lf = pending.indexOf(10); lf >= 0; lf = pending.indexOf(10, lf + 1)) {
+    if (lf === 0 || pending[lf - 1] !== 13) return false;
+  }
+  return true;
+}
+
+const REQUEST_PREFIX = Buffer.from(`${SIMPLE_REQUEST_LINE}\r\n`, "latin1");
 const EMPTY = Buffer.alloc(0);
 /** The blank line ending a head, as bytes (a string argument is converted on every search). */
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
