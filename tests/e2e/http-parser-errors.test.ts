@@ -74,6 +74,42 @@ describe("answers from the HTTP parser, in each service's own error shape", () =
     }
   });
 
+  it("both services send X-Content-Type-Options: nosniff with every kind of answer", async () => {
+    const call = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "validate_sql", arguments: { sql: "SELECT 1" } },
+    });
+    const json = { "Content-Type": "application/json" };
+    const answers = [
+      // memsvc: the fast lane, the app (404, 400) and the health route.
+      await fetch(`${memsvc.baseUrl}/v1/search`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ query: "anything" }),
+      }),
+      await fetch(`${memsvc.baseUrl}/v1/nowhere`),
+      await fetch(`${memsvc.baseUrl}/v1/remember`, { method: "POST", headers: json, body: "{" }),
+      await fetch(`${memsvc.baseUrl}/healthz`),
+      // sqlsvc-mcp: the front end's answer, then the app's 404.
+      await fetch(sqlsvc.url, { method: "POST", headers: json, body: call }),
+      await fetch(`http://127.0.0.1:${sqlsvc.port}/elsewhere`),
+    ];
+    for (const answer of answers) {
+      expect([answer.url, answer.headers.get("x-content-type-options")]).toEqual([
+        answer.url,
+        "nosniff",
+      ]);
+    }
+    // The HTTP parser's own answers, written to the socket.
+    for (const port of [memsvc.port, sqlsvc.port]) {
+      expect(await rawExchange(port, BAD_FRAMING)).toMatch(
+        /\r\nX-Content-Type-Options: nosniff\r\n/,
+      );
+    }
+  });
+
   it("sqlsvc-mcp answers a POST /mcp head of bare LFs at once, not after its idle timeout", async () => {
     const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
     const request = `POST /mcp HTTP/1.1\nHost: 127.0.0.1\nContent-Type: application/json\nContent-Length: ${body.length}\n\n${body}`;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { responseUnderway } from "./framework-internals.js";
+import { NOSNIFF_NAME, NOSNIFF_VALUE } from "./nosniff.js";
 
 /** Options of {@link answerClientErrors}. */
 export interface ClientErrorOptions {
@@ -74,6 +75,7 @@ function rawResponse(
   const lines = [
     `HTTP/1.1 ${status} ${REASONS[status] ?? "Error"}`,
     "Content-Type: application/json",
+    `${NOSNIFF_NAME}: ${NOSNIFF_VALUE}`,
     `Content-Length: ${Buffer.byteLength(text)}`,
     "Connection: close",
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),

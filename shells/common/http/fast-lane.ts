@@ -7,6 +7,7 @@ import type {
 import { discardNodeBody, readNodeBody, type BodySink } from "./body-reader.js";
 import type { Edge, EdgeConcernName, LaneAdmission, LaneCall, RecordAnswer } from "./edge.js";
 import { handOverBody } from "./framework-internals.js";
+import { NOSNIFF_NAME, NOSNIFF_VALUE } from "./nosniff.js";
 import { runWithRequestId } from "./request-id.js";
 
 /** An answer other than a 200 JSON text: status, headers (the content type among them), body. */
@@ -233,7 +234,7 @@ class Exchange implements BodySink, LaneCall {
   /** The answer in one write of headers and body, then its log line and metrics. */
   send(status: number, headers: Readonly<Record<string, string>> | undefined, text: string): void {
     const length = String(Buffer.byteLength(text));
-    const list = ["X-Request-Id", this.id, "Content-Length", length];
+    const list = ["X-Request-Id", this.id, NOSNIFF_NAME, NOSNIFF_VALUE, "Content-Length", length];
     if (headers === undefined) list.push("Content-Type", "application/json");
     else for (const name in headers) list.push(name, headers[name] as string);
     this.res.writeHead(status, list);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import type { EdgeConcern } from "./edge.js";
 import { nodeBindingsOf } from "./framework-internals.js";
+import { NOSNIFF_NAME, NOSNIFF_VALUE } from "./nosniff.js";
 
 // Only for a `scoped` concern (sqlsvc's tool-call log reads the id inside the MCP SDK). A service
 // that never runs a scope never enables it, and so pays for no async hooks on its promises
@@ -50,6 +51,7 @@ export function requestId(options: RequestIdOptions = {}): MiddlewareHandler {
     const { outgoing } = nodeBindingsOf(c);
     if (outgoing !== undefined) {
       outgoing.setHeader("X-Request-Id", id);
+      outgoing.setHeader(NOSNIFF_NAME, NOSNIFF_VALUE);
       await (scoped ? current.run(id, next) : next());
       return;
     }
@@ -61,6 +63,7 @@ export function requestId(options: RequestIdOptions = {}): MiddlewareHandler {
       c.res = new Response(c.res.body, c.res);
       c.res.headers.set("X-Request-Id", id);
     }
+    c.res.headers.set(NOSNIFF_NAME, NOSNIFF_VALUE);
   };
 }
 

@@ -9,6 +9,7 @@ import {
 } from "../../common/http/fast-lane.js";
 import type { Edge } from "../../common/http/edge.js";
 import { rawSocketIo, type RawSocketIo } from "../../common/http/raw-socket-io.js";
+import { NOSNIFF_LINE } from "../../common/http/nosniff.js";
 import { runWithRequestId } from "../../common/http/request-id.js";
 import { parseSimpleRequestHead, SIMPLE_REQUEST_LINE } from "./simple-request-head.js";
 
@@ -225,7 +226,7 @@ class FrontConnection {
     this.#lastActive = performance.now();
     const answer =
       (status === 200 ? OK_LINE : `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\n`) +
-      `X-Request-Id: ${id}\r\n` +
+      `X-Request-Id: ${id}\r\n${NOSNIFF_LINE}` +
       `Content-Length: ${Buffer.byteLength(text)}\r\n${type}Date: ${httpDate()}\r\n` +
       (closing ? "Connection: close\r\n\r\n" : this.#keepAlive) +
       text;
@@ -295,7 +296,7 @@ class FrontConnection {
     });
     this.#pending = EMPTY;
     this.socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n` +
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n${NOSNIFF_LINE}` +
         `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
     );
   }
