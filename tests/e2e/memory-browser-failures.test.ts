@@ -25,6 +25,13 @@ async function openBrowser(): Promise<Page> {
   return page;
 }
 
+/** A promise and the function that resolves it (Promise.withResolvers is Node 22). */
+function heldUntilReleased(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: (() => void) | undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve: () => resolve?.() };
+}
+
 async function openEditor(page: Page, id: string) {
   await page.locator(`tr[data-id="${id}"] [data-action=edit]`).click();
   const form = page.locator("form.editor");
@@ -62,6 +69,39 @@ describe.skipIf(!chromiumAvailable())("the memory browser when a change fails", 
       confidence: 0.9,
     });
     await page.press('form.editor textarea[name="content"]', "Escape");
+    await page.close();
+  });
+
+  it("sends one PATCH when Save is pressed again while the first is in flight", async () => {
+    const page = await openBrowser();
+    const id = ids[0] as string;
+    let patches = 0;
+    const { promise: held, resolve: release } = heldUntilReleased();
+    await page.route(`**/v1/memories/${id}`, async (route) => {
+      if (route.request().method() === "PATCH") {
+        patches += 1;
+        await held;
+      }
+      await route.continue();
+    });
+    const form = await openEditor(page, id);
+    await form
+      .locator('textarea[name="content"]')
+      .fill("The build cache lives on the NAS, share B");
+    // Two submissions in a row, as a double click or a second Enter gives.
+    await form.evaluate((f: { requestSubmit(): void }) => {
+      f.requestSubmit();
+      f.requestSubmit();
+    });
+    await expect.poll(() => patches).toBe(1);
+    expect(await form.locator('button[type="submit"]').isDisabled()).toBe(true);
+    release();
+    await page.locator("#status", { hasText: "Saved." }).waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(patches).toBe(1);
+    expect(await stored(id)).toMatchObject({
+      content: "The build cache lives on the NAS, share B",
+    });
     await page.close();
   });
 

@@ -121,14 +121,31 @@ export function openEditor(
     tr.hidden = false;
     done(saved);
   };
+  // One save at a time: a second Save (a double click, Enter again) while one is in flight
+  // would send the same PATCH twice.
+  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+  let saving = false;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (saving) return;
     const changes = changesOf(form, memory);
     if (Object.keys(changes).length === 0) return close(false);
     error.textContent = "";
+    saving = true;
+    if (submit !== null) submit.disabled = true;
+    form.setAttribute("aria-busy", "true");
+    const settle = () => {
+      saving = false;
+      if (submit !== null) submit.disabled = false;
+      form.removeAttribute("aria-busy");
+    };
     save(changes).then(
-      () => close(true),
+      () => {
+        settle();
+        close(true);
+      },
       (failure: unknown) => {
+        settle();
         error.textContent = failure instanceof Error ? failure.message : String(failure);
       },
     );
