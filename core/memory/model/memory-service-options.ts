@@ -142,8 +142,7 @@ export function validateMemoryServiceOptions(options: MemoryServiceOptions): str
   }
   const kneeGap: unknown = options.recallKneeGap;
   if (kneeGap !== undefined && (typeof kneeGap !== "number" || !(kneeGap >= 0))) {
-    // A library option only (no memsvc.yaml key yet): named as the option is spelled.
-    problems.push(`recallKneeGap: expected a number of at least 0, got ${String(kneeGap)}`);
+    problems.push(`recall.knee_gap: expected a number of at least 0, got ${String(kneeGap)}`);
   }
   if (typeof options.weights !== "object" || options.weights === null) {
     problems.push(

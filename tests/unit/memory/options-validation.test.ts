@@ -71,7 +71,7 @@ describe("memory service options", () => {
   it("rejects a negative or non-numeric knee gap and accepts an infinite one (issue 22)", () => {
     const base = DEFAULT_MEMORY_SERVICE_OPTIONS;
     expect(validateMemoryServiceOptions({ ...base, recallKneeGap: -1 })).toEqual([
-      "recallKneeGap: expected a number of at least 0, got -1",
+      "recall.knee_gap: expected a number of at least 0, got -1",
     ]);
     expect(validateMemoryServiceOptions({ ...base, recallKneeGap: Infinity })).toEqual([]);
   });
