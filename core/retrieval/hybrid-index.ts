@@ -49,6 +49,13 @@ export const DEFAULT_NEIGHBOUR_LIFT = 0.3;
 export const DEFAULT_NEIGHBOUR_WINDOW = 3_600_000;
 /** How deep each list is read for reciprocal rank fusion. */
 export const DEFAULT_RRF_DEPTH = 100;
+/**
+ * Default {@link HybridIndexOptions.maxQueryPostings}: 2,000,000 postings. A natural query reads
+ * far fewer, even at a million memories (every store of the ranking benches holds fewer in all).
+ * A message of ~12,700 distinct common words read most of the ~20 million postings of a million
+ * memories: 0.9-1.1 s of the event loop, 0.23-0.48 s within this budget (bench/query-postings.ts).
+ */
+export const DEFAULT_MAX_QUERY_POSTINGS = 2_000_000;
 /** Removed slots are compacted away once there are more of them than this and than live ones. */
 const COMPACT_AFTER = 1024;
 /**
@@ -103,6 +110,12 @@ export interface HybridIndexOptions {
    * engine gives ms). Default one hour ({@link DEFAULT_NEIGHBOUR_WINDOW}); `Infinity`: any.
    */
   readonly neighbourWindow?: number;
+  /**
+   * The most postings one query's BM25 reads (≥ 1). Over it, the query's rarest terms are
+   * kept, the most common ones (the least evidence each) left out, for scoring and for the
+   * lexical evidence's bound alike. Default {@link DEFAULT_MAX_QUERY_POSTINGS}.
+   */
+  readonly maxQueryPostings?: number;
 }
 
 /** What one query knows of every slot: enough to give any slot its exact fused evidence. */
@@ -162,6 +175,7 @@ class HybridIndex implements RetrievalIndex {
   readonly #queryText: (text: string) => string;
   readonly #neighbourLift: number;
   readonly #neighbourWindow: number;
+  readonly #maxQueryPostings: number;
   #order = new StoreOrder();
   #postings = new LexicalPostings();
   #vectors = new VectorMatrix();
@@ -208,6 +222,12 @@ class HybridIndex implements RetrievalIndex {
       "neighbourWindow",
       options.neighbourWindow ?? DEFAULT_NEIGHBOUR_WINDOW,
       0,
+      Infinity,
+    );
+    this.#maxQueryPostings = checkRange(
+      "maxQueryPostings",
+      options.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS,
+      1,
       Infinity,
     );
     this.#rrfK = checkRange("rrfK", options.rrfK ?? RRF_K, 0, Number.MAX_VALUE);
@@ -341,7 +361,10 @@ class HybridIndex implements RetrievalIndex {
     this.#vectors.queryVector(query.vector);
     const slotCount = this.#ids.length;
     const accepted = this.#acceptedMask(slotCount, query);
-    const queryTerms = this.#queryTerms(query.text);
+    const queryTerms = this.#postings.withinBudget(
+      this.#queryTerms(query.text),
+      this.#maxQueryPostings,
+    );
     const lexical = this.#postings.score(queryTerms, this.#bm25, accepted);
     const lexicalMax = this.#postings.maxScore(queryTerms, this.#bm25);
     const mu = this.baselineSimilarity(query.vector);

@@ -236,6 +236,33 @@ export class LexicalPostings {
   }
 
   /**
+   * `terms` when scoring them reads at most `budget` postings; else their rarest distinct terms
+   * whose postings fit in it (at least the rarest one), in query order. Rare terms carry BM25's
+   * evidence; a query of thousands of common words would read most of the index. Terms the
+   * index does not hold cost nothing and are kept.
+   *
+   * @example
+   * postings.withinBudget(["deploy", "the", "friday"], 1_000_000); // all three: few postings
+   */
+  withinBudget(terms: readonly string[], budget: number): readonly string[] {
+    const postingsOf = (term: string) => {
+      const id = this.#termIds.get(term);
+      return id === undefined ? 0 : this.#arena.length(id);
+    };
+    if (terms.reduce((sum, term) => sum + postingsOf(term), 0) <= budget) return terms;
+    const byCost = [...new Set(terms)].map((term) => ({ term, cost: postingsOf(term) }));
+    byCost.sort((a, b) => a.cost - b.cost);
+    const kept = new Set<string>();
+    let used = 0;
+    for (const { term, cost } of byCost) {
+      if (kept.size > 0 && used + cost > budget) break;
+      kept.add(term);
+      used += cost;
+    }
+    return [...new Set(terms)].filter((term) => kept.has(term));
+  }
+
+  /**
    * The most the distinct `terms` could score in any document: `Σ idf · (k1 + 1 + delta)`, the
    * limit of every term's weight as its count grows in a short document. Terms no document holds
    * count too (as rare terms, of one document), so a query of words the store does not know

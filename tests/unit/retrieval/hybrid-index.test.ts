@@ -438,6 +438,34 @@ describe("createHybridIndex", () => {
     expect(hybrid.query(query)[0]?.id).toBe("a");
   });
 
+  it("leaves a query's most common terms out when its postings pass maxQueryPostings", () => {
+    const docs: IndexedDocument[] = [
+      ...Array.from({ length: 6 }, (_, i) => ({
+        id: `c${i}`,
+        text: `coffee kitchen note ${i}`,
+        vector: [1, i / 6],
+      })),
+      { id: "r", text: "postgres backup coffee", vector: [0, 1] },
+    ];
+    // "coffee" has 7 postings, "kitchen" 6, "postgres" and "backup" 1 each.
+    const make = (maxQueryPostings?: number) => {
+      const index = createHybridIndex(maxQueryPostings === undefined ? {} : { maxQueryPostings });
+      for (const d of docs) index.add(d);
+      return index;
+    };
+    const ask = (index: ReturnType<typeof make>, text: string) =>
+      index.query({ text, vector: [1, 1], topK: 7 });
+    const everything = "coffee kitchen postgres backup";
+    // Within the budget (15 postings): every term counts, as without one.
+    expect(ask(make(15), everything)).toEqual(ask(make(), everything));
+    // 8 postings: the rare terms and "kitchen" fit (1 + 1 + 6), "coffee" (7 more) does not.
+    expect(ask(make(8), everything)).toEqual(ask(make(), "kitchen postgres backup"));
+    // 1 posting: the rarest term alone (one of the two of one posting, the other would pass it).
+    expect(ask(make(1), everything)).toEqual(ask(make(), "postgres"));
+    expect(ask(make(1), "coffee")).toEqual(ask(make(), "coffee"));
+    expect(() => createHybridIndex({ maxQueryPostings: 0 })).toThrow(/maxQueryPostings/);
+  });
+
   it("rejects vectors of another dimension and out-of-range options, naming them", () => {
     const index = createHybridIndex();
     index.add({ id: "x", text: "a", vector: [1, 0] });
