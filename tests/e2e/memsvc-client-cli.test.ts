@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -137,6 +137,43 @@ describe("memsvc client commands", () => {
     expect(imported.stdout).toBe("imported 1, merged 0 duplicates, rejected 1\n");
     expect(imported.stderr).toMatch(/^line 2: /);
   });
+
+  it("imports a file past the service's 50,000 lines per request; stdin says where to go on", () => {
+    // Blank lines count towards the limit and cost nothing, so the file is cheap to import.
+    const blank = (n: number) => "\n".repeat(n);
+    const memory = (content: string) => `${JSON.stringify({ content, scope: "permanent" })}\n`;
+    const text =
+      blank(50_000) +
+      memory("Past the first limit") +
+      blank(49_999) +
+      "broken\n" +
+      memory("Past the second limit");
+    const file = join(makeTempDir(), "long.ndjson");
+    writeFileSync(file, text);
+
+    const fromFile = cli(["import", "--file", file]);
+    expect([fromFile.code, fromFile.stdout]).toEqual([
+      0,
+      "imported 2, merged 0 duplicates, rejected 1\n",
+    ]);
+    // Line numbers are the file's, not those of the request that read it.
+    expect(fromFile.stderr).toMatch(/^line 100001: invalid JSON/);
+    for (const content of ["Past the first limit", "Past the second limit"]) {
+      const found = JSON.parse(cli(["list", "--q", content, "--json"]).stdout) as {
+        memories: unknown[];
+      };
+      expect(found.memories, content).toHaveLength(1);
+    }
+
+    // stdin cannot be read again: no success for a part, and the line to go on from.
+    const fromStdin = cli(["import"], { input: text });
+    expect(fromStdin.code).toBe(1);
+    expect(fromStdin.stdout).toBe("imported 0, merged 0 duplicates, rejected 0\n");
+    expect(fromStdin.stderr).toContain(
+      "memsvc: import stopped after line 50000 (at most 50000 lines per request): the lines from line 50001 on were not imported",
+    );
+    expect(fromStdin.stderr).toContain("tail -n +50001 FILE | memsvc import");
+  }, 60_000);
 
   it("says what is wrong with an exit code per kind of failure", () => {
     const invalid = cli(["remember", "x", "--type", "opinion"]);
