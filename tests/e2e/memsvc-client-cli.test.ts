@@ -117,7 +117,7 @@ describe("memsvc client commands", () => {
     const badTop = cli(["stats", "--top", "0"]);
     expect([badTop.code, badTop.stderr]).toEqual([
       3,
-      "memsvc: top: expected an integer between 1 and 1000, got 0\n",
+      "memsvc: --top: expected an integer between 1 and 1000, got 0\n",
     ]);
 
     const file = join(makeTempDir(), "backup.ndjson");
@@ -178,7 +178,13 @@ describe("memsvc client commands", () => {
   it("says what is wrong with an exit code per kind of failure", () => {
     const invalid = cli(["remember", "x", "--type", "opinion"]);
     expect(invalid.code).toBe(3);
-    expect(invalid.stderr).toMatch(/^memsvc: type: /);
+    // The option the person typed, not the field of the service's body.
+    expect(invalid.stderr).toMatch(/^memsvc: --type: expected one of /);
+    const badScore = cli(["search", "deploys", "--min-score", "2"]);
+    expect([badScore.code, badScore.stderr]).toEqual([
+      3,
+      "memsvc: --min-score: expected a number between 0 and 1, got 2\n",
+    ]);
 
     const noToken = cli(["stats"], { env: { MEMSVC_API_AUTH_TOKEN: "" } });
     expect(noToken.code).toBe(5);

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { commandLineErrorText } from "../../../common/command-line.js";
-import { EXIT } from "./memory-client.js";
+import { ClientError, EXIT } from "./memory-client.js";
 import { answering, clientFor, optionText, usageAnswer, UsageError } from "./client-run.js";
 import { printJson, type ClientIo, type Run, type Values } from "./client-io.js";
 import { exportMemories, importMemories } from "./transfer-commands.js";
@@ -153,9 +153,26 @@ export async function runClientCommand(
   }
   const client = clientFor(values, io);
   return answering(io, CLIENT_USAGE, async () => {
-    await COMMANDS[command]({ client, values, arg: positionals[0] ?? "", io });
+    try {
+      await COMMANDS[command]({ client, values, arg: positionals[0] ?? "", io });
+    } catch (error) {
+      throw namingTheOption(error, command);
+    }
     return EXIT.ok;
   });
+}
+
+/**
+ * The service names the field of its body or query that it refuses (`min_score: expected a
+ * number between 0 and 1, got 2`); the person typed an option: name that (`--min-score: …`).
+ */
+function namingTheOption(error: unknown, command: ClientCommand): unknown {
+  if (!(error instanceof ClientError) || error.exitCode !== EXIT.invalid) return error;
+  const field = /^([a-z_]+)(?=[:[])/.exec(error.message)?.[1];
+  const option = field?.replaceAll("_", "-");
+  if (field === undefined || option === undefined || !(option in (OPTIONS[command] ?? {})))
+    return error;
+  return new ClientError(`--${option}${error.message.slice(field.length)}`, error.exitCode);
 }
 
 function usage(io: ClientIo, message: string): number {
