@@ -106,6 +106,38 @@ describe("memsvc client commands", () => {
     expect(list.stdout).toMatch(/just now\s+fact\s+project\s+billing\s+Billing note 3/);
     // Into a pipe, a row is whole: nothing is cut to a width that no terminal set.
     expect(list.stdout).toContain(long.trim());
+    expect(list.stderr).toBe("");
+    // A page that is not the last says so: nobody takes 2 of 3 memories for all of them.
+    const firstPage = cli(["list", "--project", "billing", "--limit", "2"]);
+    expect(firstPage.stdout.trim().split("\n")).toHaveLength(3);
+    expect(firstPage.stderr).toMatch(
+      /^2 shown, more match: --all shows every one, --cursor \S+ the next page\n$/,
+    );
+    interface Page {
+      memories: { content: string }[];
+      next_cursor: string | null;
+    }
+    const page = JSON.parse(
+      cli(["list", "--project", "billing", "--limit", "2", "--json"]).stdout,
+    ) as Page;
+    expect(page.memories).toHaveLength(2);
+    expect(typeof page.next_cursor).toBe("string");
+    const rest = JSON.parse(
+      cli([
+        "list",
+        "--project",
+        "billing",
+        "--limit",
+        "2",
+        "--json",
+        "--cursor",
+        `${page.next_cursor}`,
+      ]).stdout,
+    ) as Page;
+    expect(rest).toEqual({
+      memories: [expect.objectContaining({ content: "Billing note 1" })],
+      next_cursor: null,
+    });
 
     const stats = JSON.parse(cli(["stats", "--json"]).stdout) as { total_memories: number };
     expect(stats.total_memories).toBeGreaterThanOrEqual(3);

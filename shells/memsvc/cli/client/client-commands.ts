@@ -31,6 +31,7 @@ export const CLIENT_USAGE = `Commands that talk to a running service (--url, def
   get ID                  Show one memory
   forget ID               Delete one memory
   list [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--limit N] [--all]
+       [--cursor C]     Newest first, --limit (50) at a time; --cursor C the page after
   stats [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--top N]
                           Counts by type and scope (of what the filters select); --top N
                           adds the N most frequent projects and tags
@@ -84,6 +85,7 @@ const OPTIONS: Record<ClientCommand, ParseArgsConfig["options"]> = {
     tag: { type: "string", multiple: true },
     q: { type: "string" },
     limit: { type: "string" },
+    cursor: { type: "string" },
     all: { type: "boolean" },
   },
   stats: {
@@ -324,7 +326,9 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
     const all = values["all"] === true;
     query.set("limit", String(all ? 1000 : limit));
     const memories: MemoryView[] = [];
-    let cursor: string | null = null;
+    let cursor = text(values["cursor"]) ?? null;
+    // The page after those shown: said on stderr (and in --json), never dropped quietly.
+    let next: string | null = null;
     do {
       if (cursor !== null) query.set("cursor", cursor);
       const page: { memories: MemoryView[]; next_cursor: string | null } = await client.json(
@@ -332,9 +336,15 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
         `/v1/memories?${query.toString()}`,
       );
       memories.push(...page.memories);
-      cursor = all ? page.next_cursor : null;
+      next = page.next_cursor;
+      cursor = all ? next : null;
     } while (cursor !== null);
-    if (values["json"] === true) return printJson(io, { memories });
+    if (values["json"] === true) return printJson(io, { memories, next_cursor: next });
+    if (next !== null) {
+      io.stderr.write(
+        `${memories.length} shown, more match: --all shows every one, --cursor ${next} the next page\n`,
+      );
+    }
     if (memories.length === 0) {
       io.stdout.write("no memories\n");
       return;
