@@ -84,7 +84,9 @@ describe("memsvc client commands", () => {
     expect(strict.stdout).toBe("nothing relevant remembered\n");
     const tooWide = cli(["recall", "deploys", "--context-neighbours", "11"]);
     expect(tooWide.code).toBe(3);
-    expect(tooWide.stderr).toContain("context_neighbours: expected an integer between 0 and 10");
+    expect(tooWide.stderr).toContain(
+      "memsvc: --context-neighbours: expected an integer between 0 and 10",
+    );
 
     const get = cli(["get", id]);
     expect(get.stdout).toMatch(/^content\s+Deploys run on Fridays after 14:00$/m);
