@@ -53,6 +53,7 @@ describe("memsvc client commands", () => {
       "ops,deploy",
     ]);
     expect(stored.code).toBe(0);
+    expect(stored.stderr).toBe("");
     const id = /^stored ([0-9a-f-]{36})$/m.exec(stored.stdout)?.[1] as string;
     expect(id).toBeDefined();
 
@@ -65,6 +66,14 @@ describe("memsvc client commands", () => {
       "permanent",
     ]);
     expect(again.stdout).toBe(`merged into ${id} (the same memory was already stored)\n`);
+
+    // Without --scope the service stores a session memory, which expires: the person is told.
+    const session = cli(["remember", "Staging is read-only this week"]);
+    expect(session.code).toBe(0);
+    expect(session.stdout).toMatch(/^stored [0-9a-f-]{36}\n$/);
+    expect(session.stderr).toMatch(
+      /^note: without --scope this is a session memory, deleted after a day/,
+    );
 
     const search = cli(["search", "when do deploys run"]);
     expect(search.code).toBe(0);

@@ -217,6 +217,10 @@ interface MemoryView {
   created_at?: string;
 }
 
+const SESSION_NOTE =
+  "note: without --scope this is a session memory, deleted after a day (memory.session_idle_hours) " +
+  "without a recall; --scope permanent (or project, with --project) keeps it\n";
+
 /** A terminal's width; into a pipe or a file, rows are whole (for `grep`, `cut` and scripts). */
 const width = (io: ClientIo) =>
   io.stdout.isTTY === true ? (io.stdout.columns ?? 100) : Number.POSITIVE_INFINITY;
@@ -236,6 +240,9 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
         ttl_seconds: number(values, "ttl-seconds"),
       }),
     );
+    // The service's default scope is `session` (the seed's), which expires: say so, so that a
+    // lasting fact typed without --scope is not gone tomorrow without a word.
+    if (text(values["scope"]) === undefined) io.stderr.write(SESSION_NOTE);
     if (values["json"] === true) return printJson(io, answer);
     io.stdout.write(
       answer.deduplicated === true
