@@ -65,7 +65,7 @@ function cut(text: string, room: number): string {
 }
 
 /** Combining marks, zero-width joiners and variation selectors take no column of their own. */
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f]$/u;
+const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|[\u200b-\u200f]|\p{Variation_Selector})$/u;
 /** East Asian wide and fullwidth characters and emoji take two columns of a terminal. */
 const WIDE =
   /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;
