@@ -59,6 +59,27 @@ describe("memsvc over MCP, through the official SDK client (issue 22)", () => {
     await client.close();
   });
 
+  it("tells the model how recall gives the ids to correct or forget, and that works", async () => {
+    const { app } = await makeApp();
+    const client = await connect(app);
+    expect(client.getInstructions()).toContain("`recall` with `items: true` lists the ids");
+    await client.callTool({
+      name: "remember",
+      arguments: { content: "The staging database is read-only", scope: "permanent" },
+    });
+    const recalled = await client.callTool({
+      name: "recall",
+      arguments: { message: "is the staging database read-only?", items: true },
+    });
+    const items = (recalled.structuredContent as { items: { id: string; created_at: string }[] })
+      .items;
+    expect(items).toHaveLength(1);
+    expect(items[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const forgot = await client.callTool({ name: "forget", arguments: { id: items[0]?.id } });
+    expect(forgot.structuredContent).toEqual({ deleted: true });
+    await client.close();
+  });
+
   it("describes every type and scope value in every tool's input schema", async () => {
     const { app } = await makeApp();
     const client = await connect(app);
