@@ -304,8 +304,14 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
       }),
     );
     if (values["json"] === true) return printJson(io, answer);
-    io.stdout.write(answer.context === "" ? "nothing relevant remembered\n" : answer.context);
-    io.stderr.write(`${answer.memory_count} memories, ${answer.tokens_used} tokens\n`);
+    // stdout is the context and nothing else (`ctx=$(memsvc recall …)` goes into a prompt as it
+    // is): an empty context is said on stderr, where the count goes.
+    io.stdout.write(answer.context);
+    io.stderr.write(
+      answer.context === ""
+        ? "nothing relevant remembered (0 memories)\n"
+        : `${answer.memory_count} memories, ${answer.tokens_used} tokens\n`,
+    );
   },
 
   async get({ client, values, arg, io }) {
