@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -53,6 +53,7 @@ describe("memsvc client commands", () => {
       "ops,deploy",
     ]);
     expect(stored.code).toBe(0);
+    expect(stored.stderr).toBe("");
     const id = /^stored ([0-9a-f-]{36})$/m.exec(stored.stdout)?.[1] as string;
     expect(id).toBeDefined();
 
@@ -65,6 +66,14 @@ describe("memsvc client commands", () => {
       "permanent",
     ]);
     expect(again.stdout).toBe(`merged into ${id} (the same memory was already stored)\n`);
+
+    // Without --scope the service stores a session memory, which expires: the person is told.
+    const session = cli(["remember", "Staging is read-only this week"]);
+    expect(session.code).toBe(0);
+    expect(session.stdout).toMatch(/^stored [0-9a-f-]{36}\n$/);
+    expect(session.stderr).toMatch(
+      /^note: without --scope this is a session memory, deleted after a day/,
+    );
 
     const search = cli(["search", "when do deploys run"]);
     expect(search.code).toBe(0);
@@ -81,10 +90,17 @@ describe("memsvc client commands", () => {
     expect(recall.stdout).toContain("[rule] Deploys run on Fridays after 14:00");
     expect(recall.stderr).toMatch(/^1 memories, \d+ tokens\n$/);
     const strict = cli(["recall", "when do we deploy?", "--min-score", "0.99"]);
-    expect(strict.stdout).toBe("nothing relevant remembered\n");
+    // stdout is the context itself, empty here: a script puts it into a prompt as it is.
+    expect([strict.code, strict.stdout, strict.stderr]).toEqual([
+      0,
+      "",
+      "nothing relevant remembered (0 memories)\n",
+    ]);
     const tooWide = cli(["recall", "deploys", "--context-neighbours", "11"]);
     expect(tooWide.code).toBe(3);
-    expect(tooWide.stderr).toContain("context_neighbours: expected an integer between 0 and 10");
+    expect(tooWide.stderr).toContain(
+      "memsvc: --context-neighbours: expected an integer between 0 and 10",
+    );
 
     const get = cli(["get", id]);
     expect(get.stdout).toMatch(/^content\s+Deploys run on Fridays after 14:00$/m);
@@ -106,6 +122,38 @@ describe("memsvc client commands", () => {
     expect(list.stdout).toMatch(/just now\s+fact\s+project\s+billing\s+Billing note 3/);
     // Into a pipe, a row is whole: nothing is cut to a width that no terminal set.
     expect(list.stdout).toContain(long.trim());
+    expect(list.stderr).toBe("");
+    // A page that is not the last says so: nobody takes 2 of 3 memories for all of them.
+    const firstPage = cli(["list", "--project", "billing", "--limit", "2"]);
+    expect(firstPage.stdout.trim().split("\n")).toHaveLength(3);
+    expect(firstPage.stderr).toMatch(
+      /^2 shown, more match: --all shows every one, --cursor \S+ the next page\n$/,
+    );
+    interface Page {
+      memories: { content: string }[];
+      next_cursor: string | null;
+    }
+    const page = JSON.parse(
+      cli(["list", "--project", "billing", "--limit", "2", "--json"]).stdout,
+    ) as Page;
+    expect(page.memories).toHaveLength(2);
+    expect(typeof page.next_cursor).toBe("string");
+    const rest = JSON.parse(
+      cli([
+        "list",
+        "--project",
+        "billing",
+        "--limit",
+        "2",
+        "--json",
+        "--cursor",
+        `${page.next_cursor}`,
+      ]).stdout,
+    ) as Page;
+    expect(rest).toEqual({
+      memories: [expect.objectContaining({ content: "Billing note 1" })],
+      next_cursor: null,
+    });
 
     const stats = JSON.parse(cli(["stats", "--json"]).stdout) as { total_memories: number };
     expect(stats.total_memories).toBeGreaterThanOrEqual(3);
@@ -117,7 +165,7 @@ describe("memsvc client commands", () => {
     const badTop = cli(["stats", "--top", "0"]);
     expect([badTop.code, badTop.stderr]).toEqual([
       3,
-      "memsvc: top: expected an integer between 1 and 1000, got 0\n",
+      "memsvc: --top: expected an integer between 1 and 1000, got 0\n",
     ]);
 
     const file = join(makeTempDir(), "backup.ndjson");
@@ -138,10 +186,53 @@ describe("memsvc client commands", () => {
     expect(imported.stderr).toMatch(/^line 2: /);
   });
 
+  it("imports a file past the service's 50,000 lines per request; stdin says where to go on", () => {
+    // Blank lines count towards the limit and cost nothing, so the file is cheap to import.
+    const blank = (n: number) => "\n".repeat(n);
+    const memory = (content: string) => `${JSON.stringify({ content, scope: "permanent" })}\n`;
+    const text =
+      blank(50_000) +
+      memory("Past the first limit") +
+      blank(49_999) +
+      "broken\n" +
+      memory("Past the second limit");
+    const file = join(makeTempDir(), "long.ndjson");
+    writeFileSync(file, text);
+
+    const fromFile = cli(["import", "--file", file]);
+    expect([fromFile.code, fromFile.stdout]).toEqual([
+      0,
+      "imported 2, merged 0 duplicates, rejected 1\n",
+    ]);
+    // Line numbers are the file's, not those of the request that read it.
+    expect(fromFile.stderr).toMatch(/^line 100001: invalid JSON/);
+    for (const content of ["Past the first limit", "Past the second limit"]) {
+      const found = JSON.parse(cli(["list", "--q", content, "--json"]).stdout) as {
+        memories: unknown[];
+      };
+      expect(found.memories, content).toHaveLength(1);
+    }
+
+    // stdin cannot be read again: no success for a part, and the line to go on from.
+    const fromStdin = cli(["import"], { input: text });
+    expect(fromStdin.code).toBe(1);
+    expect(fromStdin.stdout).toBe("imported 0, merged 0 duplicates, rejected 0\n");
+    expect(fromStdin.stderr).toContain(
+      "memsvc: import stopped after line 50000 (at most 50000 lines per request): the lines from line 50001 on were not imported",
+    );
+    expect(fromStdin.stderr).toContain("tail -n +50001 FILE | memsvc import");
+  }, 60_000);
+
   it("says what is wrong with an exit code per kind of failure", () => {
     const invalid = cli(["remember", "x", "--type", "opinion"]);
     expect(invalid.code).toBe(3);
-    expect(invalid.stderr).toMatch(/^memsvc: type: /);
+    // The option the person typed, not the field of the service's body.
+    expect(invalid.stderr).toMatch(/^memsvc: --type: expected one of /);
+    const badScore = cli(["search", "deploys", "--min-score", "2"]);
+    expect([badScore.code, badScore.stderr]).toEqual([
+      3,
+      "memsvc: --min-score: expected a number between 0 and 1, got 2\n",
+    ]);
 
     const noToken = cli(["stats"], { env: { MEMSVC_API_AUTH_TOKEN: "" } });
     expect(noToken.code).toBe(5);

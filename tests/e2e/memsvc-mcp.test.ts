@@ -104,12 +104,19 @@ describe("memory MCP tools over streamable HTTP (official SDK client)", () => {
     }
   });
 
-  it("rejects invalid arguments with a JSON-RPC error naming the parameter", async () => {
+  it("answers invalid arguments with a tool error naming the parameter, for the model", async () => {
     const client = await httpClient(TOKEN);
     try {
-      const call = client.callTool({ name: "search", arguments: { message: "x", limit: 0 } });
-      await expect(call).rejects.toBeInstanceOf(McpError);
-      await expect(call).rejects.toThrow(/limit/);
+      // MCP 2025-11-25: input validation errors are tool execution errors (clients show them to
+      // the model, which can correct its call); an unknown tool stays a protocol error.
+      const bad = (await client.callTool({
+        name: "search",
+        arguments: { message: "x", limit: 0 },
+      })) as ToolResult;
+      expect(bad.isError).toBe(true);
+      expect(bad.content?.[0]?.text).toMatch(/^invalid_input: parameter 'limit': /);
+      const unknown = client.callTool({ name: "serch", arguments: { message: "x" } });
+      await expect(unknown).rejects.toBeInstanceOf(McpError);
     } finally {
       await client.close();
     }
@@ -147,6 +154,12 @@ describe("memsvc mcp over stdio (official SDK client)", () => {
         arguments: { content: "stdio works", scope: "session" },
       })) as ToolResult;
       expect(stored.structuredContent?.["stored"]).toBe(true);
+      const noScope = (await client.callTool({
+        name: "remember",
+        arguments: { content: "The user prefers TypeScript" },
+      })) as ToolResult;
+      expect(noScope.isError).toBe(true);
+      expect(noScope.content?.[0]?.text).toMatch(/^invalid_input: parameter 'scope': /);
       const stats = (await client.callTool({ name: "memory_stats", arguments: {} })) as ToolResult;
       expect(stats.structuredContent?.["total_memories"]).toBe(1);
     } finally {

@@ -44,7 +44,8 @@ export interface ToolCatalog {
   readonly listResultJson: string;
   /**
    * Validates the arguments and runs the tool. Throws {@link McpProtocolError} for an unknown
-   * tool (-32602), invalid parameters (-32602) or a server fault (-32603). Synchronous when the
+   * tool (-32602), invalid parameters (-32602, unless `invalidArguments: "tool_error"`) or a
+   * server fault (-32603). Synchronous when the
    * handler is, so cheap tools pay for no promise.
    */
   call(name: string, args: unknown): ToolCallOutcome | Promise<ToolCallOutcome>;
@@ -59,12 +60,20 @@ export interface ToolCatalog {
 export interface ToolCatalogOptions {
   /** Told about every server fault (a handler threw something unexpected); default: stderr. */
   readonly onServerFault?: (error: unknown, toolName: string) => void;
+  /**
+   * How invalid arguments of a known tool are answered: `"protocol_error"` (default), a JSON-RPC
+   * -32602 error; `"tool_error"`, a tool result with `isError` and the same text after
+   * `invalid_input: `, as MCP 2025-11-25 asks for input validation errors, so that the model
+   * sees what to fix (clients need not show it a protocol error). An unknown tool stays -32602.
+   */
+  readonly invalidArguments?: "protocol_error" | "tool_error";
 }
 
 /**
  * Indexes tools by name, turns their valibot schemas into JSON Schemas once, and runs calls with
  * the error split of the MCP shells: bad arguments and unknown tools are JSON-RPC -32602 errors
- * naming the parameter, a failure the model should see (the handler's `ok: false`, or a coded
+ * naming the parameter (bad arguments a tool error instead with `invalidArguments: "tool_error"`),
+ * a failure the model should see (the handler's `ok: false`, or a coded
  * core error other than `invalid_input`) is a tool result with `isError`, anything else is -32603
  * `internal error in tool '<name>'`, its cause told to `onServerFault` only.
  *
@@ -83,6 +92,7 @@ export function createToolCatalog(
     byName.set(tool.name, tool);
   }
   const onServerFault = options.onServerFault ?? reportServerFault;
+  const invalidAsToolError = options.invalidArguments === "tool_error";
   const listResult = { tools: tools.map(describeTool) };
   const known = tools.map((tool) => tool.name).join(", ");
 
@@ -93,7 +103,7 @@ export function createToolCatalog(
 
   function fail(error: unknown, toolName: string): ToolCallOutcome {
     if (error instanceof McpProtocolError) throw error;
-    if (isAgentServicesError(error, "invalid_input")) {
+    if (isAgentServicesError(error, "invalid_input") && !invalidAsToolError) {
       throw new McpProtocolError(JSON_RPC.INVALID_PARAMS, error.message);
     }
     // Coded core errors (not found, provider down) are facts the model can act on.
@@ -118,10 +128,9 @@ export function createToolCatalog(
       }
       const parsed = v.safeParse(tool.input, args ?? {});
       if (!parsed.success) {
-        throw new McpProtocolError(
-          JSON_RPC.INVALID_PARAMS,
-          describeIssue(tool.input, parsed.issues[0]),
-        );
+        const message = describeIssue(tool.input, parsed.issues[0]);
+        if (invalidAsToolError) return { isError: true, text: `invalid_input: ${message}` };
+        throw new McpProtocolError(JSON_RPC.INVALID_PARAMS, message);
       }
       let reply: ToolReply | Promise<ToolReply>;
       try {

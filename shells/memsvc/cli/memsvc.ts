@@ -431,6 +431,7 @@ async function mcp(configPath: string | undefined): Promise<void> {
     },
   );
   const catalog = createToolCatalog(tools, {
+    invalidArguments: "tool_error",
     onServerFault: (error, tool) =>
       logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
   });

@@ -38,6 +38,7 @@ async function buildCatalog(memory: MemoryApi, logger: Logger): Promise<ToolCata
       logger.error("mcp tool failed", { tool, cause: describeCause(error) }),
   });
   return createToolCatalog(tools, {
+    invalidArguments: "tool_error",
     onServerFault: (error, tool) =>
       logger.error("mcp tool fault", { tool, cause: describeCause(error) }),
   });

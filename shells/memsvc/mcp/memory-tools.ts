@@ -27,8 +27,9 @@ const PUBLIC_FAILURES: Record<string, string> = {
  * `get_memory`, `memory_stats`, `list_memories`, `update_memory`, `delete_memories`), in its
  * order, with the same schemas (and messages) as the REST API, except where a row gives its MCP
  * arguments (`remember` and `remember_batch` require `scope`), and with every `type` and `scope`
- * value explained in the parameters' descriptions ({@link describeMemoryKinds}). Invalid arguments are
- * JSON-RPC -32602 errors naming the parameter; an unknown id is a tool result with `isError`
+ * value explained in the parameters' descriptions ({@link describeMemoryKinds}). memsvc builds
+ * their catalog with `invalidArguments: "tool_error"`: invalid arguments are tool results with
+ * `isError` naming the parameter (`invalid_input: parameter 'scope': …`), as an unknown id is
  * (`not_found: …`); a failing embedder or store is a tool error with the same fixed text the
  * REST API sends, its cause going to `onFailure`.
  *

@@ -19,8 +19,9 @@ export const MEMSVC_INSTRUCTIONS = [
     "global rules), `project` with `project` for one code base, `session` for notes on the " +
     "task at hand (deleted after a day without a recall), `ttl` with `ttl_seconds` for what " +
     "stops being true. Pick a `type`: rule, fact, episode, procedure or preference.",
-  "Correct and forget: when a memory is wrong or out of date, find its id (`search`, " +
-    "`list_memories`; `get_memory` shows its dates), then `update_memory` it rather than " +
+  "Correct and forget: when a memory is wrong or out of date, find its id (`recall` with " +
+    "`items: true` lists the ids and dates of what it returned; `search`, `list_memories`; " +
+    "`get_memory` shows all its fields), then `update_memory` it rather than " +
     "storing a contradiction, or `forget` it. When the user asks you to forget something, do " +
     "it; `delete_memories` removes many by filter (run it with `dry_run: true` first).",
 ].join("\n\n");

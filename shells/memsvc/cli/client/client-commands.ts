@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { commandLineErrorText } from "../../../common/command-line.js";
-import { EXIT } from "./memory-client.js";
+import { ClientError, EXIT } from "./memory-client.js";
 import { answering, clientFor, optionText, usageAnswer, UsageError } from "./client-run.js";
 import { printJson, type ClientIo, type Run, type Values } from "./client-io.js";
 import { exportMemories, importMemories } from "./transfer-commands.js";
@@ -31,6 +31,7 @@ export const CLIENT_USAGE = `Commands that talk to a running service (--url, def
   get ID                  Show one memory
   forget ID               Delete one memory
   list [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--limit N] [--all]
+       [--cursor C]     Newest first, --limit (50) at a time; --cursor C the page after
   stats [--project P] [--type T] [--scope S] [--tag T] [--q TEXT] [--top N]
                           Counts by type and scope (of what the filters select); --top N
                           adds the N most frequent projects and tags
@@ -84,6 +85,7 @@ const OPTIONS: Record<ClientCommand, ParseArgsConfig["options"]> = {
     tag: { type: "string", multiple: true },
     q: { type: "string" },
     limit: { type: "string" },
+    cursor: { type: "string" },
     all: { type: "boolean" },
   },
   stats: {
@@ -153,9 +155,26 @@ export async function runClientCommand(
   }
   const client = clientFor(values, io);
   return answering(io, CLIENT_USAGE, async () => {
-    await COMMANDS[command]({ client, values, arg: positionals[0] ?? "", io });
+    try {
+      await COMMANDS[command]({ client, values, arg: positionals[0] ?? "", io });
+    } catch (error) {
+      throw namingTheOption(error, command);
+    }
     return EXIT.ok;
   });
+}
+
+/**
+ * The service names the field of its body or query that it refuses (`min_score: expected a
+ * number between 0 and 1, got 2`); the person typed an option: name that (`--min-score: …`).
+ */
+function namingTheOption(error: unknown, command: ClientCommand): unknown {
+  if (!(error instanceof ClientError) || error.exitCode !== EXIT.invalid) return error;
+  const field = /^([a-z_]+)(?=[:[])/.exec(error.message)?.[1];
+  const option = field?.replaceAll("_", "-");
+  if (field === undefined || option === undefined || !(option in (OPTIONS[command] ?? {})))
+    return error;
+  return new ClientError(`--${option}${error.message.slice(field.length)}`, error.exitCode);
 }
 
 function usage(io: ClientIo, message: string): number {
@@ -198,6 +217,10 @@ interface MemoryView {
   created_at?: string;
 }
 
+const SESSION_NOTE =
+  "note: without --scope this is a session memory, deleted after a day (memory.session_idle_hours) " +
+  "without a recall; --scope permanent (or project, with --project) keeps it\n";
+
 /** A terminal's width; into a pipe or a file, rows are whole (for `grep`, `cut` and scripts). */
 const width = (io: ClientIo) =>
   io.stdout.isTTY === true ? (io.stdout.columns ?? 100) : Number.POSITIVE_INFINITY;
@@ -217,6 +240,9 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
         ttl_seconds: number(values, "ttl-seconds"),
       }),
     );
+    // The service's default scope is `session` (the seed's), which expires: say so, so that a
+    // lasting fact typed without --scope is not gone tomorrow without a word.
+    if (text(values["scope"]) === undefined) io.stderr.write(SESSION_NOTE);
     if (values["json"] === true) return printJson(io, answer);
     io.stdout.write(
       answer.deduplicated === true
@@ -278,8 +304,14 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
       }),
     );
     if (values["json"] === true) return printJson(io, answer);
-    io.stdout.write(answer.context === "" ? "nothing relevant remembered\n" : answer.context);
-    io.stderr.write(`${answer.memory_count} memories, ${answer.tokens_used} tokens\n`);
+    // stdout is the context and nothing else (`ctx=$(memsvc recall …)` goes into a prompt as it
+    // is): an empty context is said on stderr, where the count goes.
+    io.stdout.write(answer.context);
+    io.stderr.write(
+      answer.context === ""
+        ? "nothing relevant remembered (0 memories)\n"
+        : `${answer.memory_count} memories, ${answer.tokens_used} tokens\n`,
+    );
   },
 
   async get({ client, values, arg, io }) {
@@ -307,7 +339,9 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
     const all = values["all"] === true;
     query.set("limit", String(all ? 1000 : limit));
     const memories: MemoryView[] = [];
-    let cursor: string | null = null;
+    let cursor = text(values["cursor"]) ?? null;
+    // The page after those shown: said on stderr (and in --json), never dropped quietly.
+    let next: string | null = null;
     do {
       if (cursor !== null) query.set("cursor", cursor);
       const page: { memories: MemoryView[]; next_cursor: string | null } = await client.json(
@@ -315,9 +349,15 @@ const COMMANDS: Record<ClientCommand, (run: Run) => Promise<void>> = {
         `/v1/memories?${query.toString()}`,
       );
       memories.push(...page.memories);
-      cursor = all ? page.next_cursor : null;
+      next = page.next_cursor;
+      cursor = all ? next : null;
     } while (cursor !== null);
-    if (values["json"] === true) return printJson(io, { memories });
+    if (values["json"] === true) return printJson(io, { memories, next_cursor: next });
+    if (next !== null) {
+      io.stderr.write(
+        `${memories.length} shown, more match: --all shows every one, --cursor ${next} the next page\n`,
+      );
+    }
     if (memories.length === 0) {
       io.stdout.write("no memories\n");
       return;

@@ -19,7 +19,7 @@ export function textTable(
   width = 100,
 ): string {
   const cells = [header, ...rows].map((row) => row.map(oneLine));
-  const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => columns(row[i] ?? ""))));
   const last = header.length - 1;
   const before = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
   const stacked = last > 0 && width - before < Math.min(STACK_BELOW, widths[last] ?? 0);
@@ -28,7 +28,11 @@ export function textTable(
     .map((row) => {
       const line = row
         .map((cell, i) =>
-          i === last ? (stacked ? "" : cut(cell, room)) : cell.padEnd(widths[i] ?? 0),
+          i === last
+            ? stacked
+              ? ""
+              : cut(cell, room)
+            : cell + " ".repeat((widths[i] ?? 0) - columns(cell)),
         )
         .join("  ")
         .trimEnd();
@@ -43,8 +47,34 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * Cuts `text` to `room` terminal columns, `…` included, between characters (never inside a
+ * surrogate pair, which would print as U+FFFD), counting wide characters as two.
+ */
 function cut(text: string, room: number): string {
-  return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
+  if (columns(text) <= room) return text;
+  let kept = "";
+  let used = 0;
+  for (const char of text) {
+    const width = columns(char);
+    if (used + width > room - 1) break;
+    kept += char;
+    used += width;
+  }
+  return `${kept}…`;
+}
+
+/** Combining marks, zero-width joiners and variation selectors take no column of their own. */
+const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|[\u200b-\u200f]|\p{Variation_Selector})$/u;
+/** East Asian wide and fullwidth characters and emoji take two columns of a terminal. */
+const WIDE =
+  /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;
+
+/** How many terminal columns `text` takes (what `length` miscounts for CJK and emoji). */
+function columns(text: string): number {
+  let width = 0;
+  for (const char of text) width += ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
+  return width;
 }
 
 /**

@@ -72,9 +72,21 @@ export async function exportMemories({ client, values, io }: Run): Promise<void>
     );
 }
 
+/** The answer of `POST /v1/import`; `incomplete` when a limit of one request stopped it. */
+interface ImportAnswer {
+  imported: number;
+  deduplicated: number;
+  rejected: { line: number; error: string }[];
+  incomplete?: { reason: string; stored_through_line: number; message: string };
+}
+
 /**
  * `memsvc import`: NDJSON from stdin or `--file F` to the service's import, with the lines sent
- * so far on a terminal; prints what landed, merged and was rejected.
+ * so far on a terminal; prints what landed, merged and was rejected (line numbers of the input).
+ * The service takes at most 50,000 lines (256 MiB, 120 s) per request and says after which line
+ * it stopped: a regular `--file` is then sent on from the next line, in as many requests as it
+ * takes; stdin (or a pipe) cannot be read again, so the import says from which line to send the
+ * rest and exits 1 instead of reporting success for a part.
  *
  * @example
  * await importMemories({ client, values: { file: "backup.ndjson" }, arg: "", io });
@@ -84,40 +96,98 @@ export async function importMemories({ client, values, io }: Run): Promise<void>
   if (file === undefined && (io.stdin as { isTTY?: boolean }).isTTY === true) {
     throw new UsageError("import reads NDJSON from stdin or --file F; nothing is piped in");
   }
-  const input =
-    file === undefined ? (io.stdin as Readable) : (await openFile(file, "r")).createReadStream();
-  // On a terminal, the lines sent so far (the answer counts what landed once all is in),
-  // counted as the request reads them: a "data" listener would let the stream flow before
-  // fetch reads it, and drop what came first.
-  let lines = 0;
-  let last = performance.now();
-  const source =
-    io.stderr.isTTY !== true
-      ? input
-      : input.pipe(
-          new Transform({
-            transform(chunk: Buffer, _encoding, done) {
-              for (const byte of chunk) if (byte === 10) lines += 1;
-              if (performance.now() - last > 500) {
-                last = performance.now();
-                io.stderr.write(`\rsent ${lines} lines…`);
-              }
-              done(null, chunk);
-            },
-          }),
-        );
-  if (source !== input) input.on("error", (error: Error) => source.destroy(error));
-  const answer = await client.postNdjson<{
-    imported: number;
-    deduplicated: number;
-    rejected: { line: number; error: string }[];
-  }>("/v1/import", source);
-  if (io.stderr.isTTY === true && lines > 0) io.stderr.write("\r\x1b[K");
-  if (values["json"] === true) return printJson(io, answer);
+  const total: ImportAnswer = { imported: 0, deduplicated: 0, rejected: [] };
+  const progress = { lines: 0, last: performance.now() };
+  // Lines of the input the service already handled (imported, merged or rejected).
+  let handled = 0;
+  for (;;) {
+    const handle = file === undefined ? undefined : await openFile(file, "r");
+    const rereadable = handle !== undefined && (await handle.stat()).isFile();
+    const input = handle === undefined ? (io.stdin as Readable) : handle.createReadStream();
+    progress.lines = handled;
+    const answer = await client.postNdjson<ImportAnswer>(
+      "/v1/import",
+      withProgress(handled === 0 ? input : through(input, afterLines(handled)), progress, io),
+    );
+    total.imported += answer.imported;
+    total.deduplicated += answer.deduplicated;
+    for (const { line, error } of answer.rejected)
+      total.rejected.push({ line: handled + line, error });
+    const stop = answer.incomplete;
+    if (stop === undefined || !rereadable || stop.stored_through_line < 1) {
+      if (io.stderr.isTTY === true && progress.lines > 0) io.stderr.write("\r\x1b[K");
+      report(
+        io,
+        values["json"] === true,
+        stop === undefined ? total : { ...total, incomplete: stop },
+      );
+      if (stop === undefined) return;
+      const from = handled + stop.stored_through_line + 1;
+      const why = /\(([^)]*)\)/.exec(stop.message)?.[1] ?? stop.reason;
+      throw new ClientError(
+        `import stopped after line ${from - 1} (${why}): the lines from line ${from} on were not imported; send them in another import, e.g. tail -n +${from} FILE | memsvc import`,
+        EXIT.failed,
+      );
+    }
+    handled += stop.stored_through_line;
+  }
+}
+
+function report(io: Run["io"], json: boolean, answer: ImportAnswer): void {
+  if (json) return printJson(io, answer);
   io.stdout.write(
     `imported ${answer.imported}, merged ${answer.deduplicated} duplicates, rejected ${answer.rejected.length}\n`,
   );
   for (const { line, error } of answer.rejected.slice(0, 20)) {
     io.stderr.write(`line ${line}: ${error}\n`);
   }
+}
+
+/**
+ * On a terminal, the lines sent so far (the answer counts what landed once all is in), counted
+ * as the request reads them: a "data" listener would let the stream flow before fetch reads it,
+ * and drop what came first.
+ */
+function withProgress(
+  input: Readable,
+  progress: { lines: number; last: number },
+  io: Run["io"],
+): Readable {
+  if (io.stderr.isTTY !== true) return input;
+  return through(
+    input,
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        for (const byte of chunk) if (byte === 10) progress.lines += 1;
+        if (performance.now() - progress.last > 500) {
+          progress.last = performance.now();
+          io.stderr.write(`\rsent ${progress.lines} lines…`);
+        }
+        done(null, chunk);
+      },
+    }),
+  );
+}
+
+/** `input` piped into `transform`, an error of the input failing the transform's side too. */
+function through(input: Readable, transform: Transform): Readable {
+  input.on("error", (error: Error) => transform.destroy(error));
+  return input.pipe(transform);
+}
+
+/** Drops the first `count` lines of a byte stream (what an earlier request already handled). */
+function afterLines(count: number): Transform {
+  let left = count;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let at = 0;
+      while (left > 0) {
+        const end = chunk.indexOf(10, at);
+        if (end === -1) return done();
+        left -= 1;
+        at = end + 1;
+      }
+      done(null, at === 0 ? chunk : chunk.subarray(at));
+    },
+  });
 }

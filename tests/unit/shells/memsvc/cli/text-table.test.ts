@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { textTable } from "../../../../../shells/memsvc/cli/client/text-table.js";
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const HEADER = ["id", "created", "type", "scope", "project", "content"];
 const LONG =
   "Deploys to production happen on Tuesdays after the standup, and the on-call engineer " +
@@ -36,5 +37,33 @@ describe("textTable", () => {
       [["k_3f9c0a1b2c3d4e5f", "acme", "read-only", "2026-11-29T10:00:00.000Z", "never"]],
     );
     expect(keys.trimEnd().split("\n")).toHaveLength(2);
+  });
+
+  it("counts terminal columns: wide CJK and emoji take two, and no cut splits a character", () => {
+    const columns = (line: string) =>
+      [...line].reduce(
+        (sum, char) => sum + (/[\u3000-\u9fff\u{1f300}-\u{1f64f}]/u.test(char) ? 2 : 1),
+        0,
+      );
+    const lines = textTable(
+      ["project", "content"],
+      [
+        ["計画", "日本語のメモ".repeat(10)],
+        ["web", `emoji ${"😀".repeat(40)}`],
+      ],
+      60,
+    )
+      .trimEnd()
+      .split("\n");
+    // The wide project name is padded by its columns, so the content column lines up.
+    const at = (line = "", text: string) => columns(line.slice(0, line.indexOf(text)));
+    expect(at(lines[1], "日本語")).toBe(at(lines[2], "emoji"));
+    expect(at(lines[0], "content")).toBe(at(lines[2], "emoji"));
+    for (const line of lines) {
+      expect(columns(line), line).toBeLessThanOrEqual(60);
+      // A cut inside a surrogate pair leaves a lone surrogate, printed as U+FFFD.
+      expect(line, line).not.toMatch(LONE_SURROGATE);
+    }
+    expect(lines[2]).toMatch(/😀…$/);
   });
 });

@@ -69,13 +69,21 @@ describe("POST /mcp memory tools", () => {
     expect(got.result?.structuredContent).toMatchObject({ id, content: "use pnpm", type: "fact" });
   });
 
-  it("reports invalid arguments as -32602 naming the parameter and unknown ids as tool errors", async () => {
+  it("reports invalid arguments and unknown ids as tool errors the model sees", async () => {
     const { app } = await makeApp();
     const bad = (await (
       await app.request("/mcp", rpc("tools/call", { name: "remember", arguments: { content: "" } }))
     ).json()) as RpcAnswer;
-    expect(bad.error?.code).toBe(-32602);
-    expect(bad.error?.message).toContain("content");
+    // MCP 2025-11-25: input validation errors are tool execution errors, not protocol errors.
+    expect(bad.error).toBeUndefined();
+    expect(bad.result?.isError).toBe(true);
+    expect(bad.result?.content?.[0]?.text).toBe(
+      "invalid_input: parameter 'content': expected a non-empty string",
+    );
+    const unknownTool = (await (
+      await app.request("/mcp", rpc("tools/call", { name: "remembr", arguments: {} }))
+    ).json()) as RpcAnswer;
+    expect(unknownTool.error?.code).toBe(-32602);
     const missing = (await (
       await app.request(
         "/mcp",
@@ -99,13 +107,13 @@ describe("POST /mcp memory tools", () => {
         )
       ).json()) as RpcAnswer;
     const noScope = await call([{ content: "a", scope: "session" }, { content: "b" }]);
-    expect(noScope.error?.code).toBe(-32602);
-    expect(noScope.error?.message).toMatch(
-      /^parameter 'memories\.1\.scope': is required \(expected one of "permanent", .*required over MCP/,
+    expect(noScope.result?.isError).toBe(true);
+    expect(noScope.result?.content?.[0]?.text).toMatch(
+      /^invalid_input: parameter 'memories\.1\.scope': is required \(expected one of "permanent", .*required over MCP/,
     );
     const noContent = await call([{ scope: "session" }]);
-    expect(noContent.error?.message).toBe(
-      "parameter 'memories.0.content': is required (expected a non-empty string)",
+    expect(noContent.result?.content?.[0]?.text).toBe(
+      "invalid_input: parameter 'memories.0.content': is required (expected a non-empty string)",
     );
   });
 

@@ -1,6 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MEMORY_SCOPES, MEMORY_TYPES } from "../../../../../core/memory/index.js";
 import type { SqlToolkit } from "../../../../../core/sql/results.js";
@@ -60,6 +59,27 @@ describe("memsvc over MCP, through the official SDK client (issue 22)", () => {
     await client.close();
   });
 
+  it("tells the model how recall gives the ids to correct or forget, and that works", async () => {
+    const { app } = await makeApp();
+    const client = await connect(app);
+    expect(client.getInstructions()).toContain("`recall` with `items: true` lists the ids");
+    await client.callTool({
+      name: "remember",
+      arguments: { content: "The staging database is read-only", scope: "permanent" },
+    });
+    const recalled = await client.callTool({
+      name: "recall",
+      arguments: { message: "is the staging database read-only?", items: true },
+    });
+    const items = (recalled.structuredContent as { items: { id: string; created_at: string }[] })
+      .items;
+    expect(items).toHaveLength(1);
+    expect(items[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const forgot = await client.callTool({ name: "forget", arguments: { id: items[0]?.id } });
+    expect(forgot.structuredContent).toEqual({ deleted: true });
+    await client.close();
+  });
+
   it("describes every type and scope value in every tool's input schema", async () => {
     const { app } = await makeApp();
     const client = await connect(app);
@@ -88,16 +108,21 @@ describe("memsvc over MCP, through the official SDK client (issue 22)", () => {
     const batch = tools.find((tool) => tool.name === "remember_batch")?.inputSchema as JsonSchema;
     expect(batch.properties?.["memories"]?.items?.required).toEqual(["content", "scope"]);
 
-    const refused = await client
-      .callTool({ name: "remember", arguments: { content: "The user prefers TypeScript" } })
-      .catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(McpError);
-    expect((refused as McpError).code).toBe(-32602);
-    expect((refused as McpError).message).toMatch(/parameter 'scope'.*"permanent".*required/);
-    const refusedBatch = await client
-      .callTool({ name: "remember_batch", arguments: { memories: [{ content: "x" }] } })
-      .catch((error: unknown) => error);
-    expect((refusedBatch as McpError).message).toMatch(/scope/);
+    // A tool error (not a protocol error), so that the model is shown what to fix.
+    const refused = await client.callTool({
+      name: "remember",
+      arguments: { content: "The user prefers TypeScript" },
+    });
+    expect(refused.isError).toBe(true);
+    expect((refused.content as { text: string }[])[0]?.text).toMatch(
+      /^invalid_input: parameter 'scope'.*"permanent".*required/,
+    );
+    const refusedBatch = await client.callTool({
+      name: "remember_batch",
+      arguments: { memories: [{ content: "x" }] },
+    });
+    expect(refusedBatch.isError).toBe(true);
+    expect((refusedBatch.content as { text: string }[])[0]?.text).toMatch(/scope/);
     const stats = await client.callTool({ name: "memory_stats", arguments: {} });
     expect(stats.structuredContent).toMatchObject({ total_memories: 0 });
 
