@@ -137,6 +137,9 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 }
 
+/** The `application_name` of a LISTEN connection: one per replica following the feed. */
+export const LISTENER_APPLICATION_NAME = "memsvc listener";
+
 /** One LISTEN connection that comes back by itself. */
 class Listener {
   readonly #context: PostgresFeedContext;
@@ -172,7 +175,11 @@ class Listener {
   }
 
   async #connect(): Promise<pg.Client> {
-    const client = new pg.Client(this.#context.clientConfig);
+    // Named apart, so that `PostgresConnection.listeners()` counts the replicas following.
+    const client = new pg.Client({
+      ...this.#context.clientConfig,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     let down = false;
     const lost = (error: unknown) => {
       if (down) return;

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { AgentServicesError } from "../../core/errors.js";
 import { PostgresApiKeyStore } from "./postgres-api-key-store.js";
-import { PostgresChangeFeed } from "./postgres-change-feed.js";
+import { LISTENER_APPLICATION_NAME, PostgresChangeFeed } from "./postgres-change-feed.js";
 import { PostgresClusterLocks } from "./postgres-cluster-locks.js";
 import { postgresError } from "./postgres-errors.js";
 import { checkSchema, migrateSchema, type MigrationResult } from "./postgres-migrations.js";
@@ -56,6 +56,11 @@ export interface PostgresConnection {
    * or (with `requireCurrent`) older.
    */
   schemaVersion(options?: { readonly requireCurrent?: boolean }): Promise<number>;
+  /**
+   * How many sessions follow this database's change feed (`feed.listen`, one per running
+   * replica), this process's included: `memsvc reindex` refuses to run beside replicas.
+   */
+  listeners(): Promise<number>;
   /** Waits for writes in flight, stops listeners, closes every connection. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -250,6 +255,14 @@ export async function connectPostgres(
       } catch (error) {
         throw postgresError(error, target, "read the schema version");
       }
+    },
+    async listeners() {
+      const { rows } = await query<{ n: number }>(
+        "count the replicas following the change feed",
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
+        [LISTENER_APPLICATION_NAME],
+      );
+      return rows[0]?.n ?? 0;
     },
     close,
   };

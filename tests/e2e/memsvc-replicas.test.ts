@@ -117,6 +117,37 @@ describe("memsvc replicas on one PostgreSQL", () => {
     expect(byParams.stdout).toContain(`PostgreSQL at 127.0.0.1:${postgres.port}/postgres is at`);
   });
 
+  it("memsvc reindex refuses while replicas follow the database, and changes nothing", async () => {
+    const stored = await call(replicas[0] as MemsvcProcess, "/v1/remember", {
+      body: { content: "Reindex guard: the ferry leaves at noon", scope: "permanent" },
+    });
+    expect(stored.status).toBe(200);
+    const hashing = {
+      MEMSVC_VECTOR_STORE_PROVIDER: "postgres",
+      MEMSVC_EMBEDDER_LOCAL_MODEL: "hashing",
+    };
+    const refused = runMemsvc(["reindex"], {
+      ...hashing,
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: postgres.url,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /memsvc: reindex failed: 3 replicas follow PostgreSQL at 127\.0\.0\.1:\d+\/postgres: stop every replica, then run memsvc reindex again/,
+    );
+    // The replicas still find it with their embedder: no vector was rewritten.
+    const found = await call(replicas[1] as MemsvcProcess, "/v1/search", {
+      body: { message: "when does the ferry leave" },
+    });
+    expect(JSON.stringify(found.body)).toContain(String(stored.body["id"]));
+    // A database no replica follows is re-embedded.
+    const alone = runMemsvc(["reindex"], {
+      ...hashing,
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: await postgres.createDatabase(),
+    });
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(alone.stdout).toContain("re-embedded 0 memories");
+  });
+
   it("refuses to start with a clear message for a wrong password or an unreachable server", () => {
     const wrong = new URL(postgres.url);
     wrong.password = "not-the-password";

@@ -56,4 +56,22 @@ describe("memsvc startup messages", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("memsvc reindex");
   });
+
+  it("warns that a PostgreSQL URL without the postgres provider is not used", () => {
+    const url = "postgres://memsvc:secret@127.0.0.1:5432/memories";
+    const run = runMemsvc(["migrate"], {
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: url,
+      MEMSVC_LOG_FORMAT: "text",
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      "vector_store.postgres.url is set but vector_store.provider is chroma: the PostgreSQL URL is ignored",
+    );
+    expect(run.stderr).not.toContain("secret");
+    const used = runMemsvc(["migrate"], {
+      MEMSVC_VECTOR_STORE_POSTGRES_URL: url,
+      MEMSVC_VECTOR_STORE_PROVIDER: "chroma",
+    });
+    expect(used.stderr).toContain("vector_store.provider is chroma");
+  });
 });

@@ -45,6 +45,7 @@ describe("one owner per data directory (issue 7)", () => {
         `data directory .*chroma is in use by another memsvc \\(pid ${first.child.pid}\\)`,
       ),
     );
+    expect(second.stderr).not.toContain("    at "); // no stack trace in the log line
     const mcp = runMemsvc(["mcp"], {}, first.dataDir);
     expect(mcp.code).toBe(1);
     expect(mcp.stderr).toContain("is in use by another memsvc");

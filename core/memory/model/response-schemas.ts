@@ -268,10 +268,10 @@ export const importResultSchema = v.object({
   imported: count,
   deduplicated: count,
   rejected: v.array(v.object({ line: count, error: v.string() })),
-  /** Only when a limit of the request cut the import: every line up to `stored_through_line` was handled, none after it. */
+  /** Only when a limit of the request (or a busy store) cut the import: every line up to `stored_through_line` was handled, none after it. */
   incomplete: v.optional(
     v.object({
-      reason: v.picklist(["line_limit", "size_limit", "time_limit"]),
+      reason: v.picklist(["line_limit", "size_limit", "time_limit", "store_busy"]),
       stored_through_line: count,
       message: v.string(),
     }),

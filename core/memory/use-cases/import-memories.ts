@@ -16,6 +16,8 @@ export interface ImportResult {
   readonly imported: number;
   readonly deduplicated: number;
   readonly rejected: readonly { readonly line: number; readonly error: string }[];
+  /** The store was busy after earlier batches: lines through `storedThroughLine` handled, no later. */
+  readonly stopped?: { readonly reason: "store_busy"; readonly storedThroughLine: number };
 }
 
 /** Lines validated, embedded and stored together. */
@@ -24,6 +26,7 @@ export const IMPORT_BATCH = 200;
 export const MAX_REJECTED_LISTED = 1000;
 
 interface Planned {
+  readonly line: number;
   readonly memory: Memory;
   /** Usable only when it comes from the running embedder with its dimension: normalised. */
   readonly vector: number[] | undefined;
@@ -40,7 +43,8 @@ interface Planned {
  * content kept; a line that adds nothing changes nothing. A line that cannot be read, fails
  * validation, has already expired, has a timestamp in the future (beyond
  * `MAX_CLOCK_SKEW_MS`) or an expiry later than its scope allows is rejected with its line
- * number and the reason; the other lines are still imported.
+ * number and the reason; the other lines are still imported. A store too busy to take a batch
+ * (`store_busy`, the write journal's backlog full) after earlier ones stops it there (`stopped`).
  *
  * @example
  * await importMemories(context, ndjsonLines(body, 1_048_576)); // { imported: 2, deduplicated: 0, rejected: [] }
@@ -55,6 +59,22 @@ export async function importMemories(
     if (rejected.length < MAX_REJECTED_LISTED) rejected.push({ line, error });
   };
   let batch: Planned[] = [];
+  let stored = false;
+  /** Stores the batch, or answers where the import stops: the store refused it as busy. */
+  const flush = async (): Promise<ImportResult | undefined> => {
+    try {
+      await storeBatch(context, batch, counts);
+    } catch (error) {
+      // Nothing stored yet: the refusal itself (503, Retry-After) says all.
+      if (!stored || !isAgentServicesError(error, "store_busy")) throw error;
+      const through = (batch[0]?.line ?? 1) - 1;
+      const stopped = { reason: "store_busy", storedThroughLine: through } as const;
+      return { ...counts, rejected: rejected.filter((r) => r.line <= through), stopped };
+    }
+    stored = true;
+    batch = [];
+    return undefined;
+  };
   for await (const item of lines) {
     if ("error" in item) {
       reject(item.line, item.error);
@@ -65,18 +85,15 @@ export async function importMemories(
       reject(item.line, planned);
       continue;
     }
-    batch.push(planned);
-    if (batch.length >= IMPORT_BATCH) {
-      await storeBatch(context, batch, counts);
-      batch = [];
-    }
+    batch.push({ ...planned, line: item.line });
+    const stop = batch.length >= IMPORT_BATCH ? await flush() : undefined;
+    if (stop !== undefined) return stop;
   }
-  await storeBatch(context, batch, counts);
-  return { ...counts, rejected };
+  return (await flush()) ?? { ...counts, rejected };
 }
 
 /** The memory of one line, or why it is rejected. */
-function plan(context: ServiceContext, text: string): Planned | string {
+function plan(context: ServiceContext, text: string): Omit<Planned, "line"> | string {
   if (nestsDeeperThan(text)) return TOO_DEEP;
   let value: unknown;
   try {

@@ -231,6 +231,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     );
   }
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  const { provider, postgres } = parsed.output.vector_store;
   return {
     ok: true,
     config: resolveConfig(
@@ -240,9 +241,16 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
       options.cwd,
       parsed.output.embedder.openai.api_key || options.env[OPENAI_KEY_ENV_FALLBACK] || undefined,
     ),
-    warnings,
+    warnings:
+      provider !== "postgres" && postgres.url !== undefined
+        ? [...warnings, POSTGRES_URL_UNUSED]
+        : warnings,
   };
 }
+
+/** A URL without the provider would silently serve an embedded Chroma in the working directory. */
+const POSTGRES_URL_UNUSED =
+  "vector_store.postgres.url is set but vector_store.provider is chroma: the PostgreSQL URL is ignored and memories go to Chroma; set vector_store.provider: postgres (MEMSVC_VECTOR_STORE_PROVIDER=postgres) to use it";
 
 /** "; did you mean api.listen_addr?" for an unknown key close to a known one, else "". */
 function nearKey(message: string, path: string): string {

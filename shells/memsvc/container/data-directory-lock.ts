@@ -91,7 +91,9 @@ function takeLock(path: string, mine: string, directory: string): void {
     if (content === undefined) continue; // Released meanwhile: try again.
     const owner = lockOwner(content);
     if (owner !== undefined && owner !== process.pid && isRunningMemsvc(owner)) {
-      throw new Error(
+      // Coded: the operator's mistake, logged without a stack.
+      throw new AgentServicesError(
+        "config_invalid",
         `the data directory ${directory} is in use by another memsvc (pid ${owner}); ` +
           `stop it first, or give this one another vector_store.chroma.path ` +
           `(one service owns a store: see docs/memory-model.md)`,

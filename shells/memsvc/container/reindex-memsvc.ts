@@ -5,6 +5,7 @@ import {
   startEmbeddedChroma,
   type EmbeddedChroma,
 } from "../../../adapters/chroma/index.js";
+import { AgentServicesError } from "../../../core/errors.js";
 import { reindexStore } from "../../../core/memory/index.js";
 import type { MemsvcConfig } from "../config/memsvc-config.js";
 import type { Logger } from "../../common/logger.js";
@@ -96,6 +97,14 @@ async function reindexPostgres(
   const postgres = await connectPostgres(url, { poolSize, lockPoolSize: poolSize });
   try {
     await postgres.migrate();
+    // A running replica would go on serving (and writing) vectors of the old embedder.
+    const running = await postgres.listeners();
+    if (running > 0) {
+      throw new AgentServicesError(
+        "config_invalid",
+        `${running} replica${running === 1 ? " follows" : "s follow"} PostgreSQL at ${describePostgresUrl(url)}: stop every replica, then run memsvc reindex again`,
+      );
+    }
     const embedder = makeEmbedder(config.embedder);
     let lastLogged = 0;
     const memories = await reindexStore({

@@ -77,9 +77,16 @@ export function mountMemoryNdjsonRoutes(
         timeIsUp: () => performance.now() - started > limits.maxMs,
       },
     );
-    const result = await memoryOf(principalOf(c)).importMemories(
+    const { stopped, ...result } = await memoryOf(principalOf(c)).importMemories(
       ndjsonLines(body, MAX_IMPORT_LINE_BYTES),
     );
+    // The store's stop comes first: the body was read past it.
+    if (stopped !== undefined) {
+      return c.json({
+        ...result,
+        incomplete: incomplete(stopped.reason, stopped.storedThroughLine, limits),
+      });
+    }
     if (body.stopped === undefined) return c.json(result);
     return c.json({ ...result, incomplete: incomplete(body.stopped, body.linesPassed, limits) });
   });
@@ -153,19 +160,26 @@ const DEFAULT_IMPORT_LIMITS: ImportRequestLimits = {
 };
 
 /**
- * The `incomplete` part of an import answer cut by a limit: why, the last line handled (every
+ * The `incomplete` part of an import answer cut by a limit (or by a busy store): why, the last line handled (every
  * line up to it was imported, merged or rejected; none after it was read) and how to go on.
  */
-function incomplete(reason: ImportStop, storedThroughLine: number, limits: ImportRequestLimits) {
+function incomplete(
+  reason: ImportStop | "store_busy",
+  storedThroughLine: number,
+  limits: ImportRequestLimits,
+) {
   const why =
     reason === "line_limit"
       ? `at most ${limits.maxLines} lines per request`
       : reason === "size_limit"
         ? `at most ${limits.maxBytes} bytes per request`
-        : `at most ${limits.maxMs / 1000} s per request`;
+        : reason === "time_limit"
+          ? `at most ${limits.maxMs / 1000} s per request`
+          : "the vector store is busy taking the earlier writes";
+  const when = reason === "store_busy" ? " in a few seconds" : "";
   return {
     reason,
     stored_through_line: storedThroughLine,
-    message: `import stopped after line ${storedThroughLine} (${why}); send the lines after it in another request`,
+    message: `import stopped after line ${storedThroughLine} (${why}); send the lines after it in another request${when}`,
   };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { CONFIG_KEYS, loadConfig } from "../../../../../shells/memsvc/config/index.js";
 
 const root = fileURLToPath(new URL("../../../../../", import.meta.url));
@@ -31,5 +32,21 @@ describe("configuration documentation", () => {
       path: `${root}data/chroma`,
       collection: "memories",
     });
+  });
+
+  it("names every key in memsvc.example.yaml, set or commented out", () => {
+    const text = readFileSync(`${root}memsvc.example.yaml`, "utf8");
+    // Commented-out keys (`# auth_token: …`, `#   memory_quota: …`) read as set.
+    const uncommented = text.replace(/^(\s*)# ?(\s*)(?=[a-z_]+:)/gm, "$1$2");
+    const example = parse(uncommented) as Record<string, unknown>;
+    for (const key of CONFIG_KEYS) {
+      const value = key.path
+        .split(".")
+        .reduce<unknown>(
+          (at, name) => (at as Record<string, unknown> | undefined)?.[name],
+          example,
+        );
+      expect(value, key.path).toBeDefined();
+    }
   });
 });

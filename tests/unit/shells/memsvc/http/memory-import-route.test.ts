@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { makeApp } from "./memory-app-fixture.js";
+import { JournaledVectorStore, MemoryService } from "../../../../../core/index.js";
+import {
+  FakeEmbedder,
+  InMemoryVectorStore,
+  InMemoryWriteJournal,
+  ManualClock,
+} from "../../../../../core/testing/index.js";
+import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
+import { makeApp, recordingLogger } from "./memory-app-fixture.js";
 
 const NDJSON = { "Content-Type": "application/x-ndjson" };
 
@@ -135,5 +143,55 @@ describe("POST /v1/import limits (issue 26)", () => {
         "import body declared over the limit of 100 bytes; nothing was imported: send at most 100 lines per request",
     });
     expect((await memory.stats()).total_memories).toBe(0);
+  });
+
+  it("stops where the write journal's full backlog refused a batch, and a resumed import finishes", async () => {
+    // The journal in front of a store that does not take writes yet: room for two batches of
+    // 200 ids, then a writer is refused at once (store_busy), as the embedded Chroma's is when
+    // an import outruns it (a 30,000-line import used to answer 503 after storing 23,800).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    class HeldStore extends InMemoryVectorStore {
+      override async upsert(...args: Parameters<InMemoryVectorStore["upsert"]>) {
+        await held;
+        return super.upsert(...args);
+      }
+    }
+    const store = new JournaledVectorStore(new HeldStore(), new InMemoryWriteJournal(), {
+      retryDelay: () => Promise.resolve(),
+      maxPendingIds: 400,
+      roomWait: () => Promise.resolve(),
+    });
+    const clock = new ManualClock("2026-11-21T10:00:00.000Z");
+    const memory = new MemoryService({ store, embedder: new FakeEmbedder(), clock });
+    await memory.init();
+    const app = createMemoryApp({ memory, version: "9.9.9", logger: recordingLogger().logger });
+    const all = [...lines(1, 300), "not json\n", ...lines(302, 500)];
+    const first = await app.request("/v1/import", {
+      method: "POST",
+      headers: NDJSON,
+      body: all.join(""),
+    });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({
+      imported: 400,
+      deduplicated: 0,
+      rejected: [{ line: 301, error: expect.stringContaining("invalid JSON") as unknown }],
+      incomplete: {
+        reason: "store_busy",
+        stored_through_line: 401,
+        message:
+          "import stopped after line 401 (the vector store is busy taking the earlier writes); send the lines after it in another request in a few seconds",
+      },
+    });
+    release();
+    const second = await app.request("/v1/import", {
+      method: "POST",
+      headers: NDJSON,
+      body: all.slice(401).join(""),
+    });
+    expect(await second.json()).toEqual({ imported: 99, deduplicated: 0, rejected: [] });
+    expect((await memory.stats()).total_memories).toBe(499);
+    await store.close();
   });
 });
