@@ -15,11 +15,14 @@ export interface ClientTarget {
  */
 export class ClientError extends Error {
   readonly exitCode: number;
+  /** The HTTP status the service answered, when it answered. */
+  readonly status: number | undefined;
 
-  constructor(message: string, exitCode: number) {
+  constructor(message: string, exitCode: number, status?: number) {
     super(message);
     this.name = "ClientError";
     this.exitCode = exitCode;
+    this.status = status;
   }
 }
 
@@ -135,6 +138,6 @@ export class MemoryClient {
       // not JSON: keep the text
     }
     const hint = status === 401 ? " (set --token or MEMSVC_API_AUTH_TOKEN)" : "";
-    return new ClientError(`${message || `HTTP ${status}`}${hint}`, exitCodeOf(status));
+    return new ClientError(`${message || `HTTP ${status}`}${hint}`, exitCodeOf(status), status);
   }
 }

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import { fileErrorReason } from "../../../common/file-error.js";
 import { printJson, type Run } from "./client-io.js";
 import { optionText, UsageError } from "./client-run.js";
@@ -100,15 +101,33 @@ export async function importMemories({ client, values, io }: Run): Promise<void>
   const progress = { lines: 0, last: performance.now() };
   // Lines of the input the service already handled (imported, merged or rejected).
   let handled = 0;
+  let busyWaits = 0;
   for (;;) {
     const handle = file === undefined ? undefined : await openFile(file, "r");
     const rereadable = handle !== undefined && (await handle.stat()).isFile();
     const input = handle === undefined ? (io.stdin as Readable) : handle.createReadStream();
     progress.lines = handled;
-    const answer = await client.postNdjson<ImportAnswer>(
-      "/v1/import",
-      withProgress(handled === 0 ? input : through(input, afterLines(handled)), progress, io),
-    );
+    let answer: ImportAnswer;
+    try {
+      answer = await client.postNdjson<ImportAnswer>(
+        "/v1/import",
+        withProgress(handled === 0 ? input : through(input, afterLines(handled)), progress, io),
+      );
+    } catch (error) {
+      // A later request of the same file refused whole: say what landed before it.
+      if (handled === 0 || !(error instanceof ClientError)) throw error;
+      if (error.status === 503 && busyWaits < MAX_BUSY_WAITS) {
+        busyWaits += 1;
+        await delay(BUSY_WAIT_MS);
+        continue;
+      }
+      throw new ClientError(
+        `${error.message}; lines 1-${handled} were imported: send the lines from line ${handled + 1} on in another import, e.g. tail -n +${handled + 1} FILE | memsvc import`,
+        error.exitCode,
+        error.status,
+      );
+    }
+    busyWaits = 0;
     total.imported += answer.imported;
     total.deduplicated += answer.deduplicated;
     for (const { line, error } of answer.rejected)
@@ -130,8 +149,16 @@ export async function importMemories({ client, values, io }: Run): Promise<void>
       );
     }
     handled += stop.stored_through_line;
+    // The embedded Chroma is still taking the earlier lines: give it a moment (docs: "resume a
+    // few seconds later"), as an immediate request would be refused before storing anything.
+    if (stop.reason === "store_busy") await delay(BUSY_WAIT_MS);
   }
 }
+
+/** How long `import --file` waits before sending the rest after a busy store stopped it. */
+const BUSY_WAIT_MS = 2_000;
+/** How many times in a row a busy store (503) may refuse the rest before the import gives up. */
+const MAX_BUSY_WAITS = 30;
 
 function report(io: Run["io"], json: boolean, answer: ImportAnswer): void {
   if (json) return printJson(io, answer);

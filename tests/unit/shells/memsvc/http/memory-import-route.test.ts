@@ -1,11 +1,7 @@
+import { busyJournaledStore } from "../../../../support/busy-journaled-store.js";
 import { describe, expect, it } from "vitest";
-import { JournaledVectorStore, MemoryService } from "../../../../../core/index.js";
-import {
-  FakeEmbedder,
-  InMemoryVectorStore,
-  InMemoryWriteJournal,
-  ManualClock,
-} from "../../../../../core/testing/index.js";
+import { MemoryService } from "../../../../../core/index.js";
+import { FakeEmbedder, ManualClock } from "../../../../../core/testing/index.js";
 import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
 import { makeApp, recordingLogger } from "./memory-app-fixture.js";
 
@@ -149,19 +145,7 @@ describe("POST /v1/import limits (issue 26)", () => {
     // The journal in front of a store that does not take writes yet: room for two batches of
     // 200 ids, then a writer is refused at once (store_busy), as the embedded Chroma's is when
     // an import outruns it (a 30,000-line import used to answer 503 after storing 23,800).
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    class HeldStore extends InMemoryVectorStore {
-      override async upsert(...args: Parameters<InMemoryVectorStore["upsert"]>) {
-        await held;
-        return super.upsert(...args);
-      }
-    }
-    const store = new JournaledVectorStore(new HeldStore(), new InMemoryWriteJournal(), {
-      retryDelay: () => Promise.resolve(),
-      maxPendingIds: 400,
-      roomWait: () => Promise.resolve(),
-    });
+    const { store, release } = busyJournaledStore(400);
     const clock = new ManualClock("2026-11-21T10:00:00.000Z");
     const memory = new MemoryService({ store, embedder: new FakeEmbedder(), clock });
     await memory.init();
