@@ -224,6 +224,26 @@ describe("sqlsvc (the SQL tools on files)", () => {
       expect([0, 141]).toContain(code);
     });
 
+    it("writes the whole report into a pipe its reader empties slowly", async () => {
+      // 3,000 violations, about 200 KiB of report: more than a pipe holds (64 KiB). The reader
+      // starts only after a second; the CLI used to exit with the rest still queued and lose it.
+      const file = join(dir, "long-report.sql");
+      await writeFile(file, "SELECT 1;   \n".repeat(3000));
+      const child = spawn(process.execPath, [BIN, "lint", "--rules", "L001", file], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const closed = new Promise((resolve) => child.once("close", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      expect(await closed).toBe(1);
+      expect(stdout.length).toBeGreaterThan(65_536);
+      expect(stdout.split("\n").filter((line) => line.includes(": L001 "))).toHaveLength(3000);
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe(
+        "3000 violations in 1 file (of 1), 3000 fixable with sqlsvc fix",
+      );
+    });
+
     it("lists the rules and the dialects, and takes dialect aliases", async () => {
       const rules = await run(["rules"]);
       expect(rules.code).toBe(0);
