@@ -19,6 +19,7 @@ import { LINT_FORMATS, type LintFormat } from "../lint/lint-report.js";
 import { dialectsText, rulesText } from "./catalog-commands.js";
 import { exitQuietlyOnClosedPipe, exitWhenWritten, paint, useColor } from "./cli-output.js";
 import { dialectNamed } from "./dialect-names.js";
+import { utf8Text } from "../utf8-text.js";
 import { runToolCommand, type ToolCommand } from "./tool-commands.js";
 
 const LAST_RULE = LINT_RULES[LINT_RULES.length - 1]?.code ?? "L010";
@@ -266,7 +267,7 @@ async function lintCommand(
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return utf8Text(Buffer.concat(chunks));
 }
 
 exitQuietlyOnClosedPipe(process);

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { SecurityFinding, SqlToolkit } from "../../../core/sql/results.js";
 import type { Paint } from "./cli-output.js";
 import { fileErrorText } from "../../common/file-error.js";
+import { utf8Text } from "../utf8-text.js";
 
 /** The commands that run one SQL tool per file. */
 export type ToolCommand = "validate" | "scan" | "format";
@@ -71,7 +72,7 @@ export async function runToolCommand(
   for (const file of run.files) {
     let sql: string;
     try {
-      sql = file === "-" ? await io.readStdin() : await readFile(resolve(run.cwd, file), "utf8");
+      sql = file === "-" ? await io.readStdin() : utf8Text(await readFile(resolve(run.cwd, file)));
     } catch (error) {
       io.err(`sqlsvc: ${fileErrorText(file, error)}\n`);
       failed = true;
