@@ -2,7 +2,7 @@ import type { SqlDialect } from "../dialects.js";
 import type { Token } from "../token.js";
 import { dialectTokenizeOptions } from "../format.js";
 import { tokenize } from "../tokenizer.js";
-import { templateTokens } from "./template-spans.js";
+import { templateTokens } from "../template-spans.js";
 
 /** Units of `INTERVAL 2 DAY` (MySQL, Oracle, Snowflake, BigQuery-style) and `DAY TO SECOND`. */
 export const INTERVAL_UNITS: ReadonlySet<string> = new Set(

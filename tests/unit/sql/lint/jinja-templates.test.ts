@@ -5,6 +5,7 @@
  * `{% if not loop.last %},{% endif %}` as a trailing select comma.
  */
 import { describe, expect, it } from "vitest";
+import { formatSql } from "../../../../core/sql/format.js";
 import { fixSql, lintSql } from "../../../../core/sql/lint/index.js";
 
 const MARKUP = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g;
@@ -46,5 +47,18 @@ describe("lint and fix on text with Jinja markup", () => {
   it("keeps markup inside a SQL string part of the string", () => {
     const sql = "select '{{ var(\"day\") }}'   from t";
     expect(fixSql(sql).fixed_sql).toBe("SELECT '{{ var(\"day\") }}' FROM t");
+  });
+});
+
+describe("format on text with Jinja markup", () => {
+  it("moves each span of markup whole and never re-cases it", () => {
+    const sql =
+      "{{ config(materialized='table') }}\nselect a from {{ ref('x') }}\n" +
+      "where a != {{ var('y') }} {% if x %}and b = 1{% endif %}";
+    const outcome = formatSql(sql, { uppercase_keywords: true });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.result.formatted_sql.match(MARKUP)).toEqual(sql.match(MARKUP));
+    expect(outcome.result.formatted_sql).toMatch(/^SELECT a\nFROM /m);
   });
 });

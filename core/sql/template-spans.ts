@@ -1,5 +1,5 @@
-import { expectSqlText } from "../sql-text.js";
-import type { Token } from "../token.js";
+import { expectSqlText } from "./sql-text.js";
+import type { Token } from "./token.js";
 
 /** A Jinja span of the source: `{{ … }}`, `{% … %}` or `{# … #}`, end exclusive. */
 interface TemplateSpan {
