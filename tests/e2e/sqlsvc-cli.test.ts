@@ -224,6 +224,19 @@ describe("sqlsvc (the SQL tools on files)", () => {
       expect([0, 141]).toContain(code);
     });
 
+    it("counts the files it could not read in validate's and scan's summary, as lint does", async () => {
+      const missing = join(dir, "missing.sql");
+      const validated = await run(["validate", clean, missing]);
+      expect(validated.code).toBe(1);
+      expect(validated.stdout.trimEnd().split("\n").at(-1)).toBe(
+        "1 file valid; 1 file could not be read",
+      );
+      const scanned = await run(["scan", clean, missing]);
+      expect(scanned.stdout.trimEnd().split("\n").at(-1)).toBe(
+        "No findings in 1 file; 1 file could not be read",
+      );
+    });
+
     it("refuses a file that is not UTF-8 instead of writing U+FFFD into it", async () => {
       // Latin-1 'café' with trailing blanks: fix used to rewrite the é as EF BF BD.
       const file = join(dir, "latin1.sql");

@@ -68,6 +68,7 @@ export async function runToolCommand(
   let checked = 0;
   let bad = 0;
   let findings = 0;
+  let unreadable = 0;
   const counts = new Map<string, number>();
   for (const file of run.files) {
     let sql: string;
@@ -76,6 +77,7 @@ export async function runToolCommand(
     } catch (error) {
       io.err(`sqlsvc: ${fileErrorText(file, error)}\n`);
       failed = true;
+      unreadable++;
       continue;
     }
     checked++;
@@ -139,7 +141,8 @@ export async function runToolCommand(
                 counts.has(s) ? [`${counts.get(s)} ${s.toLowerCase()}`] : [],
               ),
             ].join(", ")})`;
-    io.out(`${failed ? p.bold(line) : p.green(line)}\n`);
+    const unread = unreadable === 0 ? "" : `; ${plural(unreadable, "file")} could not be read`;
+    io.out(`${failed ? p.bold(line + unread) : p.green(line)}\n`);
   }
   return failed ? 1 : 0;
 }
