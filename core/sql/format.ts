@@ -4,6 +4,7 @@ import { isSignificant, type Token } from "./token.js";
 import { layOutClauses } from "./clause-layout.js";
 import { plainLayout } from "./plain-layout.js";
 import { bondsToPrevious, ON_NEW_LINE, TOUCHING } from "./token-bonds.js";
+import { templateTokens } from "./template-spans.js";
 import { tokenize, type TokenizeOptions } from "./tokenizer.js";
 import type { SqlDialect } from "./dialects.js";
 
@@ -45,12 +46,12 @@ export function formatSql(
   const opts = resolveOptions(options);
   let tokenizeOptions = dialectTokenizeOptions(dialect);
   // analyze_sql passes the tokens it already has for `sql`.
-  let tokens = sqlTokens ?? tokenize(sql, tokenizeOptions);
+  let tokens = sqlTokens ?? readTokens(sql, tokenizeOptions);
   let unterminated = tokens.find((t) => t.unterminated === true);
   if (unterminated !== undefined && dialect === "generic") {
     // `generic` accepts what MySQL accepts, `'Spec\'s'` included: read it as MySQL does.
     const mysqlOptions = dialectTokenizeOptions("mysql");
-    const mysqlTokens = tokenize(sql, mysqlOptions);
+    const mysqlTokens = readTokens(sql, mysqlOptions);
     if (!mysqlTokens.some((t) => t.unterminated === true)) {
       [tokens, tokenizeOptions, unterminated] = [mysqlTokens, mysqlOptions, undefined];
     }
@@ -77,7 +78,7 @@ export function formatSql(
   // The semicolon goes in before the layout, so the layout treats it like one the user wrote
   // (and a second run sees the same input).
   const source = opts.add_semicolon ? withFinalSemicolon(sql, tokens) : sql;
-  const sourceTokens = source === sql ? tokens : tokenize(source, tokenizeOptions);
+  const sourceTokens = source === sql ? tokens : readTokens(source, tokenizeOptions);
   let text: string | undefined;
   if (balanced(sourceTokens)) {
     // Which tokens must stay touching or on a new line: read once, for the layout and the guard.
@@ -87,7 +88,7 @@ export function formatSql(
       { indentSize: opts.indent_size, uppercaseKeywords: opts.uppercase_keywords },
       bonds,
     );
-    if (sameTokens(sourceTokens, tokenize(laidOut, tokenizeOptions), bonds)) text = laidOut;
+    if (sameTokens(sourceTokens, readTokens(laidOut, tokenizeOptions), bonds)) text = laidOut;
   }
   text ??= plainLayout(sourceTokens, opts.uppercase_keywords);
   return { ok: true, result: { formatted_sql: text, options: opts } };
@@ -184,6 +185,14 @@ function sameTokens(source: readonly Token[], after: readonly Token[], bonds: Ui
   }
   while (j < after.length && isLayout(after[j] as Token)) j++;
   return j === after.length;
+}
+
+/**
+ * The tokens of `text`, with each span of Jinja markup (dbt models) one token the layout moves
+ * whole and never re-cases: `--upper` made `{% if x %}` into `{% IF x %}`, which Jinja rejects.
+ */
+function readTokens(text: string, options: TokenizeOptions): Token[] {
+  return templateTokens(text, (t) => tokenize(t, options));
 }
 
 function isLayout(t: Token): boolean {

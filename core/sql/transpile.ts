@@ -12,7 +12,8 @@ import { findSyntaxError } from "./validate.js";
  * out by {@link formatSql} in the target dialect with the same options. The result echoes
  * `target` as `target_dialect`. SQL that is not valid in `from` (as `validate_sql` judges it:
  * the transpiler alone reads some garbage as SQL) or that the transpiler cannot read is a tool
- * error starting `format failed: cannot transpile from <from> to <to>: line L, column C: …`.
+ * error starting `format failed: cannot transpile from <from> to <to>: line L, column C: …`; so
+ * is a transpiled text that is not valid in `to` (`…: the result is not valid <to> SQL (…)`).
  *
  * @example
  * transpileSql(parser, semantics, "SELECT TOP 5 name FROM users", {}, "sqlserver", "postgresql", "postgresql");
@@ -39,7 +40,19 @@ export function transpileSql(
       error: `format failed: cannot transpile from ${from} to ${to}: no statement found`,
     };
   }
-  const formatted = formatSql(result.statements.join(";\n"), options, undefined, to);
+  const output = result.statements.join(";\n");
+  // The transpiler passes through what it cannot rewrite (SQLite's PRAGMA for MySQL, T-SQL's
+  // TOP … PERCENT) and writes a few things wrong (TOP n becomes LIMIT n for Oracle): SQL the
+  // target rejects is an error, not a result.
+  const rejected = findSyntaxError(parser, output, to);
+  if (rejected !== undefined) {
+    const line = (output.split("\n")[rejected.line - 1] ?? "").slice(0, 120);
+    return {
+      ok: false,
+      error: `${cannot}: the result is not valid ${to} SQL: ${rejected.reason} (line ${rejected.line} of the result: ${JSON.stringify(line)})`,
+    };
+  }
+  const formatted = formatSql(output, options, undefined, to);
   if (!formatted.ok) return formatted;
   return { ok: true, result: { ...formatted.result, target_dialect: target } };
 }

@@ -9,7 +9,7 @@ const BIN = fileURLToPath(new URL("../../dist/shells/sqlsvc/cli/sqlsvc.js", impo
 
 function run(
   args: string[],
-  stdin = "",
+  stdin: string | Buffer = "",
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], {
@@ -222,6 +222,64 @@ describe("sqlsvc (the SQL tools on files)", () => {
       const code = await new Promise((resolve) => child.once("close", resolve));
       expect(stderr).not.toContain("EPIPE");
       expect([0, 141]).toContain(code);
+    });
+
+    it("counts the files it could not read in validate's and scan's summary, as lint does", async () => {
+      const missing = join(dir, "missing.sql");
+      const validated = await run(["validate", clean, missing]);
+      expect(validated.code).toBe(1);
+      expect(validated.stdout.trimEnd().split("\n").at(-1)).toBe(
+        "1 file valid; 1 file could not be read",
+      );
+      const scanned = await run(["scan", clean, missing]);
+      expect(scanned.stdout.trimEnd().split("\n").at(-1)).toBe(
+        "No findings in 1 file; 1 file could not be read",
+      );
+    });
+
+    it("refuses a file that is not UTF-8 instead of writing U+FFFD into it", async () => {
+      // Latin-1 'café' with trailing blanks: fix used to rewrite the é as EF BF BD.
+      const file = join(dir, "latin1.sql");
+      const bytes = Buffer.from("SELECT 'caf\xe9'   \nFROM t;\n", "latin1");
+      await writeFile(file, bytes);
+      const reason = `${file}: cannot read: not UTF-8 text (byte 0xE9 at line 1, column 12)`;
+      for (const args of [["fix"], ["format", "--write"], ["lint"], ["validate"], ["scan"]]) {
+        const result = await run([...args, file]);
+        expect(result.code, args.join(" ")).toBe(1);
+        expect(result.stderr, args.join(" ")).toContain(reason);
+        expect(await readFile(file), args.join(" ")).toEqual(bytes);
+      }
+      for (const command of ["fix", "format"]) {
+        const piped = await run([command, "-"], bytes);
+        expect(piped.code, command).toBe(1);
+        expect(piped.stderr, command).toContain("stdin: cannot read: not UTF-8 text (byte 0xE9");
+        expect(piped.stdout, command).not.toContain("\ufffd");
+      }
+      // A BOM and a literal U+FFFD are UTF-8 and stay as they are.
+      const marked = join(dir, "marked.sql");
+      await writeFile(marked, "\ufeffSELECT '\ufffd'   \nFROM t;\n");
+      expect((await run(["fix", marked])).code).toBe(0);
+      expect(await readFile(marked, "utf8")).toBe("\ufeffSELECT '\ufffd'\nFROM t;\n");
+    });
+
+    it("writes the whole report into a pipe its reader empties slowly", async () => {
+      // 3,000 violations, about 200 KiB of report: more than a pipe holds (64 KiB). The reader
+      // starts only after a second; the CLI used to exit with the rest still queued and lose it.
+      const file = join(dir, "long-report.sql");
+      await writeFile(file, "SELECT 1;   \n".repeat(3000));
+      const child = spawn(process.execPath, [BIN, "lint", "--rules", "L001", file], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const closed = new Promise((resolve) => child.once("close", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      expect(await closed).toBe(1);
+      expect(stdout.length).toBeGreaterThan(65_536);
+      expect(stdout.split("\n").filter((line) => line.includes(": L001 "))).toHaveLength(3000);
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe(
+        "3000 violations in 1 file (of 1), 3000 fixable with sqlsvc fix",
+      );
     });
 
     it("lists the rules and the dialects, and takes dialect aliases", async () => {

@@ -330,4 +330,33 @@ describe("sqlsvc-mcp with a per-call budget (issue 8)", () => {
       result: { structuredContent: { is_clean: true } },
     });
   });
+
+  it("runs lineage on a small text in a thread, under the budget, not in the event loop", async () => {
+    // 16,216 characters, under the 16 KiB that run in-process, but tracing 5,400 columns costs
+    // seconds of CPU: it used to block every other client until done, and no budget applied.
+    const wide = `SELECT ${"a, ".repeat(5_400)}b FROM t`;
+    const settled: string[] = [];
+    const slow = postJson(
+      server.url,
+      toolCall("extract_metadata", { sql: wide, lineage: true }, 4),
+    ).then(async (response) => {
+      settled.push("lineage");
+      return (await response.json()) as {
+        result: { isError?: boolean; content: { text: string }[] };
+      };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const quick = await postJson(server.url, toolCall("validate_sql", { sql: "SELECT 1" }, 5));
+    settled.push("validate");
+    expect(await quick.json()).toMatchObject({
+      id: 5,
+      result: { structuredContent: { valid: true } },
+    });
+    const answer = await slow;
+    expect(settled).toEqual(["validate", "lineage"]);
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]?.text).toMatch(
+      /^extract_metadata stopped: the call ran past its budget of 1000 ms/,
+    );
+  });
 });

@@ -37,6 +37,21 @@ export function lintSql(
 }
 
 /**
+ * The fixes that only change blanks or letter case. Text with Jinja control flow (`{% if %}…{%
+ * endif %}`, as in dbt models) is not the SQL that runs: `max(x) AS x {% if not loop.last %},{%
+ * endif %}` reads as a trailing comma, and removing it broke the rendered query. There, only
+ * these fixes are applied; the others are reported without a fix.
+ */
+const LAYOUT_AND_CASE_FIXES: ReadonlySet<string> = new Set([
+  "L001",
+  "L002",
+  "L003",
+  "L007",
+  "L010",
+  "L034",
+]);
+
+/**
  * {@link lintSql} keeping each violation's fix (for `fixSql`), in the same order.
  *
  * @example
@@ -56,8 +71,10 @@ export function lintWithFixes(
       : lintTokens(sql, dialect);
   const context = createLintContext(sql, read, settings, dialect);
   const noqa = readNoqa(read, (name) => findLintRules(name).map((rule) => rule.code));
+  const controlFlow = read.some((t) => t.kind === "block_comment" && t.text.startsWith("{%"));
   const out: LintViolationWithFix[] = [];
   for (const rule of rules) {
+    const fixable = !controlFlow || LAYOUT_AND_CASE_FIXES.has(rule.code);
     rule.check(context, (finding) => {
       if (noqa.any && noqa.suppresses(finding.line, rule.code)) return;
       out.push({
@@ -70,7 +87,7 @@ export function lintWithFixes(
           column: finding.column,
           suggestion: finding.suggestion,
         },
-        fix: finding.fix,
+        fix: fixable ? finding.fix : undefined,
       });
     });
   }

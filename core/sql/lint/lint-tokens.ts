@@ -2,6 +2,7 @@ import type { SqlDialect } from "../dialects.js";
 import type { Token } from "../token.js";
 import { dialectTokenizeOptions } from "../format.js";
 import { tokenize } from "../tokenizer.js";
+import { templateTokens } from "../template-spans.js";
 
 /** Units of `INTERVAL 2 DAY` (MySQL, Oracle, Snowflake, BigQuery-style) and `DAY TO SECOND`. */
 export const INTERVAL_UNITS: ReadonlySet<string> = new Set(
@@ -39,14 +40,17 @@ function significant(t: Token): boolean {
  * - words that are operators in one dialect (`a DIV b` in MySQL) are keywords there;
  * - in MySQL, `"text"` is a string (MySQL reads double quotes as string quotes by default).
  *
- * Backticks and `[brackets]` quote identifiers in every dialect (the tokenizer's reading).
+ * Backticks and `[brackets]` quote identifiers in every dialect (the tokenizer's reading). Jinja
+ * markup (`{{ … }}`, `{% … %}`, `{# … #}`, as in dbt models) is one token each, which no rule
+ * changes ({@link templateTokens}).
  *
  * @example
  * lintTokens("SELECT NOW() - INTERVAL 2 day", "mysql").at(-1)?.kind; // "keyword"
  * lintTokens(`SELECT "a"`, "mysql").at(-1)?.kind; // "string"
  */
 export function lintTokens(sql: string, dialect: SqlDialect = "generic"): Token[] {
-  const tokens = tokenize(sql, dialectTokenizeOptions(dialect));
+  const options = dialectTokenizeOptions(dialect);
+  const tokens = templateTokens(sql, (text) => tokenize(text, options));
   return dialectTokens(tokens, dialect);
 }
 

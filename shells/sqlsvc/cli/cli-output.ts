@@ -72,3 +72,24 @@ export function exitQuietlyOnClosedPipe(proc: NodeJS.Process): void {
   proc.stdout.on("error", onError);
   proc.stderr.on("error", onError);
 }
+
+/**
+ * Ends the process with `code` once everything written to stdout and stderr has been handed to
+ * the operating system. `process.exit` alone drops what a pipe has not taken yet (a pipe holds
+ * 64 KiB): `sqlsvc lint . | less` lost the report's end and its summary line. A reader that went
+ * away meanwhile makes it {@link CLOSED_PIPE_EXIT}, as {@link exitQuietlyOnClosedPipe} does.
+ *
+ * @example
+ * exitWhenWritten(process, 1);
+ */
+export function exitWhenWritten(proc: NodeJS.Process, code: number): void {
+  let pending = 2;
+  let closed = false;
+  const done = (error?: Error | null) => {
+    if ((error as NodeJS.ErrnoException | null | undefined)?.code === "EPIPE") closed = true;
+    pending -= 1;
+    if (pending === 0) proc.exit(closed ? CLOSED_PIPE_EXIT : code);
+  };
+  proc.stdout.write("", done);
+  proc.stderr.write("", done);
+}

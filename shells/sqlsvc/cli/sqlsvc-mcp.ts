@@ -23,7 +23,8 @@ Environment:
   SQLSVC_MCP_PORT        port, 1-65535 (default 8080)
   SQLSVC_MCP_AUTH_TOKEN  bearer token required on every request (default empty: no auth)
   SQLSVC_MCP_WORKERS     HTTP worker processes (default: one per core)
-  SQLSVC_MCP_CALL_BUDGET_MS  longest a call on a text over 16 KiB may run (default 10000)
+  SQLSVC_MCP_CALL_BUDGET_MS  longest a call on a text over 16 KiB, or asking for schema,
+                             target_dialect or lineage, may run (default 10000)
   SQLSVC_MCP_ALLOWED_HOSTS   more Host names served, comma-separated (default: IP addresses,
                              localhost and the bind host; others get 421)
   SQLSVC_MCP_ALLOWED_ORIGINS more browser origins allowed, comma-separated (default: its own;

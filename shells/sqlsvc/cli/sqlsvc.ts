@@ -17,8 +17,9 @@ import { DEFAULT_LINT_JOBS, runLintCommand } from "../lint/lint-command.js";
 import { expandTargets } from "../lint/lint-files.js";
 import { LINT_FORMATS, type LintFormat } from "../lint/lint-report.js";
 import { dialectsText, rulesText } from "./catalog-commands.js";
-import { exitQuietlyOnClosedPipe, paint, useColor } from "./cli-output.js";
+import { exitQuietlyOnClosedPipe, exitWhenWritten, paint, useColor } from "./cli-output.js";
 import { dialectNamed } from "./dialect-names.js";
+import { utf8Text } from "../utf8-text.js";
 import { runToolCommand, type ToolCommand } from "./tool-commands.js";
 
 const LAST_RULE = LINT_RULES[LINT_RULES.length - 1]?.code ?? "L010";
@@ -266,12 +267,12 @@ async function lintCommand(
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return utf8Text(Buffer.concat(chunks));
 }
 
 exitQuietlyOnClosedPipe(process);
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(process, code),
   (error: unknown) => {
     const usage = error instanceof UsageError || isCommandLineError(error);
     const message = !(error instanceof Error)
@@ -282,6 +283,6 @@ main(process.argv.slice(2)).then(
     // The error, then the usage line and where the rest is: the whole help after every
     // mistyped option pushed the one line that mattered off the screen.
     process.stderr.write(usage ? `sqlsvc: ${message}\n${USAGE_HINT}` : `sqlsvc: ${message}\n`);
-    process.exit(usage ? 2 : 1);
+    exitWhenWritten(process, usage ? 2 : 1);
   },
 );

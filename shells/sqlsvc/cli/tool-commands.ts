@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { SecurityFinding, SqlToolkit } from "../../../core/sql/results.js";
 import type { Paint } from "./cli-output.js";
 import { fileErrorText } from "../../common/file-error.js";
+import { utf8Text } from "../utf8-text.js";
 
 /** The commands that run one SQL tool per file. */
 export type ToolCommand = "validate" | "scan" | "format";
@@ -67,14 +68,16 @@ export async function runToolCommand(
   let checked = 0;
   let bad = 0;
   let findings = 0;
+  let unreadable = 0;
   const counts = new Map<string, number>();
   for (const file of run.files) {
     let sql: string;
     try {
-      sql = file === "-" ? await io.readStdin() : await readFile(resolve(run.cwd, file), "utf8");
+      sql = file === "-" ? await io.readStdin() : utf8Text(await readFile(resolve(run.cwd, file)));
     } catch (error) {
       io.err(`sqlsvc: ${fileErrorText(file, error)}\n`);
       failed = true;
+      unreadable++;
       continue;
     }
     checked++;
@@ -138,7 +141,8 @@ export async function runToolCommand(
                 counts.has(s) ? [`${counts.get(s)} ${s.toLowerCase()}`] : [],
               ),
             ].join(", ")})`;
-    io.out(`${failed ? p.bold(line) : p.green(line)}\n`);
+    const unread = unreadable === 0 ? "" : `; ${plural(unreadable, "file")} could not be read`;
+    io.out(`${failed ? p.bold(line + unread) : p.green(line)}\n`);
   }
   return failed ? 1 : 0;
 }

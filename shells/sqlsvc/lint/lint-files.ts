@@ -13,6 +13,7 @@ import {
 import type { LintViolation } from "../../../core/sql/results.js";
 import { LintConfigFinder } from "./lint-config.js";
 import { fileErrorText } from "../../common/file-error.js";
+import { utf8Text } from "../utf8-text.js";
 
 /** Directories never searched for SQL files. */
 const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules", ".hg", ".svn"]);
@@ -179,12 +180,11 @@ async function runOne(file: string, options: LintFilesOptions): Promise<FileOutc
     const config = await options.configs.forFile(file === "-" ? "stdin.sql" : file);
     if (file !== "-" && LintConfigFinder.ignores(config, file, options.cwd)) return undefined;
     const lintOptions = withDefaults({ ...config.options, ...options.overrides }, options.defaults);
-    const sql =
-      file === "-"
-        ? await options.readStdin()
-        : await readFile(resolvePath(options.cwd, file), "utf8").catch((error: unknown) => {
-            throw new Error(fileErrorText(file, error));
-          });
+    const sql = await (
+      file === "-" ? options.readStdin() : readFile(resolvePath(options.cwd, file)).then(utf8Text)
+    ).catch((error: unknown) => {
+      throw new Error(fileErrorText(file, error));
+    });
     const dialect = lintOptions.dialect ?? "generic";
     if (options.mode === "lint") {
       const found = lintWithFixes(sql, lintOptions);

@@ -7,7 +7,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { SqlParser } from "../../../core/ports/sql-parser.js";
 import type { SqlToolkit } from "../../../core/sql/results.js";
 import { MAX_LINEAGE_COLUMNS, MAX_LINEAGE_WORK } from "../../../core/sql/lineage.js";
+import type { SqlDialect } from "../../../core/sql/dialects.js";
 import { createSqlToolkit } from "../../../core/sql/sql-toolkit.js";
+import { DIALECT_SQL } from "../../fixtures/sql/corpus.js";
 import { loadedParser } from "./loaded-parser.js";
 
 const SCHEMA = {
@@ -121,6 +123,46 @@ describe("format_sql with a target dialect", () => {
       ),
     });
     expect(tools.format("*/*/*/", {}, "mysql", "postgresql").ok).toBe(false);
+  });
+});
+
+describe("format_sql with a target dialect, on what the target rejects", () => {
+  it("never answers SQL the target dialect does not accept", { timeout: 120_000 }, () => {
+    const dialects = Object.keys(DIALECT_SQL) as SqlDialect[];
+    let checked = 0;
+    for (const from of dialects) {
+      for (const sql of DIALECT_SQL[from].slice(0, 4)) {
+        for (const to of dialects) {
+          const outcome = tools.format(sql, {}, from, to);
+          if (!outcome.ok) continue;
+          checked++;
+          const verdict = tools.validate(outcome.result.formatted_sql, to).result;
+          expect(verdict.error, `${from} -> ${to}: ${sql}`).toBeUndefined();
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("fails naming the target and the result's problem instead", () => {
+    // The transpiler writes T-SQL's TOP n as LIMIT n for Oracle, and passes SQLite's PRAGMA on.
+    expect(tools.format("SELECT TOP 10 a FROM t ORDER BY a", {}, "sqlserver", "oracle")).toEqual({
+      ok: false,
+      error:
+        "format failed: cannot transpile from sqlserver to oracle: the result is not valid oracle SQL: " +
+        "LIMIT clause is not supported in Oracle; use FETCH FIRST n ROWS ONLY or ROWNUM instead " +
+        '(line 1 of the result: "SELECT a FROM t ORDER BY a NULLS FIRST LIMIT 10")',
+    });
+    expect(tools.format("PRAGMA table_info(users)", {}, "sqlite", "mysql")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(
+        /^format failed: cannot transpile from sqlite to mysql: the result is not valid mysql SQL: PRAGMA/,
+      ),
+    });
+    expect(tools.format("SELECT * FROM t LIMIT 5", {}, "mysql", "oracle")).toMatchObject({
+      ok: true,
+      result: { formatted_sql: "SELECT *\nFROM t FETCH FIRST 5 ROWS ONLY" },
+    });
   });
 });
 
