@@ -1,4 +1,3 @@
-import * as v from "valibot";
 import {
   deleteMatchingInputSchema,
   deleteMatchingResultSchema,
@@ -79,7 +78,8 @@ const READS_AND_COUNTS: McpToolAnnotations = Object.freeze({
   openWorldHint: false,
 });
 
-const idInput = v.object({ id: memoryIdSchema }, "expected an object with an id");
+/** `{id}`, and nothing else (decision 0004: an unknown field is refused, not ignored). */
+const idInput = strictBody({ id: memoryIdSchema }, "expected an object with an id");
 /** A patch body with the memory's `id` beside the fields (MCP arguments are one object). */
 const idWithPatch = strictBody(
   { id: memoryIdSchema, ...updateInputSchema.entries },

@@ -97,6 +97,23 @@ describe("POST /mcp memory tools", () => {
     expect(missing.result?.content?.[0]?.text).toMatch(/^not_found: /);
   });
 
+  it("refuses an unknown field beside forget's and get_memory's id, as every other tool does", async () => {
+    const { app } = await makeApp();
+    for (const name of ["forget", "get_memory"]) {
+      const answer = (await (
+        await app.request(
+          "/mcp",
+          rpc("tools/call", {
+            name,
+            arguments: { id: "0b6f3c1e-6d1c-4f1e-9a57-2f0d7f4b8c11", extra: 1 },
+          }),
+        )
+      ).json()) as RpcAnswer;
+      expect([name, answer.result?.isError]).toEqual([name, true]);
+      expect(answer.result?.content?.[0]?.text).toMatch(/^invalid_input: .*unknown field "extra"/);
+    }
+  });
+
   it("names what a batch item's missing field expects, not the body's shape", async () => {
     const { app } = await makeApp();
     const call = async (memories: unknown[]) =>
