@@ -15,7 +15,7 @@ import type { VectorRecord, VectorStore } from "../../../core/ports/vector-store
 import type { JournalEntry, WriteJournal } from "../../../core/ports/write-journal.js";
 import { InMemoryVectorStore, InMemoryWriteJournal } from "../../../core/testing/index.js";
 import { describeVectorStoreContract } from "../../contracts/vector-store-contract.js";
-import { marksShowApplied } from "../../support/journal-marks.js";
+import { crashableJournalFiles, marksShowApplied } from "../../support/journal-marks.js";
 
 describeVectorStoreContract("JournaledVectorStore over InMemoryVectorStore", async () => {
   const store = new JournaledVectorStore(new InMemoryVectorStore(), new InMemoryWriteJournal(), {
@@ -431,14 +431,17 @@ describe("JournaledVectorStore", () => {
     const dir = mkdtempSync(join(tmpdir(), "journaled-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const inner = new ControlledStore();
-    const first = journaled(inner, new FileWriteJournal(dir, { markIntervalMs: 0 }));
+    const { files, crash } = crashableJournalFiles();
+    const first = journaled(inner, new FileWriteJournal(dir, { markIntervalMs: 0, files }));
     await first.store.bind(SPACE);
     for (let i = 0; i < 20; i += 1) await first.store.upsert([record(`m${i}`)]);
     for (let i = 0; i < 20; i += 1) await first.store.delete([`m${i}`]);
     await first.store.upsert([record("kept")]);
     expect(await first.store.count()).toBe(1);
     await marksShowApplied(dir); // the applied mark is written
-    // A crash (no close), and a bit flipped in a frame in the middle of the segment.
+    // A crash (no close: the first journal touches no file after it), and a bit flipped in a
+    // frame in the middle of the segment.
+    crash();
     const [name] = readdirSync(dir).filter((n) => n.endsWith(".wal"));
     const path = join(dir, name as string);
     const bytes = readFileSync(path);
