@@ -155,6 +155,27 @@ describe("memsvc lifecycle", () => {
     expect(await waitUntilGone(svc.chromaPid as number)).toBe(true);
   });
 
+  it("exits at once with 130 on a second Ctrl-C while a request holds the shutdown", async () => {
+    const svc = await startMemsvc();
+    // An import whose body never ends: the drain would wait for it up to its 10 s deadline.
+    const held = request(`${svc.baseUrl}/v1/import`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-ndjson", "Transfer-Encoding": "chunked" },
+    });
+    held.on("error", () => undefined);
+    held.write(`${JSON.stringify({ content: "half sent", scope: "permanent" })}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    svc.child.kill("SIGINT");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    svc.child.kill("SIGINT");
+    // Before: the drain waited for the import up to its deadline, then exited 0.
+    expect(await svc.ended).toEqual({ code: 130, signal: null });
+    expect(svc.stderr()).toMatch(/second SIGINT: exiting now/);
+    held.destroy();
+    // The embedded Chroma goes with it (it watches its parent).
+    expect(await waitUntilGone(svc.chromaPid as number)).toBe(true);
+  });
+
   it("keeps every acknowledged memory after kill -9 of the service and its Chroma under load", async () => {
     const dataDir = makeTempDir();
     const first = await startMemsvc({ dataDir });

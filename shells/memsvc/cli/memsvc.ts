@@ -213,7 +213,10 @@ function listen(server: Server, config: MemsvcConfig): Promise<AddressInfo> {
 /**
  * Traps SIGINT/SIGTERM from the very start, so a signal that arrives while Chroma starts or just
  * after the startup line is printed is never the default "die at once": it is remembered and
- * handed to the shutdown routine as soon as that exists. Only the first signal counts.
+ * handed to the shutdown routine as soon as that exists. Only the first signal counts, except
+ * that a SIGINT after an earlier signal (Ctrl-C again) exits at once with 130: what was
+ * acknowledged is already durable (synced to the write journal, or committed in PostgreSQL); the
+ * requests still in flight get no answer and the engine snapshot is not saved.
  */
 function trapSignals() {
   let handler: ((signal: string) => Promise<void>) | undefined;
@@ -226,6 +229,12 @@ function trapSignals() {
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
+      if (signal === "SIGINT" && pending !== undefined) {
+        process.stderr.write(
+          "memsvc: second SIGINT: exiting now, without waiting for the shutdown (acknowledged writes are durable; the next start may load the whole store)\n",
+        );
+        process.exit(130);
+      }
       pending ??= signal;
       fire(signal);
     });
