@@ -5,13 +5,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
-import { busyJournaledStore } from "../../../../support/busy-journaled-store.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryService } from "../../../../../core/index.js";
-import { FakeEmbedder, ManualClock } from "../../../../../core/testing/index.js";
-import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
+import { busyJournaledStore } from "../../../../support/busy-journaled-store.js";
 import { MEMSVC_BIN } from "../../../../support/spawn-memsvc.js";
-import { recordingLogger } from "../../../../unit/shells/memsvc/http/memory-app-fixture.js";
+import { makeApp } from "../../../../unit/shells/memsvc/http/memory-app-fixture.js";
 
 let server: Server | undefined;
 let dir: string | undefined;
@@ -46,13 +43,7 @@ describe("memsvc import --file against a busy store", () => {
     // request sent at once is refused whole (503), as the embedded Chroma's are when an
     // import outruns it. The store is released 0.5 s after the first request.
     const { store, release } = busyJournaledStore(400);
-    const memory = new MemoryService({
-      store,
-      embedder: new FakeEmbedder(),
-      clock: new ManualClock("2026-11-21T10:00:00.000Z"),
-    });
-    await memory.init();
-    const app = createMemoryApp({ memory, version: "9.9.9", logger: recordingLogger().logger });
+    const { app, memory } = await makeApp({}, store);
     let requests = 0;
     const listener = getRequestListener(app.fetch);
     server = createServer((req, res) => {

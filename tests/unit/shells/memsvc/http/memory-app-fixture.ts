@@ -1,4 +1,5 @@
 import { MemoryService } from "../../../../../core/memory/index.js";
+import type { VectorStore } from "../../../../../core/ports/vector-store.js";
 import {
   FakeEmbedder,
   InMemoryVectorStore,
@@ -26,9 +27,18 @@ export function recordingLogger() {
   return { logger, lines };
 }
 
-/** The app over a real MemoryService with in-memory fakes. */
-export async function makeApp(overrides: Partial<MemoryAppOptions> = {}) {
-  const store = new InMemoryVectorStore();
+/** The app over a real MemoryService with in-memory fakes, or over `store` when given. */
+export async function makeApp(
+  overrides?: Partial<MemoryAppOptions>,
+): Promise<App<InMemoryVectorStore>>;
+export async function makeApp<S extends VectorStore>(
+  overrides: Partial<MemoryAppOptions>,
+  store: S,
+): Promise<App<S>>;
+export async function makeApp(
+  overrides: Partial<MemoryAppOptions> = {},
+  store: VectorStore = new InMemoryVectorStore(),
+): Promise<App<VectorStore>> {
   const embedder = new FakeEmbedder();
   const clock = new ManualClock("2026-11-21T10:00:00.000Z");
   const memory = new MemoryService({ store, embedder, clock });
@@ -36,6 +46,15 @@ export async function makeApp(overrides: Partial<MemoryAppOptions> = {}) {
   const { logger, lines } = recordingLogger();
   const app = createMemoryApp({ memory, version: "9.9.9", logger, ...overrides });
   return { app, store, embedder, clock, memory, lines };
+}
+
+interface App<S extends VectorStore> {
+  app: ReturnType<typeof createMemoryApp>;
+  store: S;
+  embedder: FakeEmbedder;
+  clock: ManualClock;
+  memory: MemoryService;
+  lines: ReturnType<typeof recordingLogger>["lines"];
 }
 
 /** A JSON POST request init. */

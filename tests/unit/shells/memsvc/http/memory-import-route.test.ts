@@ -1,9 +1,6 @@
-import { busyJournaledStore } from "../../../../support/busy-journaled-store.js";
 import { describe, expect, it } from "vitest";
-import { MemoryService } from "../../../../../core/index.js";
-import { FakeEmbedder, ManualClock } from "../../../../../core/testing/index.js";
-import { createMemoryApp } from "../../../../../shells/memsvc/http/index.js";
-import { makeApp, recordingLogger } from "./memory-app-fixture.js";
+import { busyJournaledStore } from "../../../../support/busy-journaled-store.js";
+import { makeApp } from "./memory-app-fixture.js";
 
 const NDJSON = { "Content-Type": "application/x-ndjson" };
 
@@ -145,11 +142,8 @@ describe("POST /v1/import limits (issue 26)", () => {
     // The journal in front of a store that does not take writes yet: room for two batches of
     // 200 ids, then a writer is refused at once (store_busy), as the embedded Chroma's is when
     // an import outruns it (a 30,000-line import used to answer 503 after storing 23,800).
-    const { store, release } = busyJournaledStore(400);
-    const clock = new ManualClock("2026-11-21T10:00:00.000Z");
-    const memory = new MemoryService({ store, embedder: new FakeEmbedder(), clock });
-    await memory.init();
-    const app = createMemoryApp({ memory, version: "9.9.9", logger: recordingLogger().logger });
+    const busy = busyJournaledStore(400);
+    const { app, memory, store } = await makeApp({}, busy.store);
     const all = [...lines(1, 300), "not json\n", ...lines(302, 500)];
     const first = await app.request("/v1/import", {
       method: "POST",
@@ -168,7 +162,7 @@ describe("POST /v1/import limits (issue 26)", () => {
           "import stopped after line 401 (the vector store is busy taking the earlier writes); send the lines after it in another request in a few seconds",
       },
     });
-    release();
+    busy.release();
     const second = await app.request("/v1/import", {
       method: "POST",
       headers: NDJSON,
