@@ -37,7 +37,9 @@ export interface RequestIdOptions {
  * visible ASCII characters), else a new UUID. The id is echoed in the response's `X-Request-Id`
  * and readable with {@link requestIdOf} for the rest of the request (with `scoped`, also with
  * {@link currentRequestId}), so log lines carry it. Served by `@hono/node-server`, the header is
- * set on Node's response before the handler runs (see framework-internals.ts, entry 2).
+ * set on Node's response before the handler runs (see framework-internals.ts, entry 2). As the
+ * one step every answer of the app passes, it also sends `X-Content-Type-Options: nosniff`
+ * (nosniff.ts; the fast lane and the MCP front end send it with their own heads).
  *
  * @example
  * app.use("*", requestId());
